@@ -1,0 +1,45 @@
+/**
+ * Typed errors of the ledger. Each carries a stable `code` that the HTTP layer maps to a status
+ * in one place, and a message that says what went wrong and what to do about it.
+ */
+export abstract class LedgerError extends Error {
+  abstract readonly code: string;
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+/** Input that cannot be a valid command or query. Nothing was changed. */
+export class InvalidInputError extends LedgerError {
+  readonly code = 'invalid_input';
+  constructor(readonly issues: FieldIssue[]) {
+    super(`invalid input: ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`);
+  }
+}
+
+/** The memory does not exist in this tenant (another tenant's memory looks exactly like this). */
+export class UnknownMemoryError extends LedgerError {
+  readonly code = 'unknown_memory';
+  constructor(readonly memoryId: string) {
+    super(`no memory ${memoryId} in this tenant`);
+  }
+}
+
+/** A key already has a different cardinality; a relation cannot be both a value and a set. */
+export class CardinalityConflictError extends LedgerError {
+  readonly code = 'cardinality_conflict';
+  constructor(readonly expected: string, readonly given: string) {
+    super(`this key holds cardinality '${expected}'; an assert with cardinality '${given}' cannot change it`);
+  }
+}
+
+/** A lifecycle command that does not fit the memory's state (e.g. retracting prose by value). */
+export class IllegalLifecycleError extends LedgerError {
+  readonly code = 'illegal_lifecycle';
+}

@@ -1,0 +1,458 @@
+/**
+ * The decider of a memory stream: `decide(command, state) → events` and
+ * `evolve(state, event) → state`, both pure. One stream holds every version of one fact key
+ * (or the one version of a prose memory), so every rule of R1–R5 is decided here against
+ * the whole timeline of the key.
+ *
+ * Timeline: the versions that are in the read paths (not quarantined, corrected, withdrawn or
+ * overruled), each valid over a half-open period [validFrom, validTo). For a `one` key the
+ * timeline is one sequence without overlap; for a `many` key each value has its own.
+ */
+import { CardinalityConflictError, IllegalLifecycleError, InvalidInputError, UnknownMemoryError } from './errors';
+import type { AssertMemory, MemoryCommand, Outcome, QuarantineMemory, RestoreMemory, RetractMemory, RetypeMemory } from './fact.commands';
+import type { MemoryEvent, StreamEvent } from './fact.events';
+import { normalizeTerm, sameValue } from './keys';
+import type { Cardinality, MemoryFields, MemoryStatus } from './memory';
+
+/** Which part of a memory a lifecycle event changes; a later change of the same part overrides. */
+export type Aspect = 'visibility' | 'type' | 'validity';
+
+export interface VersionState extends MemoryFields {
+  validFrom: number;
+  validTo: number | null;
+  originalType: string;
+  confirmations: number;
+  quarantined: boolean;
+  corrected: boolean;
+  /** Retracted before it ever held: out of every period. */
+  withdrawn: boolean;
+  retracted: boolean;
+  overruled: boolean;
+  supersededBy: string | null;
+}
+
+export interface StreamState {
+  cardinality: Cardinality | null;
+  versions: Map<string, VersionState>;
+  /** Every event of the stream in order, for rollback's override checks. */
+  log: StreamEvent[];
+  /** Ids of events that a rollback has already compensated. */
+  compensated: Set<string>;
+}
+
+export interface Decision {
+  events: MemoryEvent[];
+  outcome: Outcome;
+  /** The memory the command was about (the new version, the reinforced one, the target). */
+  memoryId: string;
+}
+
+export function initialState(): StreamState {
+  return { cardinality: null, versions: new Map(), log: [], compensated: new Set() };
+}
+
+const OPEN = Number.POSITIVE_INFINITY;
+const end = (v: VersionState): number => v.validTo ?? OPEN;
+const iso = (ms: number): string => new Date(ms).toISOString();
+const isoOrNull = (ms: number): string | null => (ms === OPEN ? null : iso(ms));
+
+export function inTimeline(v: VersionState): boolean {
+  return !v.quarantined && !v.corrected && !v.withdrawn && !v.overruled;
+}
+
+/** What a reader sees of a version at `now`. */
+export function statusOf(v: VersionState, now: number): MemoryStatus {
+  if (v.overruled) return 'overruled';
+  if (v.quarantined) return 'quarantined';
+  if (v.corrected || v.withdrawn || v.supersededBy || (v.retracted && end(v) <= now)) return 'retired';
+  return 'active';
+}
+
+export function aspectOf(event: MemoryEvent): Aspect | null {
+  switch (event.type) {
+    case 'MemoryQuarantined':
+    case 'MemoryRestored':
+      return 'visibility';
+    case 'MemoryRetyped':
+      return 'type';
+    case 'FactRetracted':
+    case 'FactRetractionUndone':
+    case 'FactSuperseded':
+    case 'FactCorrected':
+      return 'validity';
+    default:
+      return null;
+  }
+}
+
+export function evolve(state: StreamState, recorded: StreamEvent): StreamState {
+  const { event } = recorded;
+  state.log.push(recorded);
+  if ('compensates' in event.data && event.data.compensates) state.compensated.add(event.data.compensates);
+  const version = (id: string): VersionState => {
+    const v = state.versions.get(id);
+    if (!v) throw new Error(`event ${recorded.eventId} refers to unknown version ${id}`);
+    return v;
+  };
+  switch (event.type) {
+    case 'FactAsserted':
+    case 'FactOverruled': {
+      const { validFrom, validTo, ...fields } = event.data;
+      const overruled = event.type === 'FactOverruled';
+      if (!state.cardinality) state.cardinality = fields.cardinality;
+      state.versions.set(fields.memoryId, {
+        ...stripExtra(fields),
+        validFrom: Date.parse(validFrom),
+        validTo: validTo === null ? null : Date.parse(validTo),
+        originalType: fields.type,
+        confirmations: 1,
+        quarantined: false,
+        corrected: false,
+        withdrawn: false,
+        retracted: false,
+        overruled,
+        supersededBy: null,
+      });
+      break;
+    }
+    case 'FactSuperseded': {
+      const v = version(event.data.memoryId);
+      v.validTo = Date.parse(event.data.validTo);
+      v.supersededBy = event.data.by;
+      break;
+    }
+    case 'FactCorrected':
+      version(event.data.memoryId).corrected = true;
+      break;
+    case 'FactReinforced':
+      version(event.data.memoryId).confirmations = event.data.confirmations;
+      break;
+    case 'FactRetracted': {
+      const v = version(event.data.memoryId);
+      v.validTo = Date.parse(event.data.validTo);
+      v.retracted = true;
+      v.withdrawn = v.validTo <= v.validFrom;
+      break;
+    }
+    case 'FactRetractionUndone': {
+      const v = version(event.data.memoryId);
+      v.validTo = event.data.validTo === null ? null : Date.parse(event.data.validTo);
+      v.retracted = false;
+      v.withdrawn = false;
+      break;
+    }
+    case 'MemoryQuarantined':
+      version(event.data.memoryId).quarantined = true;
+      break;
+    case 'MemoryRestored': {
+      const v = version(event.data.memoryId);
+      v.quarantined = false;
+      v.validTo = event.data.validTo === null ? null : Date.parse(event.data.validTo);
+      break;
+    }
+    case 'MemoryRetyped':
+      version(event.data.memoryId).type = event.data.to;
+      break;
+  }
+  return state;
+}
+
+function stripExtra(fields: MemoryFields & { overruledBy?: string }): MemoryFields {
+  const { overruledBy: _ignored, ...rest } = fields;
+  return rest;
+}
+
+export function replay(events: Iterable<StreamEvent>): StreamState {
+  let state = initialState();
+  for (const e of events) state = evolve(state, e);
+  return state;
+}
+
+export function decide(command: MemoryCommand, state: StreamState): Decision {
+  switch (command.kind) {
+    case 'AssertMemory':
+      return decideAssert(command, state);
+    case 'RetractMemory':
+      return decideRetract(command, state);
+    case 'QuarantineMemory':
+      return decideQuarantine(command, state);
+    case 'RestoreMemory':
+      return decideRestore(command, state);
+    case 'RetypeMemory':
+      return decideRetype(command, state);
+  }
+}
+
+/** The versions that compete with one of this value: all of the key (`one`) or that value's (`many`). */
+function rivals(state: StreamState, value: string | null, exclude?: string): VersionState[] {
+  return [...state.versions.values()].filter(
+    (v) =>
+      v.memoryId !== exclude &&
+      inTimeline(v) &&
+      (state.cardinality !== 'many' || (v.value !== null && value !== null && sameValue(v.value, value))),
+  );
+}
+
+function coveringAt(timeline: VersionState[], at: number): VersionState | undefined {
+  return timeline.find((v) => v.validFrom <= at && at < end(v));
+}
+
+function nextStartAfter(timeline: VersionState[], at: number): number {
+  return timeline.reduce((min, v) => (v.validFrom > at && v.validFrom < min ? v.validFrom : min), OPEN);
+}
+
+function decideAssert(cmd: AssertMemory, state: StreamState): Decision {
+  if (state.cardinality && cmd.cardinality && state.cardinality !== cmd.cardinality) {
+    throw new CardinalityConflictError(state.cardinality, cmd.cardinality);
+  }
+  const cardinality = state.cardinality ?? cmd.cardinality ?? 'one';
+  const from = cmd.validFrom.getTime();
+  const explicitEnd = cmd.validTo ? cmd.validTo.getTime() : OPEN;
+  if (explicitEnd <= from) {
+    throw new InvalidInputError([{ path: 'validTo', message: 'must be later than validFrom' }]);
+  }
+  const fields: MemoryFields = {
+    memoryId: cmd.memoryId,
+    kind: cmd.memoryKind,
+    subject: cmd.subject,
+    relation: cmd.relation,
+    scope: cmd.scope,
+    value: cmd.value,
+    text: cmd.text,
+    type: cmd.type,
+    speaker: cmd.speaker,
+    source: cmd.source,
+    authority: cmd.authority,
+    cardinality,
+    core: cmd.core,
+  };
+
+  // Prose: one memory per distinct text; saying it again changes nothing.
+  if (cmd.memoryKind === 'prose') {
+    const existing = [...state.versions.values()][0];
+    if (existing) return { events: [], outcome: 'duplicate', memoryId: existing.memoryId };
+    return {
+      events: [{ type: 'FactAsserted', data: { ...fields, validFrom: iso(from), validTo: isoOrNull(explicitEnd) } }],
+      outcome: 'created',
+      memoryId: cmd.memoryId,
+    };
+  }
+
+  const value = cmd.value ?? '';
+  const exact = [...state.versions.values()].find(
+    (v) => !v.overruled && v.validFrom === from && sameValue(v.value ?? '', value) && normalizeTerm(v.text) === normalizeTerm(cmd.text),
+  );
+  if (exact) return { events: [], outcome: 'duplicate', memoryId: exact.memoryId };
+
+  const timeline = rivals({ ...state, cardinality }, value);
+  const covering = coveringAt(timeline, from);
+  if (covering && sameValue(covering.value ?? '', value)) {
+    if (normalizeTerm(covering.text) === normalizeTerm(cmd.text)) {
+      return { events: [], outcome: 'duplicate', memoryId: covering.memoryId };
+    }
+    return {
+      events: [
+        {
+          type: 'FactReinforced',
+          data: {
+            memoryId: covering.memoryId,
+            text: cmd.text,
+            speaker: cmd.speaker,
+            source: cmd.source,
+            confirmations: covering.confirmations + 1,
+          },
+        },
+      ],
+      outcome: 'reinforced',
+      memoryId: covering.memoryId,
+    };
+  }
+
+  if (covering && cmd.authority < covering.authority) {
+    return {
+      events: [
+        {
+          type: 'FactOverruled',
+          data: { ...fields, validFrom: iso(from), validTo: isoOrNull(explicitEnd), overruledBy: covering.memoryId },
+        },
+      ],
+      outcome: 'overruled',
+      memoryId: cmd.memoryId,
+    };
+  }
+
+  const events: MemoryEvent[] = [];
+  let start = from;
+  let outcome: Outcome = 'created';
+  if (covering) {
+    // A correction, or a new value from the very same moment, means the old one never held.
+    if (cmd.mode === 'correction' || covering.validFrom === from) {
+      events.push({ type: 'FactCorrected', data: { memoryId: covering.memoryId, by: cmd.memoryId } });
+      start = Math.min(from, covering.validFrom);
+      outcome = 'corrected';
+    } else {
+      events.push({ type: 'FactSuperseded', data: { memoryId: covering.memoryId, by: cmd.memoryId, validTo: iso(from) } });
+      outcome = 'superseded';
+    }
+  }
+  const rest = covering ? timeline.filter((v) => v !== covering) : timeline;
+  const next = nextStartAfter(rest, start);
+  if (!covering && next !== OPEN) outcome = 'filled-history';
+  const stop = Math.min(explicitEnd, next);
+  events.push({ type: 'FactAsserted', data: { ...fields, validFrom: iso(start), validTo: isoOrNull(stop) } });
+  return { events, outcome, memoryId: cmd.memoryId };
+}
+
+function target(state: StreamState, memoryId: string): VersionState {
+  const v = state.versions.get(memoryId);
+  if (!v) throw new UnknownMemoryError(memoryId);
+  return v;
+}
+
+function decideRetract(cmd: RetractMemory, state: StreamState): Decision {
+  const at = cmd.validFrom.getTime();
+  let v: VersionState | undefined;
+  if (cmd.memoryId) {
+    v = target(state, cmd.memoryId);
+  } else {
+    const value = cmd.value;
+    if (value === null) throw new InvalidInputError([{ path: 'value', message: 'a retract needs a memory id or a value' }]);
+    const candidates = [...state.versions.values()].filter((c) => inTimeline(c) && sameValue(c.value ?? '', value));
+    v = coveringAt(candidates, at) ?? candidates.filter((c) => c.validFrom > at).sort((a, b) => a.validFrom - b.validFrom)[0];
+    if (!v) throw new IllegalLifecycleError(`no version of this key holds the value '${value}' at or after ${iso(at)}`);
+  }
+  if (!inTimeline(v)) {
+    throw new IllegalLifecycleError(`memory ${v.memoryId} is not in the read paths (quarantined, corrected or overruled); nothing to retract`);
+  }
+  if (end(v) <= at) return { events: [], outcome: 'unchanged', memoryId: v.memoryId };
+  return {
+    events: [
+      {
+        type: 'FactRetracted',
+        data: { memoryId: v.memoryId, validTo: iso(Math.max(at, v.validFrom)), previousValidTo: v.validTo === null ? null : iso(v.validTo), reason: cmd.reason },
+      },
+    ],
+    outcome: 'retracted',
+    memoryId: v.memoryId,
+  };
+}
+
+function decideQuarantine(cmd: QuarantineMemory, state: StreamState, compensates?: string): Decision {
+  const v = target(state, cmd.memoryId);
+  if (v.quarantined) return { events: [], outcome: 'unchanged', memoryId: v.memoryId };
+  const data = compensates ? { memoryId: v.memoryId, reason: cmd.reason, compensates } : { memoryId: v.memoryId, reason: cmd.reason };
+  return { events: [{ type: 'MemoryQuarantined', data }], outcome: 'quarantined', memoryId: v.memoryId };
+}
+
+/**
+ * Restore puts the version back where its period says, as an update would: a rival covering
+ * its start is superseded there, a later rival clips it, an equal start leaves it empty.
+ */
+function decideRestore(cmd: RestoreMemory, state: StreamState, compensates?: string): Decision {
+  const v = target(state, cmd.memoryId);
+  if (!v.quarantined) return { events: [], outcome: 'unchanged', memoryId: v.memoryId };
+  const events: MemoryEvent[] = [];
+  let stop = end(v);
+  if (v.kind === 'fact' && !v.corrected && !v.withdrawn && !v.overruled) {
+    const timeline = rivals(state, v.value, v.memoryId);
+    const covering = coveringAt(timeline, v.validFrom);
+    if (covering && covering.validFrom < v.validFrom) {
+      events.push({ type: 'FactSuperseded', data: { memoryId: covering.memoryId, by: v.memoryId, validTo: iso(v.validFrom) } });
+    } else if (covering) {
+      stop = v.validFrom;
+    }
+    stop = Math.min(stop, nextStartAfter(timeline, v.validFrom));
+  }
+  const restored = { memoryId: v.memoryId, validTo: isoOrNull(stop) };
+  events.push({ type: 'MemoryRestored', data: compensates ? { ...restored, compensates } : restored });
+  return { events, outcome: 'restored', memoryId: v.memoryId };
+}
+
+function decideRetype(cmd: RetypeMemory, state: StreamState, compensates?: string): Decision {
+  const v = target(state, cmd.memoryId);
+  if (v.type === cmd.type) return { events: [], outcome: 'unchanged', memoryId: v.memoryId };
+  const data = { memoryId: v.memoryId, from: v.type, to: cmd.type };
+  return { events: [{ type: 'MemoryRetyped', data: compensates ? { ...data, compensates } : data }], outcome: 'retyped', memoryId: v.memoryId };
+}
+
+export type RollbackResult = 'compensated' | 'overridden' | 'already-rolled-back' | 'not-compensable';
+
+export interface RollbackItem {
+  eventId: string;
+  memoryId: string;
+  change: MemoryEvent['type'];
+  result: RollbackResult;
+  detail: string;
+}
+
+export interface RollbackPlan {
+  events: MemoryEvent[];
+  items: RollbackItem[];
+}
+
+/**
+ * Undo, newest first, every change in this stream that carried `batch`, by compensating
+ * events. A change that a later change outside the batch has overridden is left alone and
+ * reported, so a rollback never undoes someone else's newer decision.
+ */
+export function planRollback(state: StreamState, batch: string): RollbackPlan {
+  const inBatch = state.log.filter((e) => e.batch === batch);
+  const batchIds = new Set(inBatch.map((e) => e.eventId));
+  const working = replay(state.log);
+  const events: MemoryEvent[] = [];
+  const items: RollbackItem[] = [];
+  for (const recorded of [...inBatch].reverse()) {
+    const { event } = recorded;
+    const memoryId = event.data.memoryId;
+    const item = (result: RollbackResult, detail: string): void => {
+      items.push({ eventId: recorded.eventId, memoryId, change: event.type, result, detail });
+    };
+    if (working.compensated.has(recorded.eventId)) {
+      item('already-rolled-back', 'an earlier rollback already compensated this change');
+      continue;
+    }
+    const aspect = aspectOf(event);
+    if (!aspect || event.type === 'FactSuperseded' || event.type === 'FactCorrected') {
+      item('not-compensable', `${event.type} is not a lifecycle change that rollback undoes; assert or retract instead`);
+      continue;
+    }
+    const position = state.log.indexOf(recorded);
+    const overriddenBy = state.log.slice(position + 1).find((later) => {
+      if (batchIds.has(later.eventId)) return false;
+      const c = 'compensates' in later.event.data ? later.event.data.compensates : undefined;
+      if (c && batchIds.has(c)) return false;
+      if (aspect === 'validity' && later.event.type === 'FactAsserted') return true;
+      return later.event.data.memoryId === memoryId && aspectOf(later.event) === aspect;
+    });
+    if (overriddenBy) {
+      item('overridden', `a later ${overriddenBy.event.type} (event ${overriddenBy.eventId}) changed the same memory; left as it is`);
+      continue;
+    }
+    let decision: Decision;
+    switch (event.type) {
+      case 'MemoryQuarantined':
+        decision = decideRestore({ kind: 'RestoreMemory', memoryId }, working, recorded.eventId);
+        break;
+      case 'MemoryRestored':
+        decision = decideQuarantine({ kind: 'QuarantineMemory', memoryId, reason: `rollback of batch ${batch}` }, working, recorded.eventId);
+        break;
+      case 'MemoryRetyped':
+        decision = decideRetype({ kind: 'RetypeMemory', memoryId, type: event.data.from }, working, recorded.eventId);
+        break;
+      case 'FactRetracted':
+        decision = {
+          events: [{ type: 'FactRetractionUndone', data: { memoryId, validTo: event.data.previousValidTo, compensates: recorded.eventId } }],
+          outcome: 'restored',
+          memoryId,
+        };
+        break;
+      default:
+        item('not-compensable', `${event.type} cannot be rolled back`);
+        continue;
+    }
+    for (const e of decision.events) evolve(working, { eventId: `pending-${events.length}`, batch: null, event: e });
+    events.push(...decision.events);
+    item('compensated', decision.events.length ? decision.events.map((e) => e.type).join(', ') : 'already in that state');
+  }
+  return { events, items };
+}

@@ -1,0 +1,437 @@
+/**
+ * Emmett-style given / when / then for the pure decider: no database, no clock. `given` folds
+ * commands through decide + evolve (event ids e1, e2, … in log order), `when` decides one more
+ * command against that state, `then` checks the decision's events and outcome.
+ */
+import { CardinalityConflictError, InvalidInputError, UnknownMemoryError } from './errors';
+import type { AssertMemory, MemoryCommand, Outcome, RetractMemory } from './fact.commands';
+import {
+  type Decision,
+  type StreamState,
+  decide,
+  evolve,
+  inTimeline,
+  initialState,
+  planRollback,
+  replay,
+} from './fact.decider';
+import type { MemoryEvent, MemoryEventType } from './fact.events';
+import { factStreamId } from './keys';
+
+// ---- harness ------------------------------------------------------------------------------
+
+type Step = MemoryCommand | { batch: string; command: MemoryCommand };
+
+const inBatch = (batch: string, command: MemoryCommand): Step => ({ batch, command });
+
+/** Append events to the state's log with the next ids (e<n>), as the store would. */
+function apply(state: StreamState, events: MemoryEvent[], batch: string | null = null): StreamState {
+  for (const event of events) evolve(state, { eventId: `e${state.log.length + 1}`, batch, event });
+  return state;
+}
+
+function given(...steps: Step[]): StreamState {
+  const state = initialState();
+  for (const step of steps) {
+    const { command, batch } = 'kind' in step ? { command: step, batch: null } : step;
+    apply(state, decide(command, state).events, batch);
+  }
+  return state;
+}
+
+function when(state: StreamState, command: MemoryCommand): Decision {
+  return decide(command, state);
+}
+
+function then(decision: Decision, expected: { outcome: Outcome; events: Array<{ type: MemoryEventType; data?: object }>; memoryId?: string }): void {
+  expect(decision.events.map((e) => e.type)).toEqual(expected.events.map((e) => e.type));
+  expect(decision).toMatchObject(expected);
+}
+
+// ---- commands -----------------------------------------------------------------------------
+
+const d = (day: string): Date => new Date(`${day}T00:00:00.000Z`);
+const iso = (day: string): string => d(day).toISOString();
+
+function assertFact(memoryId: string, value: string, validFrom: string, over: Partial<AssertMemory> = {}): AssertMemory {
+  return {
+    kind: 'AssertMemory',
+    memoryId,
+    memoryKind: 'fact',
+    subject: 'billing database',
+    relation: 'runs on host',
+    scope: {},
+    value,
+    text: `The billing database runs on host ${value}.`,
+    type: 'fact',
+    speaker: 'document',
+    source: null,
+    authority: 1,
+    cardinality: undefined,
+    core: false,
+    validFrom: d(validFrom),
+    validTo: null,
+    mode: 'update',
+    ...over,
+  };
+}
+
+const python = (memoryId: string, value: string, validFrom = '2026-01-01', over: Partial<AssertMemory> = {}): AssertMemory =>
+  assertFact(memoryId, value, validFrom, {
+    subject: 'library',
+    relation: 'supports python',
+    cardinality: 'many',
+    text: `The library supports Python ${value}.`,
+    ...over,
+  });
+
+function assertProse(memoryId: string, text: string, type = 'milestone'): AssertMemory {
+  return {
+    ...assertFact(memoryId, '', '2026-01-01'),
+    memoryKind: 'prose',
+    subject: null,
+    relation: null,
+    value: null,
+    text,
+    type,
+    speaker: 'user',
+  };
+}
+
+const retract = (memoryId: string | null, validFrom: string, value: string | null = null): RetractMemory => ({
+  kind: 'RetractMemory',
+  memoryId,
+  value,
+  validFrom: d(validFrom),
+  reason: null,
+});
+const quarantine = (memoryId: string): MemoryCommand => ({ kind: 'QuarantineMemory', memoryId, reason: 'noise' });
+const restore = (memoryId: string): MemoryCommand => ({ kind: 'RestoreMemory', memoryId });
+const retype = (memoryId: string, type: string): MemoryCommand => ({ kind: 'RetypeMemory', memoryId, type });
+
+// ---- R1 supersession, reinforcement, duplicates ------------------------------------------
+
+describe('R1: one key, one current value', () => {
+  it('a new key is asserted with an open period (created)', () => {
+    then(when(given(), assertFact('v1', 'db-03', '2026-02-01')), {
+      outcome: 'created',
+      memoryId: 'v1',
+      events: [{ type: 'FactAsserted', data: { memoryId: 'v1', value: 'db-03', cardinality: 'one', validFrom: iso('2026-02-01'), validTo: null } }],
+    });
+  });
+
+  it('a different value with a later validFrom supersedes the old one at the new start', () => {
+    const state = given(assertFact('v1', 'db-03', '2026-02-01'));
+    then(when(state, assertFact('v2', 'db-07', '2026-05-10')), {
+      outcome: 'superseded',
+      events: [
+        { type: 'FactSuperseded', data: { memoryId: 'v1', by: 'v2', validTo: iso('2026-05-10') } },
+        { type: 'FactAsserted', data: { memoryId: 'v2', value: 'db-07', validFrom: iso('2026-05-10'), validTo: null } },
+      ],
+    });
+  });
+
+  it('the same value in different words is a reinforcement (confirmations 2), not a new version', () => {
+    const state = given(assertFact('v1', 'db-03', '2026-02-01'));
+    then(when(state, assertFact('v2', 'db-03', '2026-03-01', { text: 'Billing DB host: db-03.', speaker: 'user' })), {
+      outcome: 'reinforced',
+      memoryId: 'v1',
+      events: [{ type: 'FactReinforced', data: { memoryId: 'v1', text: 'Billing DB host: db-03.', speaker: 'user', confirmations: 2 } }],
+    });
+  });
+
+  it('the same value in the same words is a duplicate: no events', () => {
+    const state = given(assertFact('v1', 'db-03', '2026-02-01'));
+    then(when(state, assertFact('v2', 'db-03', '2026-02-01')), { outcome: 'duplicate', memoryId: 'v1', events: [] });
+    then(when(state, assertFact('v3', ' DB-03 ', '2026-03-01', { text: 'the billing  database runs on host db-03.' })), {
+      outcome: 'duplicate',
+      memoryId: 'v1',
+      events: [],
+    });
+  });
+});
+
+// ---- R2 valid time from the source --------------------------------------------------------
+
+describe('R2: valid time comes from the source, not arrival order', () => {
+  it('a late-arriving older fact fills history up to the current start and leaves the current untouched', () => {
+    const state = given(assertFact('new', 'db-07', '2026-05-10'));
+    then(when(state, assertFact('old', 'db-03', '2026-02-01')), {
+      outcome: 'filled-history',
+      events: [{ type: 'FactAsserted', data: { memoryId: 'old', value: 'db-03', validFrom: iso('2026-02-01'), validTo: iso('2026-05-10') } }],
+    });
+  });
+
+  it('re-reading the old sentence of a superseded version is a duplicate and does not reactivate it', () => {
+    const state = given(assertFact('old', 'db-03', '2026-02-01'), assertFact('new', 'db-07', '2026-05-10'));
+    then(when(state, assertFact('again', 'db-03', '2026-02-01', { source: 'old wiki page read again' })), {
+      outcome: 'duplicate',
+      memoryId: 'old',
+      events: [],
+    });
+  });
+
+  it('re-reading a late-filled history sentence is also a duplicate', () => {
+    const state = given(assertFact('new', 'db-07', '2026-05-10'), assertFact('old', 'db-03', '2026-02-01'));
+    then(when(state, assertFact('again', 'db-03', '2026-02-01')), { outcome: 'duplicate', memoryId: 'old', events: [] });
+  });
+
+  it('a genuinely newer revert to the old value supersedes the current one with a new version', () => {
+    const state = given(assertFact('old', 'db-03', '2026-02-01'), assertFact('new', 'db-07', '2026-05-10'));
+    then(when(state, assertFact('revert', 'db-03', '2026-07-01')), {
+      outcome: 'superseded',
+      memoryId: 'revert',
+      events: [
+        { type: 'FactSuperseded', data: { memoryId: 'new', by: 'revert', validTo: iso('2026-07-01') } },
+        { type: 'FactAsserted', data: { memoryId: 'revert', value: 'db-03', validFrom: iso('2026-07-01'), validTo: null } },
+      ],
+    });
+  });
+});
+
+// ---- R3 update vs correction --------------------------------------------------------------
+
+describe('R3: update vs correction', () => {
+  it('mode correction marks the old version corrected and the new one takes its validFrom', () => {
+    const state = given(assertFact('lisbon', 'Lisbon', '2026-01-01'));
+    then(when(state, assertFact('porto', 'Porto', '2026-03-01', { mode: 'correction' })), {
+      outcome: 'corrected',
+      events: [
+        { type: 'FactCorrected', data: { memoryId: 'lisbon', by: 'porto' } },
+        { type: 'FactAsserted', data: { memoryId: 'porto', value: 'Porto', validFrom: iso('2026-01-01'), validTo: null } },
+      ],
+    });
+  });
+
+  it('a different value from the very same validFrom in update mode is a correction', () => {
+    const state = given(assertFact('lisbon', 'Lisbon', '2026-01-01'));
+    then(when(state, assertFact('porto', 'Porto', '2026-01-01', { mode: 'update' })), {
+      outcome: 'corrected',
+      events: [
+        { type: 'FactCorrected', data: { memoryId: 'lisbon', by: 'porto' } },
+        { type: 'FactAsserted', data: { memoryId: 'porto', validFrom: iso('2026-01-01'), validTo: null } },
+      ],
+    });
+  });
+
+  it('re-reading the sentence of a corrected version is a duplicate and does not reactivate it', () => {
+    const state = given(assertFact('lisbon', 'Lisbon', '2026-01-01'), assertFact('porto', 'Porto', '2026-01-01', { mode: 'correction' }));
+    then(when(state, assertFact('again', 'Lisbon', '2026-01-01')), { outcome: 'duplicate', memoryId: 'lisbon', events: [] });
+  });
+
+  it('an update keeps the old version in the timeline for its own period', () => {
+    const state = given(assertFact('alice', 'Alice', '2026-01-01'), assertFact('bob', 'Bob', '2026-04-01'));
+    const alice = state.versions.get('alice')!;
+    expect(inTimeline(alice)).toBe(true);
+    expect(alice.validTo).toBe(d('2026-04-01').getTime());
+    expect(alice.supersededBy).toBe('bob');
+  });
+});
+
+// ---- R4 scopes, sets, authority -----------------------------------------------------------
+
+describe('R4: scopes, sets and authority', () => {
+  it('a different scope is a different stream', () => {
+    const k = { subject: 'API gateway', relation: 'listens on port' };
+    expect(factStreamId({ ...k, scope: { env: 'staging' } })).not.toBe(factStreamId({ ...k, scope: { env: 'production' } }));
+  });
+
+  it('many: two values coexist without supersession', () => {
+    const state = given(python('p310', '3.10'));
+    then(when(state, python('p311', '3.11')), {
+      outcome: 'created',
+      events: [{ type: 'FactAsserted', data: { memoryId: 'p311', value: '3.11', cardinality: 'many', validTo: null } }],
+    });
+  });
+
+  it('many: retract by value closes only that element', () => {
+    const state = given(python('p310', '3.10'), python('p311', '3.11'));
+    then(when(state, retract(null, '2026-05-01', '3.10')), {
+      outcome: 'retracted',
+      memoryId: 'p310',
+      events: [{ type: 'FactRetracted', data: { memoryId: 'p310', validTo: iso('2026-05-01'), previousValidTo: null } }],
+    });
+  });
+
+  it('many: re-asserting an existing element reinforces it', () => {
+    const state = given(python('p310', '3.10'), python('p311', '3.11'));
+    then(when(state, python('again', '3.10', '2026-02-01', { text: 'Python 3.10 is supported.', cardinality: undefined })), {
+      outcome: 'reinforced',
+      memoryId: 'p310',
+      events: [{ type: 'FactReinforced', data: { memoryId: 'p310', confirmations: 2 } }],
+    });
+  });
+
+  it("asserting cardinality 'one' on a 'many' key is a CardinalityConflictError", () => {
+    const state = given(python('p310', '3.10'));
+    expect(() => when(state, python('p311', '3.11', '2026-01-01', { cardinality: 'one' }))).toThrow(CardinalityConflictError);
+  });
+
+  it('a lower-authority different value is overruled and the current value stays', () => {
+    const state = given(assertFact('v1', 'db-07', '2026-02-01', { authority: 5 }));
+    then(when(state, assertFact('v2', 'db-99', '2026-05-01', { authority: 1 })), {
+      outcome: 'overruled',
+      memoryId: 'v2',
+      events: [{ type: 'FactOverruled', data: { memoryId: 'v2', value: 'db-99', overruledBy: 'v1', validFrom: iso('2026-05-01') } }],
+    });
+  });
+
+  it('a higher-authority different value supersedes', () => {
+    const state = given(assertFact('v1', 'db-07', '2026-02-01', { authority: 1 }));
+    then(when(state, assertFact('v2', 'db-99', '2026-05-01', { authority: 5 })), {
+      outcome: 'superseded',
+      events: [
+        { type: 'FactSuperseded', data: { memoryId: 'v1', by: 'v2', validTo: iso('2026-05-01') } },
+        { type: 'FactAsserted', data: { memoryId: 'v2', authority: 5 } },
+      ],
+    });
+  });
+});
+
+// ---- input validation and prose -----------------------------------------------------------
+
+describe('input and prose', () => {
+  it('validTo at or before validFrom is an InvalidInputError', () => {
+    expect(() => when(given(), assertFact('v1', 'x', '2026-02-01', { validTo: d('2026-02-01') }))).toThrow(InvalidInputError);
+    expect(() => when(given(), assertFact('v1', 'x', '2026-02-01', { validTo: d('2026-01-01') }))).toThrow(InvalidInputError);
+  });
+
+  it('prose: first assert is created, the same text again is a duplicate', () => {
+    const text = 'I finally got the job offer from the Seoul office!';
+    then(when(given(), assertProse('m3', text)), {
+      outcome: 'created',
+      events: [{ type: 'FactAsserted', data: { memoryId: 'm3', kind: 'prose', text, validTo: null } }],
+    });
+    then(when(given(assertProse('m3', text)), assertProse('m3b', text)), { outcome: 'duplicate', memoryId: 'm3', events: [] });
+  });
+});
+
+// ---- R5 lifecycle -------------------------------------------------------------------------
+
+describe('R5: quarantine, restore, retype, retract', () => {
+  const m1 = assertProse('m1', 'You are the only one who really understands me.');
+
+  it('quarantine emits MemoryQuarantined', () => {
+    then(when(given(m1), quarantine('m1')), {
+      outcome: 'quarantined',
+      events: [{ type: 'MemoryQuarantined', data: { memoryId: 'm1', reason: 'noise' } }],
+    });
+  });
+
+  it('quarantine of an already quarantined memory is unchanged', () => {
+    then(when(given(m1, quarantine('m1')), quarantine('m1')), { outcome: 'unchanged', events: [] });
+  });
+
+  it('restore of a quarantined memory emits MemoryRestored', () => {
+    then(when(given(m1, quarantine('m1')), restore('m1')), {
+      outcome: 'restored',
+      events: [{ type: 'MemoryRestored', data: { memoryId: 'm1', validTo: null } }],
+    });
+  });
+
+  it('restore of a memory that is not quarantined is unchanged', () => {
+    then(when(given(m1), restore('m1')), { outcome: 'unchanged', events: [] });
+  });
+
+  it('lifecycle commands on an unknown memory id are UnknownMemoryError', () => {
+    const state = given(m1);
+    expect(() => when(state, quarantine('nope'))).toThrow(UnknownMemoryError);
+    expect(() => when(state, restore('nope'))).toThrow(UnknownMemoryError);
+    expect(() => when(state, retype('nope', 'x'))).toThrow(UnknownMemoryError);
+    expect(() => when(state, retract('nope', '2026-02-01'))).toThrow(UnknownMemoryError);
+  });
+
+  it('retype changes the type and keeps the original type', () => {
+    const state = given(assertProse('p1', 'I am working on a Kafka consumer.', 'milestone'));
+    const decision = when(state, retype('p1', 'current_project'));
+    then(decision, { outcome: 'retyped', events: [{ type: 'MemoryRetyped', data: { memoryId: 'p1', from: 'milestone', to: 'current_project' } }] });
+    const replayed = replay(apply(state, decision.events).log);
+    expect(replayed.versions.get('p1')).toMatchObject({ type: 'current_project', originalType: 'milestone' });
+  });
+
+  it('retracting a one-valued fact after its start closes its period', () => {
+    then(when(given(assertFact('v1', 'db-03', '2026-02-01')), retract('v1', '2026-03-01')), {
+      outcome: 'retracted',
+      events: [{ type: 'FactRetracted', data: { memoryId: 'v1', validTo: iso('2026-03-01'), previousValidTo: null } }],
+    });
+  });
+
+  it('retracting at or before its start withdraws the version entirely', () => {
+    for (const at of ['2026-02-01', '2026-01-15']) {
+      const state = given(assertFact('v1', 'db-03', '2026-02-01'));
+      const decision = when(state, retract('v1', at));
+      then(decision, { outcome: 'retracted', events: [{ type: 'FactRetracted', data: { memoryId: 'v1', validTo: iso('2026-02-01') } }] });
+      expect(replay(apply(state, decision.events).log).versions.get('v1')!.withdrawn).toBe(true);
+    }
+  });
+
+  it('retracting a version that already ended is unchanged', () => {
+    const state = given(assertFact('v1', 'db-03', '2026-02-01'), assertFact('v2', 'db-07', '2026-05-10'));
+    then(when(state, retract('v1', '2026-06-01')), { outcome: 'unchanged', memoryId: 'v1', events: [] });
+  });
+
+  it('restore after a newer value was asserted meanwhile clips the restored version at the newer start', () => {
+    const state = given(assertFact('v1', 'db-03', '2026-02-01'), quarantine('v1'), assertFact('v2', 'db-07', '2026-05-10'));
+    then(when(state, restore('v1')), {
+      outcome: 'restored',
+      events: [{ type: 'MemoryRestored', data: { memoryId: 'v1', validTo: iso('2026-05-10') } }],
+    });
+  });
+});
+
+// ---- R5 rollback --------------------------------------------------------------------------
+
+describe('R5: rollback of a batch by compensating events', () => {
+  const milestone = (id: string, value: string) =>
+    assertFact(id, value, '2026-01-01', { subject: 'user', relation: 'said', cardinality: 'many', type: 'milestone', text: value });
+
+  function triage(): StreamState {
+    return given(
+      milestone('m1', 'only one who understands me'), // e1
+      milestone('m2', 'takes your hand'), // e2
+      milestone('p1', 'kafka consumer'), // e3
+      inBatch('triage-1', quarantine('m1')), // e4
+      inBatch('triage-1', quarantine('m2')), // e5
+      inBatch('triage-1', retype('p1', 'current_project')), // e6
+      restore('m1'), // e7, outside the batch
+    );
+  }
+
+  it('compensates what nobody changed since, and leaves what a later change overrode', () => {
+    const plan = planRollback(triage(), 'triage-1');
+    expect(plan.items.map(({ eventId, memoryId, change, result }) => ({ eventId, memoryId, change, result }))).toEqual([
+      { eventId: 'e6', memoryId: 'p1', change: 'MemoryRetyped', result: 'compensated' },
+      { eventId: 'e5', memoryId: 'm2', change: 'MemoryQuarantined', result: 'compensated' },
+      { eventId: 'e4', memoryId: 'm1', change: 'MemoryQuarantined', result: 'overridden' },
+    ]);
+    expect(plan.events).toEqual([
+      { type: 'MemoryRetyped', data: { memoryId: 'p1', from: 'current_project', to: 'milestone', compensates: 'e6' } },
+      { type: 'MemoryRestored', data: { memoryId: 'm2', validTo: null, compensates: 'e5' } },
+    ]);
+  });
+
+  it('a second rollback of the same batch reports already-rolled-back and emits nothing', () => {
+    const state = triage();
+    apply(state, planRollback(state, 'triage-1').events);
+    const again = planRollback(state, 'triage-1');
+    expect(again.events).toEqual([]);
+    expect(again.items.map((i) => [i.eventId, i.result])).toEqual([
+      ['e6', 'already-rolled-back'],
+      ['e5', 'already-rolled-back'],
+      ['e4', 'overridden'],
+    ]);
+    expect(state.versions.get('m2')!.quarantined).toBe(false);
+    expect(state.versions.get('p1')!.type).toBe('milestone');
+  });
+
+  it('rolling back a FactRetracted reopens the period with FactRetractionUndone', () => {
+    const state = given(
+      assertFact('v1', 'db-03', '2026-02-01', { validTo: d('2026-12-31') }), // e1
+      inBatch('cleanup', retract('v1', '2026-03-01')), // e2
+    );
+    const plan = planRollback(state, 'cleanup');
+    expect(plan.items).toMatchObject([{ eventId: 'e2', memoryId: 'v1', change: 'FactRetracted', result: 'compensated' }]);
+    expect(plan.events).toEqual([{ type: 'FactRetractionUndone', data: { memoryId: 'v1', validTo: iso('2026-12-31'), compensates: 'e2' } }]);
+    expect(apply(state, plan.events).versions.get('v1')).toMatchObject({ validTo: d('2026-12-31').getTime(), retracted: false });
+  });
+});

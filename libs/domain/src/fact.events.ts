@@ -1,0 +1,103 @@
+/**
+ * The events of a memory stream (a fact key or a prose memory). Each one says exactly what
+ * changed, so projections apply them without re-deciding anything. Times are ISO 8601 strings;
+ * a `validTo` of null means the period is open.
+ */
+import type { MemoryFields, Speaker } from './memory';
+
+export interface FactAsserted {
+  type: 'FactAsserted';
+  data: MemoryFields & { validFrom: string; validTo: string | null };
+}
+
+/** A lower-authority source offered a different value; kept on record, not applied. */
+export interface FactOverruled {
+  type: 'FactOverruled';
+  data: MemoryFields & { validFrom: string; validTo: string | null; overruledBy: string };
+}
+
+/** A newer value took over: the old version's valid period closes at `validTo`. */
+export interface FactSuperseded {
+  type: 'FactSuperseded';
+  data: { memoryId: string; by: string; validTo: string };
+}
+
+/** The old version was never true: it leaves every as-of read from now on (known-time closes). */
+export interface FactCorrected {
+  type: 'FactCorrected';
+  data: { memoryId: string; by: string };
+}
+
+/** The same value was said again: one more confirmation, no new version. */
+export interface FactReinforced {
+  type: 'FactReinforced';
+  data: { memoryId: string; text: string; speaker: Speaker; source: string | null; confirmations: number };
+}
+
+/**
+ * The value stops being true at `validTo`. When `validTo` is not after the version's start
+ * the version is withdrawn entirely. `previousValidTo` lets a rollback reopen the period.
+ */
+export interface FactRetracted {
+  type: 'FactRetracted';
+  data: { memoryId: string; validTo: string; previousValidTo: string | null; reason: string | null };
+}
+
+/** A rollback reopened what a retraction had closed. */
+export interface FactRetractionUndone {
+  type: 'FactRetractionUndone';
+  data: { memoryId: string; validTo: string | null; compensates: string };
+}
+
+export interface MemoryQuarantined {
+  type: 'MemoryQuarantined';
+  data: { memoryId: string; reason: string | null; compensates?: string };
+}
+
+/**
+ * Back in the read paths. `validTo` is the period it returns with (clipped where a newer
+ * version took over meanwhile); the versions it now supersedes get their own events.
+ */
+export interface MemoryRestored {
+  type: 'MemoryRestored';
+  data: { memoryId: string; validTo: string | null; compensates?: string };
+}
+
+export interface MemoryRetyped {
+  type: 'MemoryRetyped';
+  data: { memoryId: string; from: string; to: string; compensates?: string };
+}
+
+export type MemoryEvent =
+  | FactAsserted
+  | FactOverruled
+  | FactSuperseded
+  | FactCorrected
+  | FactReinforced
+  | FactRetracted
+  | FactRetractionUndone
+  | MemoryQuarantined
+  | MemoryRestored
+  | MemoryRetyped;
+
+export type MemoryEventType = MemoryEvent['type'];
+
+export const MEMORY_EVENT_TYPES: readonly MemoryEventType[] = [
+  'FactAsserted',
+  'FactOverruled',
+  'FactSuperseded',
+  'FactCorrected',
+  'FactReinforced',
+  'FactRetracted',
+  'FactRetractionUndone',
+  'MemoryQuarantined',
+  'MemoryRestored',
+  'MemoryRetyped',
+];
+
+/** An event as read back from a stream: what the decider needs of the store's envelope. */
+export interface StreamEvent {
+  eventId: string;
+  batch: string | null;
+  event: MemoryEvent;
+}

@@ -1,0 +1,8 @@
+/** @factledger/domain — pure model of the ledger: keys, memories, events, commands, the decider. No I/O. */
+export * from './errors';
+export * from './clock';
+export * from './keys';
+export * from './memory';
+export * from './fact.events';
+export * from './fact.commands';
+export * from './fact.decider';

@@ -1,0 +1,83 @@
+/**
+ * The event-store port: the one seam between the ledger and wherever its log lives.
+ *
+ * Shaped so that an EventStoreDB/KurrentDB adapter fits behind it unchanged: streams with an
+ * expected revision, and a global log position that is a (commit, prepare) pair like `$all`'s.
+ * In PostgreSQL the commit part is the writing transaction's id and the prepare part the
+ * event's sequence number; a reader that orders by the pair never skips an event that a
+ * concurrent transaction commits late (see postgres-event-store.ts).
+ */
+export interface NewEvent {
+  eventId: string;
+  type: string;
+  data: unknown;
+}
+
+/** `'no-stream'`: the stream must not exist yet; a number: its current version; `'any'`: no check. */
+export type ExpectedVersion = number | 'no-stream' | 'any';
+
+export interface StreamAppend {
+  streamId: string;
+  expectedVersion: ExpectedVersion;
+  events: NewEvent[];
+}
+
+export interface AppendContext {
+  tenant: string;
+  /** A retried command with the same id appends nothing twice. */
+  commandId: string | null;
+  causationId: string | null;
+  correlationId: string | null;
+  /** Groups lifecycle changes so that a rollback can find and undo them. */
+  batch: string | null;
+  recordedAt: Date;
+}
+
+export interface AppendResult {
+  /** Global position of the last event written (or of the original write, for a retried command). */
+  position: number;
+  /** True when the command id had already been appended: nothing was written this time. */
+  duplicate: boolean;
+  streamVersions: Record<string, number>;
+}
+
+export interface LogPosition {
+  commit: string;
+  prepare: number;
+}
+
+export const LOG_START: LogPosition = { commit: '0', prepare: 0 };
+
+export interface RecordedEvent {
+  globalPosition: number;
+  logPosition: LogPosition;
+  tenant: string;
+  streamId: string;
+  streamVersion: number;
+  eventId: string;
+  type: string;
+  data: unknown;
+  commandId: string | null;
+  causationId: string | null;
+  correlationId: string | null;
+  batch: string | null;
+  recordedAt: Date;
+}
+
+export interface ReadStreamResult {
+  /** -1 when the stream does not exist. */
+  version: number;
+  events: RecordedEvent[];
+}
+
+export interface EventStore {
+  /** Appends to one or more streams atomically: all events land, or none do. */
+  append(context: AppendContext, appends: StreamAppend[]): Promise<AppendResult>;
+  readStream(tenant: string, streamId: string): Promise<ReadStreamResult>;
+  /** Events after `after` in log order, only those no concurrent writer can still precede. */
+  readAll(after: LogPosition, limit: number): Promise<RecordedEvent[]>;
+  /** Every event that carried a batch label, in log order. */
+  readBatch(tenant: string, batch: string): Promise<RecordedEvent[]>;
+  /** The highest committed global position (0 for an empty log). */
+  head(): Promise<number>;
+}

@@ -1,0 +1,53 @@
+/**
+ * Fresh, migrated databases for tests and benchmarks: an in-memory PGlite, or a new database
+ * created on a native server (from an admin connection string) and dropped again afterwards,
+ * so that a server left running with old data changes nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { type Backend, type Database, openDatabase } from './database';
+import { migrate } from './migrations';
+
+export interface TestDatabase extends Database {
+  name: string;
+}
+
+/** Backends the suite runs against: PGlite always, native PostgreSQL when FL_PG_ADMIN_URL is set. */
+export function testBackends(): Backend[] {
+  return process.env.FL_PG_ADMIN_URL ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+export async function createTestDatabase(backend: Backend, options: { migrate?: boolean } = {}): Promise<TestDatabase> {
+  let database: Database;
+  let name = 'memory';
+  let drop = async (): Promise<void> => undefined;
+  if (backend === 'postgres') {
+    const adminUrl = process.env.FL_PG_ADMIN_URL;
+    if (!adminUrl) throw new Error('FL_PG_ADMIN_URL is not set: cannot create a native test database');
+    name = `fl_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+    const admin = new Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    database = await openDatabase({ url: url.toString() });
+    drop = async () => {
+      const c = new Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    };
+  } else {
+    database = await openDatabase({});
+  }
+  if (options.migrate !== false) await migrate(database.db);
+  return {
+    ...database,
+    name,
+    close: async () => {
+      await database.close();
+      await drop();
+    },
+  };
+}
