@@ -43,3 +43,11 @@ export class CardinalityConflictError extends LedgerError {
 export class IllegalLifecycleError extends LedgerError {
   readonly code = 'illegal_lifecycle';
 }
+
+/** No lifecycle change of this tenant carried the batch label. */
+export class UnknownBatchError extends LedgerError {
+  readonly code = 'unknown_batch';
+  constructor(readonly batch: string) {
+    super(`no change in this tenant carries the batch label '${batch}'`);
+  }
+}

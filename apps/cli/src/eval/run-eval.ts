@@ -1,0 +1,42 @@
+/** Runs scenario files, each against its own fresh, empty ledger on the chosen backend. */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { ManualClock } from '@factledger/domain';
+import { ledgerOn } from '@factledger/ledger';
+import { FactLedgerModule } from '@factledger/nest';
+import { type Backend, createTestDatabase } from '@factledger/store';
+import { NestFactory } from '@nestjs/core';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { runScenario, type ScenarioReport } from './scenario-runner';
+
+export async function evalFile(file: string, backend: Backend): Promise<ScenarioReport> {
+  const database = await createTestDatabase(backend);
+  const clock = new ManualClock();
+  const app = await NestFactory.createApplicationContext(FactLedgerModule.forRoot({ handle: ledgerOn(database, { clock }) }), {
+    logger: false,
+  });
+  try {
+    const bus = { commandBus: app.get(CommandBus), queryBus: app.get(QueryBus), clock };
+    return await runScenario(basename(file), readFileSync(file, 'utf8'), bus);
+  } finally {
+    await app.close();
+    await database.close();
+  }
+}
+
+/** Plain-text report: one line per checked or failed step, then the totals. */
+export function formatReport(reports: ScenarioReport[], verbose = false): string {
+  const out: string[] = [];
+  for (const r of reports) {
+    out.push(`${r.file}: ${r.passed} passed, ${r.failed} failed`);
+    for (const s of r.steps) {
+      if (s.status === 'failed' || verbose || s.status === 'passed') {
+        out.push(`  ${s.status === 'failed' ? 'FAIL' : s.status === 'passed' ? 'ok  ' : '    '} line ${s.line} ${s.step}: ${s.detail}`);
+      }
+    }
+  }
+  const passed = reports.reduce((n, r) => n + r.passed, 0);
+  const failed = reports.reduce((n, r) => n + r.failed, 0);
+  out.push(`${passed} passed, ${failed} failed`);
+  return out.join('\n');
+}

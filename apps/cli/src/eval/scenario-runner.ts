@@ -1,0 +1,185 @@
+/**
+ * Runs memory scenarios (../shared/eval/FORMAT.md) against a fresh ledger, through the same
+ * CommandBus/QueryBus handlers that serve HTTP. Each step sets the ledger's clock to its `at`.
+ */
+import { LedgerError, type ManualClock } from '@factledger/domain';
+import type { FactView, RollbackResult, WriteResult } from '@factledger/ledger';
+import {
+  AssertMemoryCommand,
+  GetFactQuery,
+  QuarantineMemoryCommand,
+  RestoreMemoryCommand,
+  RetractMemoryCommand,
+  RetypeMemoryCommand,
+  RollbackBatchCommand,
+} from '@factledger/nest';
+import type { CommandBus, QueryBus } from '@nestjs/cqrs';
+
+export type StepStatus = 'passed' | 'failed' | 'done';
+
+export interface StepReport {
+  line: number;
+  step: string;
+  tenant: string;
+  status: StepStatus;
+  detail: string;
+}
+
+export interface ScenarioReport {
+  file: string;
+  steps: StepReport[];
+  passed: number;
+  failed: number;
+}
+
+export interface ScenarioBus {
+  commandBus: CommandBus;
+  queryBus: QueryBus;
+  clock: ManualClock;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Step = Record<string, any>;
+
+const FIRST_AT = new Date('2026-12-01T00:00:00Z');
+const WRITE_STEPS = new Set(['assert', 'retract', 'quarantine', 'restore', 'retype', 'rollback']);
+/** Step kinds that later parts of the product add; reported as failed until then, never skipped. */
+const NOT_YET = new Set(['query', 'message', 'answer', 'expect', 'verify']);
+const STEP_FIELDS = new Set(['step', 'tenant', 'at', 'note', 'expect', 'as', 'ref']);
+
+class StepFailure extends Error {}
+
+function parseAt(text: string): Date {
+  const d = new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
+  if (Number.isNaN(d.getTime())) throw new StepFailure(`'at' is not a date: ${text}`);
+  return d;
+}
+
+/** The step's own fields, without the runner's (kind, tenant, clock, alias, expectation). */
+function inputOf(step: Step): Step {
+  return Object.fromEntries(Object.entries(step).filter(([k]) => !STEP_FIELDS.has(k)));
+}
+
+export async function runScenario(file: string, text: string, bus: ScenarioBus): Promise<ScenarioReport> {
+  const aliases = new Map<string, string>();
+  const steps: StepReport[] = [];
+  let at = new Date(0);
+  let first = true;
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!.trim();
+    if (!raw) continue;
+    let step: Step;
+    try {
+      step = JSON.parse(raw);
+    } catch (error) {
+      steps.push({ line: i + 1, step: '?', tenant: '', status: 'failed', detail: `not JSON: ${(error as Error).message}` });
+      continue;
+    }
+    const tenant: string = step.tenant ?? 'default';
+    const report = (status: StepStatus, detail: string): void => {
+      steps.push({ line: i + 1, step: String(step.step), tenant, status, detail });
+    };
+    try {
+      const next = step.at ? parseAt(step.at) : first ? FIRST_AT : new Date(at.getTime() + 1000);
+      if (next < at) throw new StepFailure(`'at' ${step.at} is earlier than the previous step's ${at.toISOString()}`);
+      at = next;
+      first = false;
+      bus.clock.set(at);
+      if (step.step === 'note') continue;
+      if (NOT_YET.has(step.step)) {
+        report('failed', `step kind '${step.step}' is not supported yet`);
+        continue;
+      }
+      if (WRITE_STEPS.has(step.step)) {
+        const expectRejected = step.expect?.rejected === true;
+        try {
+          const result = await runWrite(step, tenant, aliases, bus);
+          if (expectRejected) report('failed', `expected the write to be rejected, but it was accepted (${result})`);
+          else report(step.expect ? 'passed' : 'done', result);
+        } catch (error) {
+          if (!(error instanceof LedgerError || error instanceof UnknownAlias)) throw error;
+          if (expectRejected) report('passed', `rejected: ${error.message}`);
+          else report('failed', `rejected: ${error.message}`);
+        }
+        continue;
+      }
+      if (step.step === 'fact') {
+        report(...(await checkFact(step, tenant, bus)));
+        continue;
+      }
+      report('failed', `unknown step kind '${step.step}'`);
+    } catch (error) {
+      report('failed', error instanceof StepFailure || error instanceof LedgerError ? error.message : `error: ${(error as Error).stack}`);
+    }
+  }
+  return {
+    file,
+    steps,
+    passed: steps.filter((s) => s.status === 'passed').length,
+    failed: steps.filter((s) => s.status === 'failed').length,
+  };
+}
+
+class UnknownAlias extends Error {
+  constructor(alias: string) {
+    super(`no memory is known by the alias '${alias}'`);
+  }
+}
+
+function resolve(aliases: Map<string, string>, step: Step): string {
+  const id = aliases.get(step.ref);
+  if (!id) throw new UnknownAlias(String(step.ref));
+  return id;
+}
+
+async function runWrite(step: Step, tenant: string, aliases: Map<string, string>, bus: ScenarioBus): Promise<string> {
+  const input = inputOf(step);
+  const { commandBus } = bus;
+  let result: WriteResult;
+  switch (step.step) {
+    case 'assert':
+      result = await commandBus.execute(new AssertMemoryCommand(tenant, input));
+      if (step.as) aliases.set(step.as, result.memoryId);
+      break;
+    case 'retract':
+      result = await commandBus.execute(
+        new RetractMemoryCommand(tenant, step.ref ? { ...input, memoryId: resolve(aliases, step) } : input),
+      );
+      break;
+    case 'quarantine':
+      result = await commandBus.execute(new QuarantineMemoryCommand(tenant, { ...input, memoryId: resolve(aliases, step) }));
+      break;
+    case 'restore':
+      result = await commandBus.execute(new RestoreMemoryCommand(tenant, { ...input, memoryId: resolve(aliases, step) }));
+      break;
+    case 'retype':
+      result = await commandBus.execute(new RetypeMemoryCommand(tenant, { ...input, memoryId: resolve(aliases, step) }));
+      break;
+    default: {
+      const rollback: RollbackResult = await commandBus.execute(new RollbackBatchCommand(tenant, { batch: step.batch }));
+      return `rolled back ${rollback.batch}: ${rollback.items.map((it) => `${it.change} ${it.result}`).join('; ')}`;
+    }
+  }
+  return `${result.outcome} ${result.memoryId} at position ${result.position}`;
+}
+
+async function checkFact(step: Step, tenant: string, bus: ScenarioBus): Promise<[StepStatus, string]> {
+  const query: Step = { subject: step.subject, relation: step.relation };
+  for (const k of ['scope', 'validAt', 'knownAt']) if (step[k] !== undefined) query[k] = step[k];
+  const view: FactView = await bus.queryBus.execute(new GetFactQuery(tenant, query));
+  const seen = view.cardinality === 'many' ? `values ${JSON.stringify(view.values)}` : `value ${JSON.stringify(view.value)}`;
+  const expect = step.expect;
+  if (!expect) return ['done', seen];
+  if ('values' in expect) {
+    const want = [...(expect.values as string[])].sort();
+    const got = [...view.values].sort();
+    return [JSON.stringify(want) === JSON.stringify(got) ? 'passed' : 'failed', `expected values ${JSON.stringify(want)}, saw ${seen}`];
+  }
+  if ('value' in expect) {
+    const got = view.cardinality === 'many' ? (view.values.length === 1 ? view.values[0] : view.values.length ? view.values : null) : view.value;
+    const ok = JSON.stringify(got ?? null) === JSON.stringify(expect.value);
+    return [ok ? 'passed' : 'failed', `expected value ${JSON.stringify(expect.value)}, saw ${seen}`];
+  }
+  return ['failed', `a fact step's expect needs 'value' or 'values'`];
+}

@@ -1,0 +1,89 @@
+/**
+ * The one place where errors become HTTP responses. Ledger errors carry a stable `code`; the
+ * table below gives each its status. Anything unknown is a 500 with a generic message, logged
+ * in full, so internals never leak into a response.
+ */
+import { STATUS_CODES } from 'node:http';
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { type FieldIssue, InvalidInputError, LedgerError } from '@factledger/domain';
+import { type Logger, SERVER_LOGGER } from '../logging';
+
+export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
+  invalid_input: 400,
+  unknown_memory: 404,
+  unknown_batch: 404,
+  cardinality_conflict: 409,
+  illegal_lifecycle: 409,
+  version_conflict: 409,
+  projection_lag: 503,
+};
+
+export interface ErrorBody {
+  error: string;
+  message: string;
+  issues?: FieldIssue[];
+}
+
+export interface HttpError {
+  status: number;
+  body: ErrorBody;
+  headers?: Record<string, string>;
+  /** Unexpected: log it with its stack. */
+  unexpected?: boolean;
+}
+
+const snake = (status: number): string => (STATUS_CODES[status] ?? 'error').toLowerCase().replace(/[^a-z0-9]+/g, '_');
+
+/** Errors from http-errors (body-parser: payload too large, unsupported charset…) say they are safe to show. */
+function isExposedClientError(e: unknown): e is { status: number; message: string } {
+  const x = e as { status?: unknown; expose?: unknown } | null;
+  return typeof x?.status === 'number' && x.status >= 400 && x.status < 500 && x.expose === true;
+}
+
+export function toHttpError(exception: unknown): HttpError {
+  if (exception instanceof LedgerError && exception.code in STATUS_BY_CODE) {
+    const status = STATUS_BY_CODE[exception.code]!;
+    const body: ErrorBody = { error: exception.code, message: exception.message };
+    if (exception instanceof InvalidInputError) body.issues = exception.issues;
+    return { status, body, headers: status === 503 ? { 'Retry-After': '1' } : undefined };
+  }
+  if (exception instanceof HttpException && exception.getStatus() < 500) {
+    const status = exception.getStatus();
+    // Nest turns a body that is not valid JSON (and a malformed %-escape in the path) into a 400.
+    if (status === 400) {
+      const message = `malformed request: ${exception.message}`;
+      return { status, body: { error: 'invalid_input', message, issues: [{ path: '', message: exception.message }] } };
+    }
+    return { status, body: { error: snake(status), message: exception.message } };
+  }
+  if (isExposedClientError(exception)) {
+    return { status: exception.status, body: { error: snake(exception.status), message: exception.message } };
+  }
+  return { status: 500, body: { error: 'internal', message: 'internal error; it has been logged' }, unexpected: true };
+}
+
+@Catch()
+export class LedgerExceptionFilter implements ExceptionFilter {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    @Inject(SERVER_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const { httpAdapter } = this.adapterHost;
+    const http = host.switchToHttp();
+    const response = http.getResponse();
+    const error = toHttpError(exception);
+    if (error.unexpected) {
+      const request = http.getRequest<{ method?: string; originalUrl?: string; url?: string }>();
+      this.logger.error({ err: exception, method: request?.method, url: request?.originalUrl ?? request?.url }, 'unhandled error');
+    }
+    if (httpAdapter.isHeadersSent(response)) {
+      httpAdapter.end(response);
+      return;
+    }
+    for (const [name, value] of Object.entries(error.headers ?? {})) httpAdapter.setHeader(response, name, value);
+    httpAdapter.reply(response, error.body, error.status);
+  }
+}

@@ -1,0 +1,5 @@
+/** @factledger/ledger — the use cases (commands and queries) and their wiring. */
+export * from './ledger';
+export * from './ledger.schemas';
+export * from './ledger.config';
+export * from './create-ledger';

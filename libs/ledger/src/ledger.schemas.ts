@@ -1,0 +1,142 @@
+/**
+ * The ledger's input contract, as zod schemas: one definition validates HTTP bodies, CLI and
+ * scenario steps, and library calls, and generates the OpenAPI document.
+ */
+import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
+import { ASSERT_MODES, CARDINALITIES, SPEAKERS } from '@factledger/domain';
+import { z } from 'zod';
+
+extendZodWithOpenApi(z);
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** ISO 8601 date (`2026-03-01`, midnight UTC) or date-time; a time without a zone is UTC. */
+export const isoTime = z
+  .string()
+  .regex(ISO_DATE, 'must be an ISO 8601 date or date-time, e.g. 2026-03-01 or 2026-03-01T12:00:00Z')
+  .transform((s, ctx) => {
+    const hasZone = /(?:Z|[+-]\d{2}:?\d{2})$/.test(s);
+    const text = s.length > 10 && !hasZone ? `${s.replace(' ', 'T')}Z` : s;
+    const ms = Date.parse(text);
+    if (Number.isNaN(ms)) {
+      ctx.addIssue({ code: 'custom', message: 'is not a real date' });
+      return z.NEVER;
+    }
+    return new Date(ms);
+  })
+  .openapi({ type: 'string', example: '2026-03-01' });
+
+const term = (what: string) => z.string().trim().min(1, `${what} must not be empty`).max(500);
+
+export const tenantSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, ".", "_" or "-", at most 64 characters');
+
+const writeMeta = {
+  commandId: z.string().min(1).max(200).optional().openapi({ description: 'Retrying with the same id appends nothing twice.' }),
+  correlationId: z.string().max(200).optional(),
+  causationId: z.string().max(200).optional(),
+  batch: z.string().min(1).max(200).optional().openapi({ description: 'Label that groups lifecycle changes for rollback.' }),
+};
+
+export const assertSchema = z
+  .object({
+    subject: term('subject').optional(),
+    relation: term('relation').optional(),
+    value: term('value').optional(),
+    text: z.string().trim().min(1, 'text must not be empty').max(20_000).optional(),
+    scope: z.record(z.string().min(1), z.string().min(1)).optional(),
+    validFrom: isoTime.optional(),
+    validTo: isoTime.optional(),
+    cardinality: z.enum(CARDINALITIES).optional(),
+    mode: z.enum(ASSERT_MODES).default('update'),
+    speaker: z.enum(SPEAKERS).default('user'),
+    source: z.string().max(1000).optional(),
+    authority: z.number().int().min(-1000).max(1000).default(0),
+    type: term('type').default('fact'),
+    core: z.boolean().default(false),
+    ...writeMeta,
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    const triple = [v.subject, v.relation, v.value].filter((x) => x !== undefined).length;
+    if (triple > 0 && triple < 3) {
+      for (const f of ['subject', 'relation', 'value'] as const) {
+        if (v[f] === undefined) ctx.addIssue({ code: 'custom', path: [f], message: 'subject, relation and value go together' });
+      }
+    }
+    if (triple === 0 && v.text === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['text'], message: 'give a triple (subject, relation, value), a text, or both' });
+    }
+    if (triple === 0 && (v.scope || v.cardinality || v.mode === 'correction')) {
+      ctx.addIssue({ code: 'custom', path: ['subject'], message: 'scope, cardinality and correction need a triple' });
+    }
+    if (v.validFrom && v.validTo && v.validTo <= v.validFrom) {
+      ctx.addIssue({ code: 'custom', path: ['validTo'], message: 'must be later than validFrom' });
+    }
+  })
+  .openapi('AssertInput');
+
+export const memoryRefSchema = z.object({ memoryId: z.string().min(1).max(200), ...writeMeta }).strict();
+
+export const quarantineSchema = memoryRefSchema.extend({ reason: z.string().max(1000).optional() }).strict().openapi('QuarantineInput');
+export const restoreSchema = memoryRefSchema.openapi('RestoreInput');
+export const retypeSchema = memoryRefSchema.extend({ type: term('type') }).strict().openapi('RetypeInput');
+
+export const retractSchema = z
+  .object({
+    memoryId: z.string().min(1).max(200).optional(),
+    subject: term('subject').optional(),
+    relation: term('relation').optional(),
+    value: term('value').optional(),
+    scope: z.record(z.string().min(1), z.string().min(1)).optional(),
+    validFrom: isoTime.optional(),
+    reason: z.string().max(1000).optional(),
+    ...writeMeta,
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    const byValue = v.subject !== undefined && v.relation !== undefined && v.value !== undefined;
+    if (!v.memoryId && !byValue) {
+      ctx.addIssue({ code: 'custom', path: ['memoryId'], message: 'give a memoryId, or subject, relation and value' });
+    }
+  })
+  .openapi('RetractInput');
+
+export const rollbackSchema = z.object({ batch: z.string().min(1).max(200), commandId: writeMeta.commandId }).strict().openapi('RollbackInput');
+
+const asOf = {
+  validAt: isoTime.optional().openapi({ description: 'Valid time: what was true then. Default: now.' }),
+  knownAt: isoTime.optional().openapi({ description: 'Transaction time: as the ledger knew it then. Default: now.' }),
+  minPosition: z.coerce.number().int().min(0).optional().openapi({ description: 'Never answer from a state older than this log position.' }),
+};
+
+export const factQuerySchema = z
+  .object({ subject: term('subject'), relation: term('relation'), scope: z.record(z.string().min(1), z.string().min(1)).optional(), ...asOf })
+  .strict()
+  .openapi('FactQuery');
+
+export const subjectQuerySchema = z.object({ subject: term('subject'), ...asOf }).strict().openapi('SubjectQuery');
+
+export const historyQuerySchema = z
+  .object({
+    subject: term('subject'),
+    relation: term('relation'),
+    scope: z.record(z.string().min(1), z.string().min(1)).optional(),
+    minPosition: asOf.minPosition,
+  })
+  .strict()
+  .openapi('HistoryQuery');
+
+export const memoryQuerySchema = z.object({ memoryId: z.string().min(1).max(200), minPosition: asOf.minPosition }).strict();
+
+export type AssertInput = z.input<typeof assertSchema>;
+export type RetractInput = z.input<typeof retractSchema>;
+export type QuarantineInput = z.input<typeof quarantineSchema>;
+export type RestoreInput = z.input<typeof restoreSchema>;
+export type RetypeInput = z.input<typeof retypeSchema>;
+export type RollbackInput = z.input<typeof rollbackSchema>;
+export type FactQueryInput = z.input<typeof factQuerySchema>;
+export type SubjectQueryInput = z.input<typeof subjectQuerySchema>;
+export type HistoryQueryInput = z.input<typeof historyQuerySchema>;
+export type MemoryQueryInput = z.input<typeof memoryQuerySchema>;

@@ -1,0 +1,434 @@
+/**
+ * The ledger's use cases: validate a command, decide it against its stream, append, bring the
+ * read models up to the new position, answer. HTTP, the CLI, scenario runs and the Nest
+ * module all call these methods (through the CommandBus/QueryBus where Nest is in play), so
+ * there is one path from input to log.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  type Clock,
+  type Decision,
+  decide,
+  factStreamId,
+  InvalidInputError,
+  type MemoryCommand,
+  type MemoryEvent,
+  normalizeTerm,
+  type Outcome,
+  planRollback,
+  proseStreamId,
+  replay,
+  type RollbackItem,
+  type StreamEvent,
+  type StreamState,
+  UnknownBatchError,
+  UnknownMemoryError,
+} from '@factledger/domain';
+import { type FactReader, type HistoryRow, type MemoryRow, type ProjectionRunner } from '@factledger/projections';
+import { type AppendContext, type EventStore, ExpectedVersionConflict, type RecordedEvent } from '@factledger/store';
+import type { z } from 'zod';
+import {
+  assertSchema,
+  factQuerySchema,
+  historyQuerySchema,
+  memoryQuerySchema,
+  quarantineSchema,
+  restoreSchema,
+  retractSchema,
+  retypeSchema,
+  rollbackSchema,
+  subjectQuerySchema,
+  tenantSchema,
+} from './ledger.schemas';
+
+export interface WriteResult {
+  outcome: Outcome;
+  memoryId: string;
+  /** Global log position of this write; pass it as `minPosition` to read your own write. */
+  position: number;
+  /** True when the command id was seen before: nothing new was appended. */
+  replayed: boolean;
+}
+
+export interface RollbackResult {
+  batch: string;
+  position: number;
+  items: RollbackItem[];
+}
+
+export interface MemoryView {
+  memoryId: string;
+  kind: string;
+  subject: string | null;
+  relation: string | null;
+  scope: Record<string, string>;
+  value: string | null;
+  text: string;
+  type: string;
+  originalType: string;
+  speaker: string;
+  source: string | null;
+  authority: number;
+  cardinality: string;
+  core: boolean;
+  status: string;
+  validFrom: string;
+  validTo: string | null;
+  confirmations: number;
+  recordedAt: string;
+  supersededBy: string | null;
+}
+
+export interface VersionView {
+  memoryId: string;
+  value: string | null;
+  text: string;
+  type: string;
+  speaker: string;
+  source: string | null;
+  validFrom: string;
+  validTo: string | null;
+  recordedAt: string;
+}
+
+export interface FactView {
+  subject: string;
+  relation: string;
+  scope: Record<string, string>;
+  cardinality: string | null;
+  /** The one value for a `one` key (null when none holds); for a set, null — see `values`. */
+  value: string | null;
+  values: string[];
+  versions: VersionView[];
+  validAt: string;
+  knownAt: string;
+}
+
+export interface HistoryView {
+  memoryId: string;
+  value: string | null;
+  text: string;
+  type: string;
+  status: string;
+  validFrom: string;
+  validTo: string | null;
+  knownFrom: string | null;
+  knownTo: string | null;
+  openedBy: { position: number; event: string };
+  closedBy: { position: number; event: string } | null;
+}
+
+export interface LedgerDeps {
+  store: EventStore;
+  runner: ProjectionRunner;
+  reader: FactReader;
+  clock: Clock;
+  newId?: () => string;
+}
+
+type Meta = { commandId?: string; correlationId?: string; causationId?: string; batch?: string };
+
+const MAX_CONFLICT_RETRIES = 5;
+
+export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  throw new InvalidInputError(result.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })));
+}
+
+export function toStreamEvent(e: RecordedEvent): StreamEvent {
+  return { eventId: e.eventId, batch: e.batch, event: { type: e.type, data: e.data } as MemoryEvent };
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+const isoDate = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+export function memoryView(m: MemoryRow): MemoryView {
+  return {
+    memoryId: m.memoryId,
+    kind: m.kind,
+    subject: m.subject,
+    relation: m.relation,
+    scope: m.scope,
+    value: m.value,
+    text: m.text,
+    type: m.type,
+    originalType: m.originalType,
+    speaker: m.speaker,
+    source: m.source,
+    authority: m.authority,
+    cardinality: m.cardinality,
+    core: m.core,
+    status: m.status,
+    validFrom: iso(m.validFrom)!,
+    validTo: iso(m.validTo),
+    confirmations: m.confirmations,
+    recordedAt: m.recordedAt.toISOString(),
+    supersededBy: m.supersededBy,
+  };
+}
+
+function versionView(h: HistoryRow): VersionView {
+  return {
+    memoryId: h.memoryId,
+    value: h.value,
+    text: h.text,
+    type: h.type,
+    speaker: h.speaker,
+    source: h.source,
+    validFrom: h.validFrom.toISOString(),
+    validTo: isoDate(h.validTo),
+    recordedAt: h.txFrom.toISOString(),
+  };
+}
+
+export class Ledger {
+  private readonly newId: () => string;
+
+  constructor(private readonly deps: LedgerDeps) {
+    this.newId = deps.newId ?? randomUUID;
+  }
+
+  get clock(): Clock {
+    return this.deps.clock;
+  }
+
+  // ---- commands -------------------------------------------------------------------------
+
+  async assert(tenant: string, input: unknown): Promise<WriteResult> {
+    const t = parse(tenantSchema, tenant);
+    const a = parse(assertSchema, input);
+    const isFact = a.subject !== undefined;
+    const text = a.text ?? `${a.subject} ${a.relation} ${a.value}`;
+    const streamId = isFact ? factStreamId({ subject: a.subject!, relation: a.relation!, scope: a.scope ?? {} }) : proseStreamId(text);
+    const command: MemoryCommand = {
+      kind: 'AssertMemory',
+      memoryId: this.newId(),
+      memoryKind: isFact ? 'fact' : 'prose',
+      subject: a.subject ?? null,
+      relation: a.relation ?? null,
+      scope: a.scope ?? {},
+      value: a.value ?? null,
+      text,
+      type: a.type,
+      speaker: a.speaker,
+      source: a.source ?? null,
+      authority: a.authority,
+      cardinality: a.cardinality,
+      core: a.core,
+      validFrom: a.validFrom ?? this.deps.clock.now(),
+      validTo: a.validTo ?? null,
+      mode: a.mode,
+    };
+    return this.execute(t, streamId, a, (state) => decide(command, state));
+  }
+
+  async retract(tenant: string, input: unknown): Promise<WriteResult> {
+    const t = parse(tenantSchema, tenant);
+    const r = parse(retractSchema, input);
+    const streamId = r.memoryId
+      ? (await this.locate(t, r.memoryId)).streamId
+      : factStreamId({ subject: r.subject!, relation: r.relation!, scope: r.scope ?? {} });
+    const command: MemoryCommand = {
+      kind: 'RetractMemory',
+      memoryId: r.memoryId ?? null,
+      value: r.memoryId ? null : r.value!,
+      validFrom: r.validFrom ?? this.deps.clock.now(),
+      reason: r.reason ?? null,
+    };
+    return this.execute(t, streamId, r, (state) => decide(command, state));
+  }
+
+  async quarantine(tenant: string, input: unknown): Promise<WriteResult> {
+    const t = parse(tenantSchema, tenant);
+    const q = parse(quarantineSchema, input);
+    return this.lifecycle(t, q, { kind: 'QuarantineMemory', memoryId: q.memoryId, reason: q.reason ?? null });
+  }
+
+  async restore(tenant: string, input: unknown): Promise<WriteResult> {
+    const t = parse(tenantSchema, tenant);
+    const r = parse(restoreSchema, input);
+    return this.lifecycle(t, r, { kind: 'RestoreMemory', memoryId: r.memoryId });
+  }
+
+  async retype(tenant: string, input: unknown): Promise<WriteResult> {
+    const t = parse(tenantSchema, tenant);
+    const r = parse(retypeSchema, input);
+    return this.lifecycle(t, r, { kind: 'RetypeMemory', memoryId: r.memoryId, type: r.type });
+  }
+
+  /** Undoes a batch's lifecycle changes across every stream they touched, in one append. */
+  async rollback(tenant: string, input: unknown): Promise<RollbackResult> {
+    const t = parse(tenantSchema, tenant);
+    const r = parse(rollbackSchema, input);
+    for (let attempt = 0; ; attempt++) {
+      const labelled = await this.deps.store.readBatch(t, r.batch);
+      if (labelled.length === 0) throw new UnknownBatchError(r.batch);
+      const streams = [...new Set(labelled.map((e) => e.streamId))];
+      const appends = [];
+      const items: RollbackItem[] = [];
+      for (const streamId of streams) {
+        const stream = await this.deps.store.readStream(t, streamId);
+        const plan = planRollback(replay(stream.events.map(toStreamEvent)), r.batch);
+        items.push(...plan.items);
+        if (plan.events.length) {
+          appends.push({ streamId, expectedVersion: stream.version, events: plan.events.map((e) => this.toNew(e)) });
+        }
+      }
+      try {
+        const position = appends.length
+          ? (await this.deps.store.append(this.context(t, { commandId: r.commandId, batch: `rollback:${r.batch}` }), appends)).position
+          : await this.deps.store.head();
+        await this.deps.runner.catchUp();
+        return { batch: r.batch, position, items };
+      } catch (error) {
+        if (error instanceof ExpectedVersionConflict && attempt < MAX_CONFLICT_RETRIES) continue;
+        throw error;
+      }
+    }
+  }
+
+  // ---- queries --------------------------------------------------------------------------
+
+  async fact(tenant: string, input: unknown): Promise<FactView> {
+    const t = parse(tenantSchema, tenant);
+    const q = parse(factQuerySchema, input);
+    await this.deps.runner.awaitPosition(q.minPosition);
+    const now = this.deps.clock.now();
+    const at = { validAt: q.validAt ?? now, knownAt: q.knownAt ?? now };
+    const streamId = factStreamId({ subject: q.subject, relation: q.relation, scope: q.scope ?? {} });
+    const rows = await this.deps.reader.valuesAt(t, streamId, at);
+    const card = (await this.deps.reader.memoriesOfStream(t, streamId))[0]?.cardinality ?? null;
+    return {
+      subject: q.subject,
+      relation: q.relation,
+      scope: q.scope ?? {},
+      cardinality: card,
+      value: card === 'many' ? null : (rows[0]?.value ?? null),
+      values: rows.map((r) => r.value ?? ''),
+      versions: rows.map(versionView),
+      validAt: at.validAt.toISOString(),
+      knownAt: at.knownAt.toISOString(),
+    };
+  }
+
+  async subject(tenant: string, input: unknown): Promise<{ subject: string; facts: (VersionView & { relation: string | null; scope: Record<string, string> })[]; validAt: string; knownAt: string }> {
+    const t = parse(tenantSchema, tenant);
+    const q = parse(subjectQuerySchema, input);
+    await this.deps.runner.awaitPosition(q.minPosition);
+    const now = this.deps.clock.now();
+    const at = { validAt: q.validAt ?? now, knownAt: q.knownAt ?? now };
+    const rows = await this.deps.reader.subjectAt(t, normalizeTerm(q.subject), at);
+    return {
+      subject: q.subject,
+      facts: rows.map((r) => ({ ...versionView(r), relation: r.relation, scope: r.scope })),
+      validAt: at.validAt.toISOString(),
+      knownAt: at.knownAt.toISOString(),
+    };
+  }
+
+  async history(tenant: string, input: unknown): Promise<{ subject: string; relation: string; scope: Record<string, string>; entries: HistoryView[] }> {
+    const t = parse(tenantSchema, tenant);
+    const q = parse(historyQuerySchema, input);
+    await this.deps.runner.awaitPosition(q.minPosition);
+    const streamId = factStreamId({ subject: q.subject, relation: q.relation, scope: q.scope ?? {} });
+    const entries = await this.deps.reader.history(t, streamId);
+    return {
+      subject: q.subject,
+      relation: q.relation,
+      scope: q.scope ?? {},
+      entries: entries.map((h) => ({
+        memoryId: h.memoryId,
+        value: h.value,
+        text: h.text,
+        type: h.type,
+        status: h.status,
+        validFrom: h.validFrom.toISOString(),
+        validTo: isoDate(h.validTo),
+        knownFrom: isoDate(h.txFrom),
+        knownTo: isoDate(h.txTo),
+        openedBy: { position: h.openedBy, event: h.openedEventType },
+        closedBy: h.closedBy === null ? null : { position: h.closedBy, event: h.closedEventType ?? '' },
+      })),
+    };
+  }
+
+  async memory(tenant: string, input: unknown): Promise<MemoryView> {
+    const t = parse(tenantSchema, tenant);
+    const q = parse(memoryQuerySchema, input);
+    await this.deps.runner.awaitPosition(q.minPosition);
+    const m = await this.deps.reader.memory(t, q.memoryId);
+    if (!m) throw new UnknownMemoryError(q.memoryId);
+    return memoryView(m);
+  }
+
+  async activeMemories(tenant: string, options: { limit?: number; minPosition?: number } = {}): Promise<MemoryView[]> {
+    const t = parse(tenantSchema, tenant);
+    await this.deps.runner.awaitPosition(options.minPosition);
+    return (await this.deps.reader.activeMemories(t, this.deps.clock.now(), options.limit)).map(memoryView);
+  }
+
+  // ---- plumbing -------------------------------------------------------------------------
+
+  private async lifecycle(tenant: string, meta: Meta & { memoryId: string }, command: MemoryCommand): Promise<WriteResult> {
+    const { streamId } = await this.locate(tenant, meta.memoryId);
+    return this.execute(tenant, streamId, meta, (state) => decide(command, state));
+  }
+
+  /** Finds a memory's stream within the tenant; another tenant's memory is simply unknown. */
+  private async locate(tenant: string, memoryId: string): Promise<MemoryRow> {
+    let m = await this.deps.reader.memory(tenant, memoryId);
+    if (!m) {
+      await this.deps.runner.catchUp();
+      m = await this.deps.reader.memory(tenant, memoryId);
+    }
+    if (!m) throw new UnknownMemoryError(memoryId);
+    return m;
+  }
+
+  private context(tenant: string, meta: Meta): AppendContext {
+    return {
+      tenant,
+      commandId: meta.commandId ?? null,
+      causationId: meta.causationId ?? null,
+      correlationId: meta.correlationId ?? null,
+      batch: meta.batch ?? null,
+      recordedAt: this.deps.clock.now(),
+    };
+  }
+
+  private toNew(e: MemoryEvent): { eventId: string; type: string; data: unknown } {
+    return { eventId: this.newId(), type: e.type, data: e.data };
+  }
+
+  /**
+   * Read, decide, append with the version read; on a concurrent change to the same key,
+   * decide again against the new state. A hand-written loop rather than a retry library:
+   * the retry is part of the decision (re-read, re-decide), not a blind repeat of a call.
+   */
+  private async execute(tenant: string, streamId: string, meta: Meta, decide: (s: StreamState) => Decision): Promise<WriteResult> {
+    for (let attempt = 0; ; attempt++) {
+      const stream = await this.deps.store.readStream(tenant, streamId);
+      const decision = decide(replay(stream.events.map(toStreamEvent)));
+      if (decision.events.length === 0) {
+        const last = stream.events[stream.events.length - 1];
+        return { outcome: decision.outcome, memoryId: decision.memoryId, position: last?.globalPosition ?? 0, replayed: false };
+      }
+      try {
+        const result = await this.deps.store.append(this.context(tenant, meta), [
+          {
+            streamId,
+            expectedVersion: stream.version < 0 ? 'no-stream' : stream.version,
+            events: decision.events.map((e) => this.toNew(e)),
+          },
+        ]);
+        await this.deps.runner.catchUp();
+        return { outcome: decision.outcome, memoryId: decision.memoryId, position: result.position, replayed: result.duplicate };
+      } catch (error) {
+        if (error instanceof ExpectedVersionConflict && attempt < MAX_CONFLICT_RETRIES) continue;
+        throw error;
+      }
+    }
+  }
+}
+

@@ -1,0 +1,3 @@
+/** @factledger/nest — FactLedgerModule and the ledger's CQRS commands and queries for NestJS hosts. */
+export * from './ledger.commands';
+export * from './fact-ledger.module';

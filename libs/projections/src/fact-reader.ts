@@ -1,0 +1,75 @@
+/**
+ * Queries of the fact read models: a memory as it stands, and bitemporal as-of reads over
+ * `fl_fact_history` (what was true at `validAt`, as the ledger knew it at `knownAt`).
+ */
+import { sql } from 'kysely';
+import type { HistoryRow, MemoryRow } from './fact-projection';
+import { HISTORY_COLUMNS, historyFromDb, memoryFromDb } from './postgres-fact-projection';
+import type { ProjectionExecutor } from './projection';
+
+export interface AsOf {
+  validAt: Date;
+  knownAt: Date;
+}
+
+export interface HistoryEntry extends HistoryRow {
+  openedAt: Date;
+  closedAt: Date | null;
+}
+
+export class FactReader {
+  constructor(private readonly db: ProjectionExecutor) {}
+
+  async memory(tenant: string, memoryId: string): Promise<MemoryRow | null> {
+    const rows = await sql`SELECT * FROM fl_memories WHERE tenant = ${tenant} AND memory_id = ${memoryId}`.execute(this.db);
+    return rows.rows[0] ? memoryFromDb(rows.rows[0]) : null;
+  }
+
+  async memoriesOfStream(tenant: string, streamId: string): Promise<MemoryRow[]> {
+    const rows = await sql`
+      SELECT * FROM fl_memories WHERE tenant = ${tenant} AND stream_id = ${streamId} ORDER BY valid_from, recorded_at`.execute(this.db);
+    return rows.rows.map(memoryFromDb);
+  }
+
+  /** The versions of one key in the read paths at (validAt, knownAt): one row, or a set. */
+  async valuesAt(tenant: string, streamId: string, at: AsOf): Promise<HistoryRow[]> {
+    const rows = await sql`
+      SELECT ${HISTORY_COLUMNS} FROM fl_fact_history
+      WHERE tenant = ${tenant} AND stream_id = ${streamId} AND status = 'active'
+        AND valid @> ${at.validAt.toISOString()}::timestamptz AND tx @> ${at.knownAt.toISOString()}::timestamptz
+      ORDER BY lower(valid), value`.execute(this.db);
+    return rows.rows.map(historyFromDb);
+  }
+
+  /** Every fact of a subject (any relation, any scope) at (validAt, knownAt). */
+  async subjectAt(tenant: string, subjectNorm: string, at: AsOf): Promise<HistoryRow[]> {
+    const rows = await sql`
+      SELECT ${HISTORY_COLUMNS} FROM fl_fact_history
+      WHERE tenant = ${tenant} AND subject_norm = ${subjectNorm} AND status = 'active'
+        AND valid @> ${at.validAt.toISOString()}::timestamptz AND tx @> ${at.knownAt.toISOString()}::timestamptz
+      ORDER BY relation, scope::text, value`.execute(this.db);
+    return rows.rows.map(historyFromDb);
+  }
+
+  /** The whole bitemporal history of a key, every row with the events that opened and closed it. */
+  async history(tenant: string, streamId: string): Promise<HistoryEntry[]> {
+    const rows = await sql`
+      SELECT ${HISTORY_COLUMNS} FROM fl_fact_history
+      WHERE tenant = ${tenant} AND stream_id = ${streamId}
+      ORDER BY opened_by, memory_id`.execute(this.db);
+    return rows.rows.map((r) => {
+      const h = historyFromDb(r);
+      return { ...h, openedAt: h.txFrom, closedAt: h.txTo };
+    });
+  }
+
+  /** Memories in the read paths now, newest first. */
+  async activeMemories(tenant: string, now: Date, limit = 100): Promise<MemoryRow[]> {
+    const rows = await sql`
+      SELECT * FROM fl_memories
+      WHERE tenant = ${tenant} AND status = 'active' AND valid_from <= ${now.toISOString()}::timestamptz
+        AND (valid_to IS NULL OR valid_to > ${now.toISOString()}::timestamptz)
+      ORDER BY recorded_at DESC, memory_id LIMIT ${limit}`.execute(this.db);
+    return rows.rows.map(memoryFromDb);
+  }
+}

@@ -1,0 +1,7 @@
+/** @factledger/projections — read models built from the log, their runner, and their queries. */
+export * from './projection';
+export * from './errors';
+export * from './fact-projection';
+export * from './postgres-fact-projection';
+export * from './projection-runner';
+export * from './fact-reader';

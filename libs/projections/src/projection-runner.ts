@@ -1,0 +1,175 @@
+/**
+ * Runs projections from the stored log, each with its own checkpoint, in the safe log order of
+ * the store (see postgres-event-store.ts). A batch of events and the checkpoint that covers it
+ * commit in one transaction, so a crash never applies a batch without moving the checkpoint,
+ * and per-stream watermarks make a replayed event a no-op. An advisory lock per projection
+ * lets several processes run the same runner without applying anything twice.
+ */
+import { LOG_START, type LogPosition, readLog } from '@factledger/store';
+import { type Kysely, sql } from 'kysely';
+import { ProjectionLagError } from './errors';
+import type { Projection } from './projection';
+
+export interface ProjectionStatus {
+  name: string;
+  checkpoint: LogPosition;
+  /** Committed events not applied yet. */
+  behindEvents: number;
+  /** Age of the oldest event not applied yet (0 when caught up). */
+  lagMs: number;
+}
+
+export interface RunnerOptions {
+  batchSize?: number;
+  /** How long a read with `minPosition` waits for the projection before failing. */
+  waitTimeoutMs?: number;
+}
+
+export class ProjectionRunner {
+  private running: Promise<void> | null = null;
+  private again = false;
+  private readonly batchSize: number;
+  private readonly waitTimeoutMs: number;
+  private ready: Promise<void> | null = null;
+
+  constructor(
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    private readonly db: Kysely<any>,
+    readonly projections: Projection[],
+    options: RunnerOptions = {},
+  ) {
+    this.batchSize = options.batchSize ?? 1000;
+    this.waitTimeoutMs = options.waitTimeoutMs ?? 2000;
+  }
+
+  private ensureCheckpoints(): Promise<void> {
+    this.ready ??= (async () => {
+      for (const p of this.projections) {
+        await sql`INSERT INTO fl_checkpoints (name) VALUES (${p.name}) ON CONFLICT DO NOTHING`.execute(this.db);
+      }
+    })();
+    return this.ready;
+  }
+
+  /**
+   * Applies everything committed so far. Concurrent callers in one process share a run; a
+   * call made while a run is in progress gets one more pass, so it sees its own write.
+   */
+  async catchUp(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.again = false;
+          for (const p of this.projections) await this.drain(p);
+        } while (this.again);
+      } finally {
+        this.running = null;
+      }
+    })();
+    return this.running;
+  }
+
+  private async drain(projection: Projection): Promise<void> {
+    await this.ensureCheckpoints();
+    for (;;) {
+      const applied = await this.db.transaction().execute(async (trx) => {
+        await sql`SELECT pg_advisory_xact_lock(hashtext(${'fl_projection:' + projection.name}))`.execute(trx);
+        const checkpoint = await readCheckpoint(trx, projection.name);
+        const events = await readLog(trx, checkpoint, this.batchSize);
+        if (events.length === 0) return 0;
+        await projection.apply(trx, events);
+        await writeCheckpoint(trx, projection.name, events[events.length - 1]!.logPosition);
+        return events.length;
+      });
+      if (applied < this.batchSize) return;
+    }
+  }
+
+  /**
+   * Rebuilds a projection from position 0 in one transaction: readers keep the old state until
+   * the new one is complete, and never see a half-built read model.
+   */
+  async rebuild(name: string): Promise<{ events: number; ms: number }> {
+    const projection = this.projections.find((p) => p.name === name);
+    if (!projection) throw new Error(`no projection named '${name}' (known: ${this.projections.map((p) => p.name).join(', ')})`);
+    await this.ensureCheckpoints();
+    const started = Date.now();
+    const total = await this.db.transaction().execute(async (trx) => {
+      await sql`SELECT pg_advisory_xact_lock(hashtext(${'fl_projection:' + projection.name}))`.execute(trx);
+      await projection.reset(trx);
+      let checkpoint = LOG_START;
+      let count = 0;
+      for (;;) {
+        const events = await readLog(trx, checkpoint, this.batchSize);
+        if (events.length === 0) break;
+        await projection.apply(trx, events);
+        checkpoint = events[events.length - 1]!.logPosition;
+        count += events.length;
+      }
+      await writeCheckpoint(trx, projection.name, checkpoint);
+      return count;
+    });
+    return { events: total, ms: Date.now() - started };
+  }
+
+  /** Number of committed events at or before `position` that a projection has not applied. */
+  private async behind(name: string, position: number | null): Promise<{ events: number; oldest: Date | null }> {
+    const bound = position === null ? sql`` : sql`AND e.global_position <= ${position}`;
+    const row = await sql<{ behind: number; oldest: Date | null }>`
+      SELECT count(*)::int AS behind, min(e.recorded_at) AS oldest
+      FROM fl_events e JOIN fl_checkpoints c ON c.name = ${name}
+      WHERE e.transaction_id >= c.commit
+        AND (e.transaction_id, e.global_position) > (c.commit, c.prepare) ${bound}`.execute(this.db);
+    return { events: row.rows[0]?.behind ?? 0, oldest: row.rows[0]?.oldest ?? null };
+  }
+
+  /**
+   * Read-your-writes: returns once every projection has applied everything up to
+   * `minPosition`, catching up itself meanwhile; fails with ProjectionLagError after the timeout.
+   */
+  async awaitPosition(minPosition: number | undefined): Promise<void> {
+    if (!minPosition) return;
+    await this.ensureCheckpoints();
+    const started = Date.now();
+    for (const p of this.projections) {
+      for (let attempt = 0; ; attempt++) {
+        const { events } = await this.behind(p.name, minPosition);
+        if (events === 0) break;
+        const waited = Date.now() - started;
+        if (waited >= this.waitTimeoutMs) throw new ProjectionLagError(p.name, minPosition, events, waited);
+        if (attempt === 0) await this.catchUp();
+        else await new Promise((r) => setTimeout(r, Math.min(50, 5 * attempt)));
+      }
+    }
+  }
+
+  async status(now: Date = new Date()): Promise<ProjectionStatus[]> {
+    await this.ensureCheckpoints();
+    const out: ProjectionStatus[] = [];
+    for (const p of this.projections) {
+      const checkpoint = await readCheckpoint(this.db, p.name);
+      const { events, oldest } = await this.behind(p.name, null);
+      out.push({ name: p.name, checkpoint, behindEvents: events, lagMs: oldest ? Math.max(0, now.getTime() - oldest.getTime()) : 0 });
+    }
+    return out;
+  }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function readCheckpoint(executor: Kysely<any>, name: string): Promise<LogPosition> {
+  const row = await sql<{ commit: string; prepare: number }>`
+    SELECT commit::text AS commit, prepare FROM fl_checkpoints WHERE name = ${name}`.execute(executor);
+  const r = row.rows[0];
+  return r ? { commit: r.commit, prepare: Number(r.prepare) } : LOG_START;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function writeCheckpoint(executor: Kysely<any>, name: string, position: LogPosition): Promise<void> {
+  await sql`
+    INSERT INTO fl_checkpoints (name, commit, prepare, updated_at) VALUES (${name}, ${position.commit}::xid8, ${position.prepare}, now())
+    ON CONFLICT (name) DO UPDATE SET commit = excluded.commit, prepare = excluded.prepare, updated_at = excluded.updated_at`.execute(executor);
+}
