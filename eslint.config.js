@@ -1,0 +1,45 @@
+// Lint: TypeScript rules plus Nx module boundaries, so the layering is enforced by a tool:
+// domain imports nothing but domain (and no I/O), adapters depend on the domain, never the reverse.
+const nx = require('@nx/eslint-plugin');
+const tseslint = require('typescript-eslint');
+
+const IO_MODULES = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'net', 'node:net', 'http', 'node:http', 'https', 'node:https', 'child_process', 'node:child_process'];
+
+module.exports = [
+  { ignores: ['dist/**', 'node_modules/**', '.nx/**', 'coverage/**', 'bin/**', '*.config.js', 'eslint.config.js'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            {
+              sourceTag: 'type:domain',
+              onlyDependOnLibsWithTags: ['type:domain'],
+              bannedExternalImports: ['pg', 'kysely', '@electric-sql/*', '@nestjs/*', 'zod', 'pino', 'commander'],
+            },
+            { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter'] },
+            { sourceTag: 'type:application', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter'] },
+            { sourceTag: 'type:integration', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:application'] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:application', 'type:integration'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['libs/domain/src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: IO_MODULES.map((name) => ({ name, message: 'the domain does no I/O' })) }] },
+  },
+  {
+    files: ['**/*.spec.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    rules: { '@nx/enforce-module-boundaries': 'off', '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+];
