@@ -1,0 +1,123 @@
+import { CardinalityConflictError, InvalidInputError, ManualClock, UnknownBatchError, UnknownMemoryError } from '@factledger/domain';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
+import { sql } from 'kysely';
+import { type LedgerHandle, ledgerOn } from './create-ledger';
+
+describe.each(testBackends())('Ledger on %s', (backend) => {
+  let database: TestDatabase;
+  let handle: LedgerHandle;
+  const clock = new ManualClock(new Date('2026-12-01T00:00:00Z'));
+  const tick = () => clock.advance(1000);
+
+  beforeAll(async () => {
+    database = await createTestDatabase(backend);
+    handle = ledgerOn(database, { clock });
+  });
+  afterAll(() => database.close());
+
+  const eventCount = async (): Promise<number> =>
+    Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM fl_events`.execute(database.db)).rows[0]!.n);
+
+  it('supersedes by key and keeps the old value in its own valid period, with the events in the history', async () => {
+    const { ledger } = handle;
+    await ledger.assert('h', { subject: 'Payment Service', relation: 'port', value: '8000', validFrom: '2026-01-05' });
+    tick();
+    const second = await ledger.assert('h', { subject: 'payment  service', relation: 'PORT', value: '8080', validFrom: '2026-02-01' });
+    expect(second.outcome).toBe('superseded');
+    const now = await ledger.fact('h', { subject: 'payment service', relation: 'port', minPosition: second.position });
+    expect(now.value).toBe('8080');
+    const before = await ledger.fact('h', { subject: 'payment service', relation: 'port', validAt: '2026-01-20' });
+    expect(before.value).toBe('8000');
+    const history = await ledger.history('h', { subject: 'payment service', relation: 'port' });
+    expect(history.entries.map((e) => [e.value, e.openedBy.event, e.closedBy?.event ?? null, e.validTo])).toEqual([
+      ['8000', 'FactAsserted', 'FactSuperseded', null],
+      ['8000', 'FactSuperseded', null, '2026-02-01T00:00:00.000Z'],
+      ['8080', 'FactAsserted', null, null],
+    ]);
+  });
+
+  it('lets only one of many concurrent writers to a key decide against each state (no overlapping versions)', async () => {
+    const { ledger } = handle;
+    const results = await Promise.all(
+      ['a', 'b', 'c', 'd', 'e'].map((v, i) =>
+        ledger.assert('race', { subject: 'leader', relation: 'is', value: v, validFrom: `2026-03-0${i + 1}` }),
+      ),
+    );
+    expect(results.every((r) => r.position > 0)).toBe(true);
+    const open = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM fl_fact_history WHERE tenant = 'race' AND status = 'active' AND upper_inf(tx) AND upper_inf(valid)`.execute(
+      database.db,
+    );
+    expect(open.rows[0]!.n).toBe(1);
+    expect((await ledger.fact('race', { subject: 'leader', relation: 'is' })).value).toBe('e');
+    expect((await ledger.fact('race', { subject: 'leader', relation: 'is', validAt: '2026-03-02T12:00:00Z' })).value).toBe('b');
+  });
+
+  it('appends a retried command once and says it was replayed', async () => {
+    const { ledger } = handle;
+    const first = await ledger.assert('idem', { text: 'I like green tea.', commandId: 'msg-1' });
+    const count = await eventCount();
+    const again = await ledger.assert('idem', { text: 'I like black tea.', commandId: 'msg-1' });
+    expect(again).toMatchObject({ replayed: true, position: first.position });
+    expect(await eventCount()).toBe(count);
+  });
+
+  it('rejects bad input with field-level issues and changes nothing', async () => {
+    const { ledger } = handle;
+    const count = await eventCount();
+    await expect(ledger.assert('bad', { subject: 'user' })).rejects.toMatchObject({
+      issues: expect.arrayContaining([expect.objectContaining({ path: 'relation' }), expect.objectContaining({ path: 'value' })]),
+    });
+    await expect(
+      ledger.assert('bad', { subject: 'user', relation: 'birthday', value: 'May 3', validFrom: 'the day after tomorrow' }),
+    ).rejects.toMatchObject({ issues: [expect.objectContaining({ path: 'validFrom' })] });
+    await expect(ledger.assert('bad', { text: 'x', colour: 'red' })).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(ledger.assert('no spaces allowed', { text: 'x' })).rejects.toBeInstanceOf(InvalidInputError);
+    expect(await eventCount()).toBe(count);
+  });
+
+  it("never lets a tenant touch or see another tenant's memory", async () => {
+    const { ledger } = handle;
+    const mine = await ledger.assert('acme', { subject: 'deploy window', relation: 'is', value: 'Tuesdays' });
+    await expect(ledger.quarantine('globex', { memoryId: mine.memoryId })).rejects.toBeInstanceOf(UnknownMemoryError);
+    await expect(ledger.memory('globex', { memoryId: mine.memoryId })).rejects.toBeInstanceOf(UnknownMemoryError);
+    expect((await ledger.fact('globex', { subject: 'deploy window', relation: 'is' })).value).toBeNull();
+    expect((await ledger.memory('acme', { memoryId: mine.memoryId })).status).toBe('active');
+  });
+
+  it('records a lower-authority conflicting value as overruled, never silently replacing the current one', async () => {
+    const { ledger } = handle;
+    await ledger.assert('auth', { subject: 'api', relation: 'version', value: '2', authority: 5, speaker: 'document' });
+    tick();
+    const low = await ledger.assert('auth', { subject: 'api', relation: 'version', value: '1', authority: 1 });
+    expect(low.outcome).toBe('overruled');
+    expect((await ledger.fact('auth', { subject: 'api', relation: 'version' })).value).toBe('2');
+    expect((await ledger.memory('auth', { memoryId: low.memoryId })).status).toBe('overruled');
+  });
+
+  it('quarantines, restores and retypes while keeping the original type, and rolls a batch back', async () => {
+    const { ledger } = handle;
+    const m = await ledger.assert('life', { text: 'I am working on a Kafka consumer.', type: 'milestone' });
+    await ledger.retype('life', { memoryId: m.memoryId, type: 'current_project', batch: 'triage-1' });
+    await ledger.quarantine('life', { memoryId: m.memoryId, reason: 'noise', batch: 'triage-1' });
+    expect(await ledger.memory('life', { memoryId: m.memoryId })).toMatchObject({
+      status: 'quarantined',
+      type: 'current_project',
+      originalType: 'milestone',
+    });
+    const rollback = await ledger.rollback('life', { batch: 'triage-1' });
+    expect(rollback.items.map((i) => i.result)).toEqual(['compensated', 'compensated']);
+    expect(await ledger.memory('life', { memoryId: m.memoryId })).toMatchObject({ status: 'active', type: 'milestone' });
+    await expect(ledger.rollback('life', { batch: 'no-such-batch' })).rejects.toBeInstanceOf(UnknownBatchError);
+  });
+
+  it('keeps a relation a set once it is one', async () => {
+    const { ledger } = handle;
+    await ledger.assert('set', { subject: 'lib', relation: 'supports', value: '3.11', cardinality: 'many' });
+    await ledger.assert('set', { subject: 'lib', relation: 'supports', value: '3.12' });
+    expect((await ledger.fact('set', { subject: 'lib', relation: 'supports' })).values).toEqual(['3.11', '3.12']);
+    await expect(ledger.assert('set', { subject: 'lib', relation: 'supports', value: '3.13', cardinality: 'one' })).rejects.toBeInstanceOf(
+      CardinalityConflictError,
+    );
+  });
+});
