@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UnknownMemoryError } from '@factledger/domain';
+import type { Ledger } from '@factledger/ledger';
+import { Controller, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { FactLedgerModule, LEDGER } from './fact-ledger.module';
+import { AssertMemoryCommand, GetFactQuery, QuarantineMemoryCommand } from './ledger.commands';
+
+/** A host application's own controller, using the ledger through its buses. */
+@Controller()
+class HostController {
+  constructor(
+    readonly commands: CommandBus,
+    readonly queries: QueryBus,
+  ) {}
+}
+
+describe('FactLedgerModule in a host NestJS application', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'factledger-nest-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  const boot = async () => {
+    @Module({ imports: [FactLedgerModule.forRoot({ config: { dataDir } })], controllers: [HostController] })
+    class HostModule {}
+    return NestFactory.createApplicationContext(HostModule, { logger: false });
+  };
+
+  it('sends commands through the host CommandBus, queries through its QueryBus, and keeps them on disk across restarts', async () => {
+    const first = await boot();
+    const host = first.get(HostController);
+    const written = await host.commands.execute(
+      new AssertMemoryCommand('default', { subject: 'user', relation: 'lives in', value: 'Daejeon', text: 'I live in Daejeon.' }),
+    );
+    expect(written.outcome).toBe('created');
+    const read = await host.queries.execute(new GetFactQuery('default', { subject: 'user', relation: 'lives in', minPosition: written.position }));
+    expect(read.value).toBe('Daejeon');
+    await expect(host.commands.execute(new QuarantineMemoryCommand('other', { memoryId: written.memoryId }))).rejects.toBeInstanceOf(
+      UnknownMemoryError,
+    );
+    expect(first.get<Ledger>(LEDGER)).toBeDefined();
+    await first.close();
+
+    const second = await boot();
+    const again = await second.get(HostController).queries.execute(new GetFactQuery('default', { subject: 'User', relation: 'Lives In' }));
+    expect(again.value).toBe('Daejeon');
+    await second.close();
+  });
+});
