@@ -1,4 +1,5 @@
--- The event log: append-only, one row per event, ordered globally by (transaction_id, global_position).
+-- The event log: append-only, one row per event. global_position is drawn in commit order
+-- (appends hold an advisory lock from insert to commit); transaction_id is kept for audit.
 CREATE TABLE fl_events (
   global_position bigserial PRIMARY KEY,
   transaction_id  xid8        NOT NULL DEFAULT pg_current_xact_id(),
@@ -15,7 +16,6 @@ CREATE TABLE fl_events (
   recorded_at     timestamptz NOT NULL,
   UNIQUE (tenant, stream_id, stream_version)
 );
-CREATE INDEX fl_events_log_order ON fl_events (transaction_id, global_position);
 CREATE INDEX fl_events_batch ON fl_events (tenant, batch) WHERE batch IS NOT NULL;
 
 -- Current version of each stream: the row that optimistic concurrency locks and bumps.

@@ -11,8 +11,15 @@ export type { Logger } from 'pino';
 /** Injection token of the server's pino logger. */
 export const SERVER_LOGGER = Symbol('factledger.server.logger');
 
+/**
+ * Writes synchronously to stdout: Nest re-raises SIGTERM/SIGINT right after shutdown, which would
+ * drop the last lines (the shutdown itself) from an asynchronous buffer.
+ */
 export function createLogger(level: string): Logger {
-  return pino({ level, base: { service: 'factledger' }, timestamp: pino.stdTimeFunctions.isoTime });
+  return pino(
+    { level, base: { service: 'factledger' }, timestamp: pino.stdTimeFunctions.isoTime },
+    pino.destination({ dest: 1, sync: true }),
+  );
 }
 
 /** Nest's LoggerService on pino; Nest passes the context (e.g. "RoutesResolver") as the last string. */
@@ -23,9 +30,11 @@ export class PinoNestLogger implements LoggerService {
     this.write('info', message, params);
   }
   error(message: unknown, ...params: unknown[]): void {
-    // Nest calls error(message, stack?, context?).
-    const [stack, context] = params.length >= 2 ? params : [undefined, params[0]];
-    this.logger.error({ context, stack }, String(message));
+    // Nest calls error(message, stack?, context?); a lone second argument may be either.
+    const lone = params.length === 1 && typeof params[0] === 'string' && !params[0].includes('\n');
+    const [stack, context] = params.length >= 2 ? params : lone ? [undefined, params[0]] : [params[0], undefined];
+    if (message instanceof Error) this.logger.error({ context, err: message }, message.message);
+    else this.logger.error({ context, stack }, String(message));
   }
   warn(message: unknown, ...params: unknown[]): void {
     this.write('warn', message, params);

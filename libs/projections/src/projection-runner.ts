@@ -1,6 +1,6 @@
 /**
- * Runs projections from the stored log, each with its own checkpoint, in the safe log order of
- * the store (see postgres-event-store.ts). A batch of events and the checkpoint that covers it
+ * Runs projections from the stored log, each with its own checkpoint, in the log's commit order
+ * (see postgres-event-store.ts). A batch of events and the checkpoint that covers it
  * commit in one transaction, so a crash never applies a batch without moving the checkpoint,
  * and per-stream watermarks make a replayed event a no-op. An advisory lock per projection
  * lets several processes run the same runner without applying anything twice.
@@ -122,8 +122,7 @@ export class ProjectionRunner {
     const row = await sql<{ behind: number; oldest: Date | null }>`
       SELECT count(*)::int AS behind, min(e.recorded_at) AS oldest
       FROM fl_events e JOIN fl_checkpoints c ON c.name = ${name}
-      WHERE e.transaction_id >= c.commit
-        AND (e.transaction_id, e.global_position) > (c.commit, c.prepare) ${bound}`.execute(this.db);
+      WHERE e.global_position > c.prepare ${bound}`.execute(this.db);
     return { events: row.rows[0]?.behind ?? 0, oldest: row.rows[0]?.oldest ?? null };
   }
 

@@ -4,8 +4,8 @@
  * Shaped so that an EventStoreDB/KurrentDB adapter fits behind it unchanged: streams with an
  * expected revision, and a global log position that is a (commit, prepare) pair like `$all`'s.
  * In PostgreSQL the commit part is the writing transaction's id and the prepare part the
- * event's sequence number; a reader that orders by the pair never skips an event that a
- * concurrent transaction commits late (see postgres-event-store.ts).
+ * event's global position, drawn in commit order, so a reader that follows positions never
+ * skips an event that a concurrent transaction commits late (see postgres-event-store.ts).
  */
 export interface NewEvent {
   eventId: string;
@@ -74,7 +74,7 @@ export interface EventStore {
   /** Appends to one or more streams atomically: all events land, or none do. */
   append(context: AppendContext, appends: StreamAppend[]): Promise<AppendResult>;
   readStream(tenant: string, streamId: string): Promise<ReadStreamResult>;
-  /** Events after `after` in log order, only those no concurrent writer can still precede. */
+  /** Events after `after` in log order (commit order: no later append can appear behind it). */
   readAll(after: LogPosition, limit: number): Promise<RecordedEvent[]>;
   /** Every event that carried a batch label, in log order. */
   readBatch(tenant: string, batch: string): Promise<RecordedEvent[]>;

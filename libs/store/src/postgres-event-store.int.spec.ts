@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { Client } from 'pg';
 import { ExpectedVersionConflict } from './errors';
 import { type AppendContext, LOG_START } from './event-store.port';
-import { PostgresEventStore, readLog } from './postgres-event-store';
+import { APPEND_LOCK, PostgresEventStore, readLog } from './postgres-event-store';
 import { createTestDatabase, type TestDatabase, testBackends } from './test-database';
 
 const ctx = (over: Partial<AppendContext> = {}): AppendContext => ({
@@ -116,25 +116,46 @@ describe.each(testBackends())('PostgresEventStore on %s', (backend) => {
       const slow = new Client({ connectionString: url.toString() });
       await slow.connect();
       try {
+        const checkpoint = (await store.readAll(LOG_START, 10_000)).at(-1)!.logPosition;
+        // A slow writer follows the append protocol, draws its position, and does not commit yet...
         await slow.query('BEGIN');
-        // The slow writer draws its position first...
+        await slow.query('SELECT pg_advisory_xact_lock($1)', [APPEND_LOCK]);
         await slow.query(
           `INSERT INTO fl_events (tenant, stream_id, stream_version, event_id, type, data, recorded_at)
            VALUES ('t1', 's-late', 0, $1, 'Late', '{}', now())`,
           [randomUUID()],
         );
-        const before = await store.readAll(LOG_START, 10_000);
-        const checkpoint = before[before.length - 1]!.logPosition;
-        // ...a fast writer commits after it...
-        await store.append(ctx(), [{ streamId: 's-fast', expectedVersion: 'no-stream', events: [ev('Fast')] }]);
-        const whileOpen = await readLog(database.db, checkpoint, 100);
-        expect(whileOpen.map((e) => e.type)).not.toContain('Fast');
+        // ...a fast writer starts after it: it cannot commit first...
+        let fastDone = false;
+        const fast = store
+          .append(ctx(), [{ streamId: 's-fast', expectedVersion: 'no-stream', events: [ev('Fast')] }])
+          .then((r) => ((fastDone = true), r));
+        await new Promise((r) => setTimeout(r, 200));
+        expect(fastDone).toBe(false);
+        expect(await readLog(database.db, checkpoint, 100)).toEqual([]);
         await slow.query('COMMIT');
-        // ...and the reader sees both, the late one included, without skipping.
+        await fast;
+        // ...so a reader sees both in commit order, and nothing behind its checkpoint.
         const after = await readLog(database.db, checkpoint, 100);
         expect(after.map((e) => e.type)).toEqual(['Late', 'Fast']);
+        expect(after[0]!.globalPosition).toBeLessThan(after[1]!.globalPosition);
       } finally {
         await slow.end();
+      }
+    });
+
+    it('is not held back by a long transaction in another database of the same server', async () => {
+      const other = new Client({ connectionString: process.env.FL_PG_ADMIN_URL! });
+      await other.connect();
+      try {
+        await other.query('BEGIN');
+        await other.query('SELECT pg_current_xact_id()');
+        const { position } = await store.append(ctx(), [{ streamId: 's-neighbour', expectedVersion: 'no-stream', events: [ev('Seen')] }]);
+        const seen = await readLog(database.db, { commit: '0', prepare: position - 1 }, 10);
+        expect(seen.map((e) => e.type)).toEqual(['Seen']);
+      } finally {
+        await other.query('ROLLBACK');
+        await other.end();
       }
     });
 

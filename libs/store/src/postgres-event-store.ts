@@ -1,15 +1,24 @@
 /**
  * The event store on PostgreSQL (native or PGlite), through Kysely.
  *
- * Global order. A bigserial alone is not a safe reading order: transaction A can take position
+ * Global order. A bigserial alone is not a safe reading order: transaction A can draw position
  * 10, transaction B position 11, and B can commit first; a reader that saw 11 and moved its
- * checkpoint past 10 would never see A's event. So every event also records the id of the
- * transaction that wrote it (`pg_current_xact_id()`), readers order by
- * (transaction_id, global_position), and they only read events whose transaction is older than
- * every transaction still running (`transaction_id < pg_snapshot_xmin(pg_current_snapshot())`).
- * An event can then never appear behind a reader's checkpoint. This is the approach Emmett
- * and Marten use; its price is that one long-open writing transaction holds readers back
- * until it ends, which is the correct behaviour for a log that must not skip.
+ * checkpoint past 10 would never see A's event. Two known cures:
+ *
+ * - Emmett's: store `pg_current_xact_id()` with each event, read in (transaction id, position)
+ *   order and only below `pg_snapshot_xmin(pg_current_snapshot())`. Appends never wait for each
+ *   other, but the xmin horizon is shared by every database of the server: one idle-in-
+ *   transaction session or long report anywhere on it stalls every reader. We hit exactly that
+ *   with tests sharing a server, and a memory layer must not depend on its neighbours' hygiene.
+ * - Ours: positions are drawn in commit order. An append takes a transaction-scoped advisory
+ *   lock just before it inserts its events and keeps it until it commits, so a later position
+ *   can never commit before an earlier one. A reader then follows `global_position` alone and
+ *   can never be passed by a late commit (a rolled-back append leaves a harmless gap). The price
+ *   is that appends serialise from the insert to the commit, about a millisecond each; batches
+ *   amortise it (see the benchmark).
+ *
+ * The transaction id is still recorded: it is the "commit" half of the log position, the same
+ * (commit, prepare) shape as EventStoreDB's `$all` positions.
  */
 import type { Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
@@ -39,6 +48,9 @@ interface EventRow {
   batch: string | null;
   recorded_at: Date;
 }
+
+/** The advisory lock key that orders appends (an arbitrary constant, 'fl' in ASCII + 1). */
+export const APPEND_LOCK = 0x666c0001;
 
 const EVENT_COLUMNS = sql.raw(
   'global_position, transaction_id::text AS transaction_id, tenant, stream_id, stream_version, event_id::text AS event_id, type, data, command_id, causation_id, correlation_id, batch, recorded_at',
@@ -132,6 +144,8 @@ export class PostgresEventStore implements EventStore {
       streamVersions[append.streamId] = first + append.events.length - 1;
     }
     if (rows.length === 0) return { position: 0, duplicate: false, streamVersions };
+    // Held until commit: positions become visible in the order they were drawn (see above).
+    await sql`SELECT pg_advisory_xact_lock(${APPEND_LOCK})`.execute(trx);
     // One statement for the whole batch, whatever its size: the rows travel as one jsonb parameter.
     const inserted = await sql<{ last: number }>`
       INSERT INTO fl_events (tenant, stream_id, stream_version, event_id, type, data, command_id, causation_id, correlation_id, batch, recorded_at)
@@ -194,7 +208,7 @@ export class PostgresEventStore implements EventStore {
   async readBatch(tenant: string, batch: string): Promise<RecordedEvent[]> {
     const rows = await sql<EventRow>`
       SELECT ${EVENT_COLUMNS} FROM fl_events WHERE tenant = ${tenant} AND batch = ${batch}
-      ORDER BY transaction_id, global_position`.execute(this.db);
+      ORDER BY global_position`.execute(this.db);
     return rows.rows.map(toRecordedEvent);
   }
 
@@ -204,13 +218,12 @@ export class PostgresEventStore implements EventStore {
   }
 }
 
-/** Reads the log in safe order after `after`; usable inside a projection's transaction. */
+/** Reads the log in commit order after `after`; usable inside a projection's transaction. */
 export async function readLog(executor: Db | Trx, after: LogPosition, limit: number): Promise<RecordedEvent[]> {
   const rows = await sql<EventRow>`
     SELECT ${EVENT_COLUMNS} FROM fl_events
-    WHERE (transaction_id, global_position) > (${after.commit}::xid8, ${after.prepare}::bigint)
-      AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-    ORDER BY transaction_id, global_position
+    WHERE global_position > ${after.prepare}::bigint
+    ORDER BY global_position
     LIMIT ${limit}`.execute(executor);
   return rows.rows.map(toRecordedEvent);
 }

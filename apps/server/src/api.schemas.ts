@@ -1,0 +1,218 @@
+/**
+ * HTTP-only shapes: path parameters, query strings as they arrive, and the response bodies the
+ * OpenAPI document describes. Inputs themselves are the ledger's own schemas (@factledger/ledger).
+ */
+import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
+import type { FactView, HistoryView, Ledger, MemoryView, RollbackResult, VersionView, WriteResult } from '@factledger/ledger';
+import {
+  factQuerySchema,
+  historyQuerySchema,
+  memoryQuerySchema,
+  quarantineSchema,
+  restoreSchema,
+  retractSchema,
+  retypeSchema,
+  rollbackSchema,
+  subjectQuerySchema,
+  tenantSchema,
+} from '@factledger/ledger';
+import { z } from 'zod';
+
+extendZodWithOpenApi(z);
+
+const minPosition = memoryQuerySchema.shape.minPosition;
+
+/** GET /memories: the ledger takes these as plain options, so the server validates them. */
+export const listMemoriesQuerySchema = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(1000).optional().openapi({ description: 'At most this many, newest first (default 100).' }),
+    minPosition,
+  })
+  .strict();
+
+// ---- path parameters ------------------------------------------------------------------------
+
+const tenantParam = tenantSchema.openapi({ description: 'Every route is scoped to one tenant; nothing crosses.', example: 'acme' });
+export const tenantParams = z.object({ tenant: tenantParam });
+export const memoryParams = z.object({ tenant: tenantParam, memoryId: z.string().min(1).max(200) });
+export const batchParams = z.object({ tenant: tenantParam, batch: z.string().min(1).max(200) });
+export const subjectParams = z.object({ tenant: tenantParam, subject: z.string().min(1).max(500) });
+
+// ---- bodies whose memoryId / batch comes from the path -------------------------------------
+
+export const quarantineBody = quarantineSchema.omit({ memoryId: true }).openapi('QuarantineBody');
+export const restoreBody = restoreSchema.omit({ memoryId: true }).openapi('RestoreBody');
+export const retypeBody = retypeSchema.omit({ memoryId: true }).openapi('RetypeBody');
+// retractSchema carries a refinement, which zod will not pick from: take its fields instead.
+const retract = retractSchema.shape;
+export const retractMemoryBody = z
+  .object({
+    validFrom: retract.validFrom,
+    reason: retract.reason,
+    commandId: retract.commandId,
+    correlationId: retract.correlationId,
+    causationId: retract.causationId,
+    batch: retract.batch,
+  })
+  .strict()
+  .openapi('RetractMemoryBody');
+export const rollbackBody = rollbackSchema.omit({ batch: true }).openapi('RollbackBody');
+
+// ---- query strings: a scope travels as JSON text ----------------------------------------------
+
+const scopeParam = z
+  .string()
+  .optional()
+  .openapi({ description: 'Scope as a JSON object of strings.', example: '{"env":"prod"}' });
+export const factQueryParams = factQuerySchema.omit({ scope: true }).extend({ scope: scopeParam });
+export const historyQueryParams = historyQuerySchema.omit({ scope: true }).extend({ scope: scopeParam });
+export const subjectQueryParams = subjectQuerySchema.omit({ subject: true });
+export const memoryQueryParams = memoryQuerySchema.omit({ memoryId: true });
+
+// ---- responses ------------------------------------------------------------------------------
+
+const instant = z.string().openapi({ format: 'date-time', example: '2026-03-01T00:00:00.000Z' });
+const scope = z.record(z.string(), z.string());
+
+export const writeResultSchema = z
+  .object({
+    outcome: z.string().openapi({ description: 'What the write did: created, superseded, reinforced, duplicate, quarantined, …', example: 'created' }),
+    memoryId: z.string(),
+    position: z.number().int().openapi({ description: 'Log position of the write; pass it as minPosition to read your own write.' }),
+    replayed: z.boolean().openapi({ description: 'The commandId was seen before; nothing new was appended.' }),
+  })
+  .openapi('WriteResult');
+
+export const rollbackResultSchema = z
+  .object({
+    batch: z.string(),
+    position: z.number().int(),
+    items: z.array(
+      z.object({
+        eventId: z.string(),
+        memoryId: z.string(),
+        change: z.string(),
+        result: z.enum(['compensated', 'overridden', 'already-rolled-back', 'not-compensable']),
+        detail: z.string(),
+      }),
+    ),
+  })
+  .openapi('RollbackResult');
+
+export const memoryViewSchema = z
+  .object({
+    memoryId: z.string(),
+    kind: z.string(),
+    subject: z.string().nullable(),
+    relation: z.string().nullable(),
+    scope,
+    value: z.string().nullable(),
+    text: z.string(),
+    type: z.string(),
+    originalType: z.string(),
+    speaker: z.string(),
+    source: z.string().nullable(),
+    authority: z.number().int(),
+    cardinality: z.string(),
+    core: z.boolean(),
+    status: z.string().openapi({ example: 'active' }),
+    validFrom: instant,
+    validTo: instant.nullable(),
+    confirmations: z.number().int(),
+    recordedAt: instant,
+    supersededBy: z.string().nullable(),
+  })
+  .openapi('Memory');
+
+const versionFields = {
+  memoryId: z.string(),
+  value: z.string().nullable(),
+  text: z.string(),
+  type: z.string(),
+  speaker: z.string(),
+  source: z.string().nullable(),
+  validFrom: instant,
+  validTo: instant.nullable(),
+  recordedAt: instant,
+};
+export const versionViewSchema = z.object(versionFields).openapi('FactVersion');
+
+export const factViewSchema = z
+  .object({
+    subject: z.string(),
+    relation: z.string(),
+    scope,
+    cardinality: z.string().nullable(),
+    value: z.string().nullable().openapi({ description: 'The value of a `one` key (null when none holds); null for a set, see `values`.' }),
+    values: z.array(z.string()),
+    versions: z.array(versionViewSchema),
+    validAt: instant,
+    knownAt: instant,
+  })
+  .openapi('Fact');
+
+const subjectFactSchema = z.object({ ...versionFields, relation: z.string().nullable(), scope });
+export const subjectViewSchema = z
+  .object({ subject: z.string(), facts: z.array(subjectFactSchema), validAt: instant, knownAt: instant })
+  .openapi('Subject');
+
+const causedBy = z.object({ position: z.number().int(), event: z.string() });
+const historyEntrySchema = z.object({
+  memoryId: z.string(),
+  value: z.string().nullable(),
+  text: z.string(),
+  type: z.string(),
+  status: z.string(),
+  validFrom: instant,
+  validTo: instant.nullable(),
+  knownFrom: instant.nullable(),
+  knownTo: instant.nullable(),
+  openedBy: causedBy,
+  closedBy: causedBy.nullable(),
+});
+export const historyViewSchema = z
+  .object({ subject: z.string(), relation: z.string(), scope, entries: z.array(historyEntrySchema) })
+  .openapi('History');
+
+export const healthSchema = z
+  .object({
+    status: z.enum(['ok', 'unavailable']),
+    store: z.object({ ok: z.boolean(), backend: z.enum(['pglite', 'postgres']) }),
+    migrations: z.object({ ok: z.boolean(), pending: z.array(z.string()) }),
+    projections: z.array(
+      z.object({
+        name: z.string(),
+        behindEvents: z.number().int(),
+        lagMs: z.number().int(),
+        checkpoint: z.object({ commit: z.string(), prepare: z.number().int() }),
+      }),
+    ),
+  })
+  .openapi('Health');
+
+export type Health = z.infer<typeof healthSchema>;
+
+export const errorSchema = z
+  .object({
+    error: z.string().openapi({ description: 'Stable code: invalid_input, unknown_memory, unknown_batch, cardinality_conflict, illegal_lifecycle, version_conflict, projection_lag, …' }),
+    message: z.string(),
+    issues: z.array(z.object({ path: z.string(), message: z.string() })).optional().openapi({ description: 'invalid_input only: what is wrong, field by field.' }),
+  })
+  .openapi('Error');
+
+// A documented response must have exactly the fields the ledger returns: this fails to compile otherwise.
+type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false;
+type Documented<S extends z.ZodType, T> = SameKeys<z.infer<S>, T>;
+const responsesInSync: [
+  Documented<typeof writeResultSchema, WriteResult>,
+  Documented<typeof rollbackResultSchema, RollbackResult>,
+  Documented<typeof rollbackResultSchema.shape.items.element, RollbackResult['items'][number]>,
+  Documented<typeof memoryViewSchema, MemoryView>,
+  Documented<typeof versionViewSchema, VersionView>,
+  Documented<typeof factViewSchema, FactView>,
+  Documented<typeof subjectViewSchema, Awaited<ReturnType<Ledger['subject']>>>,
+  Documented<typeof subjectFactSchema, Awaited<ReturnType<Ledger['subject']>>['facts'][number]>,
+  Documented<typeof historyViewSchema, Awaited<ReturnType<Ledger['history']>>>,
+  Documented<typeof historyEntrySchema, HistoryView>,
+] = [true, true, true, true, true, true, true, true, true, true];
+void responsesInSync;

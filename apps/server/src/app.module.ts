@@ -1,0 +1,50 @@
+/**
+ * The HTTP service: FactLedgerModule (the ledger behind CommandBus/QueryBus), the controllers,
+ * and the one exception filter that maps ledger errors to status codes.
+ */
+import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { loadConfig } from '@factledger/ledger';
+import { FactLedgerModule, type FactLedgerOptions } from '@factledger/nest';
+import { BatchesController } from './batches.controller';
+import { FactsController } from './facts.controller';
+import { HealthController } from './health.controller';
+import { LedgerExceptionFilter } from './http/ledger-exception.filter';
+import { createLogger, type Logger, SERVER_LOGGER } from './logging';
+import { MemoriesController } from './memories.controller';
+import { OpenApiController } from './openapi.controller';
+
+export interface ServerOptions extends FactLedgerOptions {
+  /** The server's pino logger; by default one at the configured LOG_LEVEL. */
+  logger?: Logger;
+}
+
+/** The logger the options ask for: the given one, or one at LOG_LEVEL (or config.logLevel). */
+export function serverLogger(options: ServerOptions): Logger {
+  return options.logger ?? createLogger(loadConfig(process.env, options.config ?? {}).logLevel);
+}
+
+@Injectable()
+class ShutdownLog implements OnApplicationShutdown {
+  constructor(@Inject(SERVER_LOGGER) private readonly logger: Logger) {}
+  onApplicationShutdown(signal?: string): void {
+    this.logger.info({ signal }, 'factledger stopped; the store is closed');
+  }
+}
+
+@Module({})
+export class AppModule {
+  static forRoot(options: ServerOptions = {}): DynamicModule {
+    const { logger, ...ledgerOptions } = options;
+    return {
+      module: AppModule,
+      imports: [FactLedgerModule.forRoot(ledgerOptions)],
+      controllers: [MemoriesController, FactsController, BatchesController, HealthController, OpenApiController],
+      providers: [
+        { provide: SERVER_LOGGER, useFactory: () => logger ?? serverLogger(options) },
+        { provide: APP_FILTER, useClass: LedgerExceptionFilter },
+        ShutdownLog,
+      ],
+    };
+  }
+}

@@ -1,0 +1,27 @@
+/** Bitemporal reads over HTTP: a key as of (validAt, knownAt), a subject, a key's full history. */
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { GetFactQuery, GetHistoryQuery, GetSubjectQuery } from '@factledger/nest';
+import { queryObject, TenantPipe } from './http/request-input';
+
+const JSON_FIELDS = ['scope'] as const;
+
+@Controller('v1/tenants/:tenant')
+export class FactsController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get('facts')
+  fact(@Param('tenant', TenantPipe) tenant: string, @Query() query: unknown) {
+    return this.queries.execute(new GetFactQuery(tenant, queryObject(query, JSON_FIELDS)));
+  }
+
+  @Get('subjects/:subject')
+  subject(@Param('tenant', TenantPipe) tenant: string, @Param('subject') subject: string, @Query() query: unknown) {
+    return this.queries.execute(new GetSubjectQuery(tenant, { ...queryObject(query), subject }));
+  }
+
+  @Get('history')
+  history(@Param('tenant', TenantPipe) tenant: string, @Query() query: unknown) {
+    return this.queries.execute(new GetHistoryQuery(tenant, queryObject(query, JSON_FIELDS)));
+  }
+}

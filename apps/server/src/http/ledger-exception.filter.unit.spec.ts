@@ -1,0 +1,46 @@
+import { BadRequestException, NotFoundException } from '@nestjs/common';
+import { CardinalityConflictError, IllegalLifecycleError, InvalidInputError, UnknownBatchError, UnknownMemoryError } from '@factledger/domain';
+import { ProjectionLagError } from '@factledger/projections';
+import { ExpectedVersionConflict } from '@factledger/store';
+import { toHttpError } from './ledger-exception.filter';
+
+describe('toHttpError', () => {
+  it.each([
+    [new InvalidInputError([{ path: 'relation', message: 'required' }]), 400, 'invalid_input'],
+    [new UnknownMemoryError('m1'), 404, 'unknown_memory'],
+    [new UnknownBatchError('b1'), 404, 'unknown_batch'],
+    [new CardinalityConflictError('one', 'many'), 409, 'cardinality_conflict'],
+    [new IllegalLifecycleError('cannot'), 409, 'illegal_lifecycle'],
+    [new ExpectedVersionConflict('s', '1', 2), 409, 'version_conflict'],
+    [new ProjectionLagError('facts', 10, 3, 2000), 503, 'projection_lag'],
+  ])('maps %p to %i %s', (error, status, code) => {
+    const mapped = toHttpError(error);
+    expect(mapped.status).toBe(status);
+    expect(mapped.body).toMatchObject({ error: code, message: error.message });
+    expect(mapped.unexpected).toBeFalsy();
+  });
+
+  it('carries the field issues of invalid input', () => {
+    expect(toHttpError(new InvalidInputError([{ path: 'validFrom', message: 'not a date' }])).body.issues).toEqual([{ path: 'validFrom', message: 'not a date' }]);
+  });
+
+  it('asks a lagging reader to retry', () => {
+    expect(toHttpError(new ProjectionLagError('facts', 10, 3, 2000)).headers).toEqual({ 'Retry-After': '1' });
+  });
+
+  it('turns a malformed body into invalid_input, and an unknown route into not_found', () => {
+    expect(toHttpError(new BadRequestException('Unexpected end of JSON input'))).toMatchObject({ status: 400, body: { error: 'invalid_input', issues: [{ path: '' }] } });
+    expect(toHttpError(new NotFoundException('Cannot GET /x'))).toMatchObject({ status: 404, body: { error: 'not_found' } });
+  });
+
+  it('keeps body-parser client errors, such as a body too large', () => {
+    const tooLarge = Object.assign(new Error('request entity too large'), { status: 413, expose: true, type: 'entity.too.large' });
+    expect(toHttpError(tooLarge)).toMatchObject({ status: 413, body: { error: 'payload_too_large' } });
+  });
+
+  it('hides anything else behind a generic 500 and marks it for the log', () => {
+    const mapped = toHttpError(new Error('connection string postgres://secret@db'));
+    expect(mapped).toMatchObject({ status: 500, unexpected: true, body: { error: 'internal' } });
+    expect(JSON.stringify(mapped.body)).not.toContain('secret');
+  });
+});

@@ -1,0 +1,70 @@
+/** Memories over HTTP: assert, the lifecycle (quarantine, restore, retype, retract), and reads. */
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { parse } from '@factledger/ledger';
+import {
+  AssertMemoryCommand,
+  GetMemoryQuery,
+  ListMemoriesQuery,
+  QuarantineMemoryCommand,
+  RestoreMemoryCommand,
+  RetractMemoryCommand,
+  RetypeMemoryCommand,
+} from '@factledger/nest';
+import { listMemoriesQuerySchema } from './api.schemas';
+import { bodyObject, queryObject, TenantPipe } from './http/request-input';
+
+@Controller('v1/tenants/:tenant')
+export class MemoriesController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post('memories')
+  assert(@Param('tenant', TenantPipe) tenant: string, @Body() body: unknown) {
+    return this.commands.execute(new AssertMemoryCommand(tenant, bodyObject(body)));
+  }
+
+  @Post('memories/:memoryId/quarantine')
+  @HttpCode(200)
+  quarantine(@Param('tenant', TenantPipe) tenant: string, @Param('memoryId') memoryId: string, @Body() body: unknown) {
+    return this.commands.execute(new QuarantineMemoryCommand(tenant, { ...bodyObject(body), memoryId }));
+  }
+
+  @Post('memories/:memoryId/restore')
+  @HttpCode(200)
+  restore(@Param('tenant', TenantPipe) tenant: string, @Param('memoryId') memoryId: string, @Body() body: unknown) {
+    return this.commands.execute(new RestoreMemoryCommand(tenant, { ...bodyObject(body), memoryId }));
+  }
+
+  @Post('memories/:memoryId/retype')
+  @HttpCode(200)
+  retype(@Param('tenant', TenantPipe) tenant: string, @Param('memoryId') memoryId: string, @Body() body: unknown) {
+    return this.commands.execute(new RetypeMemoryCommand(tenant, { ...bodyObject(body), memoryId }));
+  }
+
+  @Post('memories/:memoryId/retract')
+  @HttpCode(200)
+  retractMemory(@Param('tenant', TenantPipe) tenant: string, @Param('memoryId') memoryId: string, @Body() body: unknown) {
+    return this.commands.execute(new RetractMemoryCommand(tenant, { ...bodyObject(body), memoryId }));
+  }
+
+  /** Retracts a value by its key (subject, relation, scope) rather than by memory id. */
+  @Post('retractions')
+  @HttpCode(200)
+  retract(@Param('tenant', TenantPipe) tenant: string, @Body() body: unknown) {
+    return this.commands.execute(new RetractMemoryCommand(tenant, bodyObject(body)));
+  }
+
+  @Get('memories/:memoryId')
+  memory(@Param('tenant', TenantPipe) tenant: string, @Param('memoryId') memoryId: string, @Query() query: unknown) {
+    return this.queries.execute(new GetMemoryQuery(tenant, { ...queryObject(query), memoryId }));
+  }
+
+  /** The active memories, newest first. */
+  @Get('memories')
+  list(@Param('tenant', TenantPipe) tenant: string, @Query() query: unknown) {
+    return this.queries.execute(new ListMemoriesQuery(tenant, parse(listMemoriesQuerySchema, queryObject(query))));
+  }
+}

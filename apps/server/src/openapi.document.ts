@@ -1,0 +1,153 @@
+/**
+ * The OpenAPI 3 document, generated from the same zod schemas that validate the input, so the
+ * document and the validation cannot drift apart.
+ */
+import { OpenAPIRegistry, OpenApiGeneratorV3, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { assertSchema, retractSchema } from '@factledger/ledger';
+import type { z } from 'zod';
+import {
+  batchParams,
+  errorSchema,
+  factQueryParams,
+  factViewSchema,
+  healthSchema,
+  historyQueryParams,
+  historyViewSchema,
+  listMemoriesQuerySchema,
+  memoryParams,
+  memoryQueryParams,
+  memoryViewSchema,
+  quarantineBody,
+  restoreBody,
+  retractMemoryBody,
+  retypeBody,
+  rollbackBody,
+  rollbackResultSchema,
+  subjectParams,
+  subjectQueryParams,
+  subjectViewSchema,
+  tenantParams,
+  writeResultSchema,
+} from './api.schemas';
+
+const json = (schema: z.ZodType, description: string): ResponseConfig => ({ description, content: { 'application/json': { schema } } });
+const body = (schema: z.ZodType, required = true) => ({ required, content: { 'application/json': { schema } } });
+
+const failures = {
+  invalid: { 400: json(errorSchema, 'invalid_input: nothing was changed; `issues` names each field.') },
+  unknownMemory: { 404: json(errorSchema, 'unknown_memory: no such memory in this tenant.') },
+  unknownBatch: { 404: json(errorSchema, 'unknown_batch: no change in this tenant carries the label.') },
+  conflict: { 409: json(errorSchema, 'cardinality_conflict, illegal_lifecycle or version_conflict.') },
+  lag: { 503: json(errorSchema, 'projection_lag: the read model has not reached minPosition yet; retry.') },
+};
+
+const ROUTES: RouteConfig[] = [
+  {
+    method: 'post',
+    path: '/v1/tenants/{tenant}/memories',
+    summary: 'Assert a fact (subject, relation, value) or a prose memory',
+    tags: ['memories'],
+    request: { params: tenantParams, body: body(assertSchema) },
+    responses: { 201: json(writeResultSchema, 'Decided and appended (or a no-op: see outcome).'), ...failures.invalid, ...failures.conflict },
+  },
+  ...(
+    [
+      ['quarantine', quarantineBody, false, 'Quarantine a memory: out of every read path, kept, restorable'],
+      ['restore', restoreBody, false, 'Restore a quarantined memory'],
+      ['retype', retypeBody, true, 'Give a memory another type (the original type is kept)'],
+      ['retract', retractMemoryBody, false, 'Retract a memory from validFrom on (default now)'],
+    ] as const
+  ).map(
+    ([action, schema, required, summary]): RouteConfig => ({
+      method: 'post',
+      path: `/v1/tenants/{tenant}/memories/{memoryId}/${action}`,
+      summary,
+      tags: ['memories'],
+      request: { params: memoryParams, body: body(schema, required) },
+      responses: { 200: json(writeResultSchema, 'The lifecycle change.'), ...failures.invalid, ...failures.unknownMemory, ...failures.conflict },
+    }),
+  ),
+  {
+    method: 'post',
+    path: '/v1/tenants/{tenant}/retractions',
+    summary: 'Retract a value by its key (subject, relation, value, scope) or by memoryId',
+    tags: ['memories'],
+    request: { params: tenantParams, body: body(retractSchema) },
+    responses: { 200: json(writeResultSchema, 'The retraction.'), ...failures.invalid, ...failures.unknownMemory, ...failures.conflict },
+  },
+  {
+    method: 'post',
+    path: '/v1/tenants/{tenant}/batches/{batch}/rollback',
+    summary: "Roll back a batch's lifecycle changes by compensating events",
+    tags: ['batches'],
+    request: { params: batchParams, body: body(rollbackBody, false) },
+    responses: { 200: json(rollbackResultSchema, 'What was compensated, item by item.'), ...failures.invalid, ...failures.unknownBatch, ...failures.conflict },
+  },
+  {
+    method: 'get',
+    path: '/v1/tenants/{tenant}/memories/{memoryId}',
+    summary: 'One memory, in any status',
+    tags: ['memories'],
+    request: { params: memoryParams, query: memoryQueryParams },
+    responses: { 200: json(memoryViewSchema, 'The memory.'), ...failures.invalid, ...failures.unknownMemory, ...failures.lag },
+  },
+  {
+    method: 'get',
+    path: '/v1/tenants/{tenant}/memories',
+    summary: 'The active memories, newest first',
+    tags: ['memories'],
+    request: { params: tenantParams, query: listMemoriesQuerySchema },
+    responses: { 200: json(memoryViewSchema.array(), 'Active memories.'), ...failures.invalid, ...failures.lag },
+  },
+  {
+    method: 'get',
+    path: '/v1/tenants/{tenant}/facts',
+    summary: 'A key (subject, relation, scope) as of valid time and transaction time',
+    tags: ['facts'],
+    request: { params: tenantParams, query: factQueryParams },
+    responses: { 200: json(factViewSchema, 'The value(s) holding at (validAt, knownAt).'), ...failures.invalid, ...failures.lag },
+  },
+  {
+    method: 'get',
+    path: '/v1/tenants/{tenant}/subjects/{subject}',
+    summary: 'Every fact of a subject as of valid time and transaction time',
+    tags: ['facts'],
+    request: { params: subjectParams, query: subjectQueryParams },
+    responses: { 200: json(subjectViewSchema, 'The facts holding at (validAt, knownAt).'), ...failures.invalid, ...failures.lag },
+  },
+  {
+    method: 'get',
+    path: '/v1/tenants/{tenant}/history',
+    summary: "A key's full bitemporal history, with the event that opened and closed each version",
+    tags: ['facts'],
+    request: { params: tenantParams, query: historyQueryParams },
+    responses: { 200: json(historyViewSchema, 'Every version, oldest first.'), ...failures.invalid, ...failures.lag },
+  },
+  {
+    method: 'get',
+    path: '/health',
+    summary: 'Readiness: store, migrations, projection lag',
+    tags: ['operations'],
+    responses: { 200: json(healthSchema, 'Ready.'), 503: json(healthSchema, 'Not ready.') },
+  },
+  {
+    method: 'get',
+    path: '/openapi.json',
+    summary: 'This document',
+    tags: ['operations'],
+    responses: { 200: { description: 'The OpenAPI 3 document.', content: { 'application/json': { schema: { type: 'object' } } } } },
+  },
+];
+
+export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV3['generateDocument']> {
+  const registry = new OpenAPIRegistry();
+  for (const route of ROUTES) registry.registerPath(route);
+  return new OpenApiGeneratorV3(registry.definitions).generateDocument({
+    openapi: '3.0.3',
+    info: {
+      title: 'factledger',
+      version: '0.1.0',
+      description: 'Long-term memory for AI agents: an event-sourced, bitemporal fact ledger. Every route is scoped to a tenant.',
+    },
+  });
+}

@@ -1,0 +1,279 @@
+/**
+ * The HTTP service end to end: a real server on a random port, Node's fetch, a fresh database
+ * per backend, the ledger reached only through AppModule → FactLedgerModule.
+ */
+import type { AddressInfo } from 'node:net';
+import type { INestApplication } from '@nestjs/common';
+import { ledgerOn } from '@factledger/ledger';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
+import { createServer } from './create-server';
+
+interface Reply {
+  status: number;
+  body: any;
+}
+
+describe.each(testBackends())('HTTP server on %s', (backend) => {
+  let database: TestDatabase;
+  let app: INestApplication;
+  let base: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(backend);
+    app = await createServer({ handle: ledgerOn(database), config: { logLevel: 'silent' } });
+    await app.listen(0, '127.0.0.1');
+    base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+  });
+
+  async function http(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Reply> {
+    const res = await fetch(base + path, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  }
+  const get = (path: string) => http('GET', path);
+  const post = (path: string, body?: unknown) => http('POST', path, body);
+  const q = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
+
+  async function assertFact(tenant: string, input: Record<string, unknown>): Promise<{ memoryId: string; position: number; outcome: string }> {
+    const reply = await post(`/v1/tenants/${tenant}/memories`, input);
+    expect(reply.status).toBe(201);
+    return reply.body;
+  }
+
+  it('asserts a fact (201) and reads it back through /facts with minPosition', async () => {
+    const reply = await post('/v1/tenants/acme/memories', { subject: 'api', relation: 'port', value: '8000', source: 'README.md' });
+    expect(reply.status).toBe(201);
+    expect(reply.body).toEqual({ outcome: 'created', memoryId: expect.any(String), position: expect.any(Number), replayed: false });
+
+    const fact = await get(`/v1/tenants/acme/facts?${q({ subject: 'api', relation: 'port', minPosition: reply.body.position })}`);
+    expect(fact.status).toBe(200);
+    expect(fact.body).toMatchObject({ subject: 'api', relation: 'port', value: '8000', values: ['8000'] });
+    expect(fact.body.versions).toEqual([expect.objectContaining({ memoryId: reply.body.memoryId, source: 'README.md' })]);
+
+    const memory = await get(`/v1/tenants/acme/memories/${reply.body.memoryId}?minPosition=${reply.body.position}`);
+    expect(memory.status).toBe(200);
+    expect(memory.body).toMatchObject({ memoryId: reply.body.memoryId, status: 'active', value: '8000' });
+  });
+
+  it('shows supersession in /facts, as of an earlier validAt, and in /history with the events that opened and closed each version', async () => {
+    const old = await assertFact('super', { subject: 'svc', relation: 'port', value: '8000', validFrom: '2025-01-01' });
+    const next = await assertFact('super', { subject: 'svc', relation: 'port', value: '8080', validFrom: '2025-06-01' });
+    expect(next.outcome).toBe('superseded');
+
+    const now = await get(`/v1/tenants/super/facts?${q({ subject: 'svc', relation: 'port', minPosition: next.position })}`);
+    expect(now.body).toMatchObject({ value: '8080', values: ['8080'] });
+
+    const asOf = await get(`/v1/tenants/super/facts?${q({ subject: 'svc', relation: 'port', validAt: '2025-03-01' })}`);
+    expect(asOf.status).toBe(200);
+    expect(asOf.body).toMatchObject({ value: '8000', validAt: '2025-03-01T00:00:00.000Z' });
+
+    const history = await get(`/v1/tenants/super/history?${q({ subject: 'svc', relation: 'port' })}`);
+    expect(history.status).toBe(200);
+    // Ordered by the event that opened each row: the belief in 8000 (open-ended) was closed by the
+    // supersession, which opened 8000 again with its valid period closed at 2025-06-01.
+    expect(history.body.entries).toEqual([
+      expect.objectContaining({
+        memoryId: old.memoryId,
+        value: '8000',
+        validFrom: '2025-01-01T00:00:00.000Z',
+        validTo: null,
+        knownTo: expect.any(String),
+        openedBy: { position: old.position, event: 'FactAsserted' },
+        closedBy: { position: expect.any(Number), event: 'FactSuperseded' },
+      }),
+      expect.objectContaining({
+        memoryId: old.memoryId,
+        value: '8000',
+        validTo: '2025-06-01T00:00:00.000Z',
+        knownTo: null,
+        openedBy: { position: expect.any(Number), event: 'FactSuperseded' },
+        closedBy: null,
+      }),
+      expect.objectContaining({
+        memoryId: next.memoryId,
+        value: '8080',
+        validFrom: '2025-06-01T00:00:00.000Z',
+        validTo: null,
+        openedBy: { position: next.position, event: 'FactAsserted' },
+        closedBy: null,
+      }),
+    ]);
+    const [believed, superseded] = history.body.entries;
+    expect(believed.closedBy.position).toBe(superseded.openedBy.position);
+    expect(superseded.openedBy.position).toBeGreaterThan(old.position);
+    expect(superseded.openedBy.position).toBeLessThanOrEqual(next.position);
+
+    const subject = await get(`/v1/tenants/super/subjects/svc?${q({ validAt: '2025-03-01' })}`);
+    expect(subject.status).toBe(200);
+    expect(subject.body.facts).toEqual([expect.objectContaining({ relation: 'port', value: '8000' })]);
+  });
+
+  describe('a 400 names the field and changes nothing', () => {
+    const tenant = 'strict';
+    const key = q({ subject: 'db', relation: 'host' });
+
+    async function expectRejected(body: unknown, path: string, message?: RegExp): Promise<void> {
+      const reply = await post(`/v1/tenants/${tenant}/memories`, body);
+      expect(reply.status).toBe(400);
+      expect(reply.body).toMatchObject({ error: 'invalid_input', message: expect.any(String) });
+      expect(reply.body.issues).toEqual(expect.arrayContaining([expect.objectContaining({ path, ...(message ? { message: expect.stringMatching(message) } : {}) })]));
+    }
+
+    it('rejects a missing relation when a subject is given', async () => {
+      await expectRejected({ subject: 'db', value: 'pg-1' }, 'relation');
+    });
+
+    it('rejects a validFrom that is not a date', async () => {
+      await expectRejected({ subject: 'db', relation: 'host', value: 'pg-1', validFrom: 'the day after tomorrow' }, 'validFrom', /ISO 8601/);
+    });
+
+    it('rejects an unknown property, naming it', async () => {
+      await expectRejected({ subject: 'db', relation: 'host', value: 'pg-1', colour: 'red' }, '', /colour/);
+    });
+
+    it('rejects a body that is not JSON', async () => {
+      const reply = await post(`/v1/tenants/${tenant}/memories`, '{"subject": "db", ');
+      expect(reply.status).toBe(400);
+      expect(reply.body).toMatchObject({ error: 'invalid_input', issues: [expect.objectContaining({ path: '' })] });
+    });
+
+    it('rejects a scope that is not JSON', async () => {
+      for (const route of ['facts', 'history']) {
+        const reply = await get(`/v1/tenants/${tenant}/${route}?${key}&scope=${encodeURIComponent('{env: prod')}`);
+        expect(reply.status).toBe(400);
+        expect(reply.body).toMatchObject({ error: 'invalid_input', issues: [expect.objectContaining({ path: 'scope' })] });
+      }
+    });
+
+    it('rejects a tenant that is not a valid name', async () => {
+      const reply = await get(`/v1/tenants/${encodeURIComponent('no tenant!')}/memories`);
+      expect(reply.status).toBe(400);
+      expect(reply.body.issues).toEqual([expect.objectContaining({ path: 'tenant' })]);
+    });
+
+    it('left nothing behind', async () => {
+      expect((await get(`/v1/tenants/${tenant}/history?${key}`)).body.entries).toEqual([]);
+      expect((await get(`/v1/tenants/${tenant}/facts?${key}`)).body).toMatchObject({ value: null, values: [] });
+      expect((await get(`/v1/tenants/${tenant}/memories`)).body).toEqual([]);
+    });
+  });
+
+  it("answers 404 for another tenant's memory, on reads and on lifecycle commands", async () => {
+    const mine = await assertFact('tenant-a', { subject: 'user', relation: 'city', value: 'Lisbon' });
+    const read = await get(`/v1/tenants/tenant-b/memories/${mine.memoryId}`);
+    expect(read.status).toBe(404);
+    expect(read.body).toMatchObject({ error: 'unknown_memory' });
+    const quarantine = await post(`/v1/tenants/tenant-b/memories/${mine.memoryId}/quarantine`, { reason: 'not yours' });
+    expect(quarantine.status).toBe(404);
+    expect(quarantine.body).toMatchObject({ error: 'unknown_memory' });
+    expect((await get(`/v1/tenants/tenant-a/memories/${mine.memoryId}`)).body.status).toBe('active');
+    expect((await get('/v1/tenants/tenant-b/memories')).body).toEqual([]);
+  });
+
+  it('quarantines and restores a memory, visible on GET /memories/:id and in /facts', async () => {
+    const m = await assertFact('life', { subject: 'user', relation: 'diet', value: 'vegan' });
+    const path = `/v1/tenants/life/memories/${m.memoryId}`;
+
+    const quarantined = await post(`${path}/quarantine`, { reason: 'role-play' });
+    expect(quarantined.status).toBe(200);
+    expect(quarantined.body).toMatchObject({ outcome: 'quarantined', memoryId: m.memoryId, replayed: false });
+    expect((await get(`${path}?minPosition=${quarantined.body.position}`)).body.status).toBe('quarantined');
+    expect((await get(`/v1/tenants/life/facts?${q({ subject: 'user', relation: 'diet' })}`)).body.value).toBeNull();
+    expect((await get('/v1/tenants/life/memories')).body).toEqual([]);
+
+    const restored = await post(`${path}/restore`);
+    expect(restored.status).toBe(200);
+    expect(restored.body).toMatchObject({ outcome: 'restored' });
+    expect((await get(path)).body.status).toBe('active');
+    expect((await get(`/v1/tenants/life/facts?${q({ subject: 'user', relation: 'diet' })}`)).body.value).toBe('vegan');
+  });
+
+  it('retypes and retracts through the memory routes and by value', async () => {
+    const m = await assertFact('lc', { text: 'We ship on Fridays', type: 'milestone' });
+    const retyped = await post(`/v1/tenants/lc/memories/${m.memoryId}/retype`, { type: 'note' });
+    expect(retyped).toMatchObject({ status: 200, body: { outcome: 'retyped' } });
+    expect((await get(`/v1/tenants/lc/memories/${m.memoryId}`)).body).toMatchObject({ type: 'note', originalType: 'milestone' });
+    expect((await post(`/v1/tenants/lc/memories/${m.memoryId}/retype`, {})).status).toBe(400);
+
+    const retracted = await post(`/v1/tenants/lc/memories/${m.memoryId}/retract`, { reason: 'obsolete' });
+    expect(retracted).toMatchObject({ status: 200, body: { outcome: 'retracted' } });
+
+    await assertFact('lc', { subject: 'team', relation: 'lead', value: 'Ana' });
+    const byValue = await post('/v1/tenants/lc/retractions', { subject: 'team', relation: 'lead', value: 'Ana' });
+    expect(byValue).toMatchObject({ status: 200, body: { outcome: 'retracted' } });
+    expect((await get(`/v1/tenants/lc/facts?${q({ subject: 'team', relation: 'lead' })}`)).body.value).toBeNull();
+  });
+
+  it('rolls back a batch of quarantines', async () => {
+    const a = await assertFact('triage', { text: 'Milestone: opened the IDE', type: 'milestone' });
+    const b = await assertFact('triage', { text: 'Milestone: said hello', type: 'milestone' });
+    for (const m of [a, b]) {
+      expect((await post(`/v1/tenants/triage/memories/${m.memoryId}/quarantine`, { batch: 'noise-1', reason: 'noise' })).status).toBe(200);
+    }
+    expect((await get('/v1/tenants/triage/memories?limit=10')).body).toEqual([]);
+
+    const rollback = await post('/v1/tenants/triage/batches/noise-1/rollback', {});
+    expect(rollback.status).toBe(200);
+    expect(rollback.body).toMatchObject({ batch: 'noise-1', position: expect.any(Number) });
+    expect(rollback.body.items).toHaveLength(2);
+    expect(rollback.body.items.every((i: { result: string }) => i.result === 'compensated')).toBe(true);
+
+    const active = await get(`/v1/tenants/triage/memories?${q({ limit: 10, minPosition: rollback.body.position })}`);
+    expect(active.body.map((m: { memoryId: string }) => m.memoryId).sort()).toEqual([a.memoryId, b.memoryId].sort());
+    expect((await get('/v1/tenants/triage/memories?limit=1')).body).toHaveLength(1);
+    expect((await get('/v1/tenants/triage/memories?limit=zero')).status).toBe(400);
+
+    const unknown = await post('/v1/tenants/triage/batches/never-used/rollback');
+    expect(unknown).toMatchObject({ status: 404, body: { error: 'unknown_batch' } });
+  });
+
+  it('reports health', async () => {
+    const health = await get('/health');
+    expect(health.status).toBe(200);
+    expect(health.body).toEqual({
+      status: 'ok',
+      store: { ok: true, backend },
+      migrations: { ok: true, pending: [] },
+      projections: [expect.objectContaining({ name: expect.any(String), behindEvents: 0, lagMs: 0, checkpoint: expect.any(Object) })],
+    });
+  });
+
+  it('answers an unknown route with a JSON 404', async () => {
+    expect(await get('/v1/nothing-here')).toMatchObject({ status: 404, body: { error: 'not_found' } });
+  });
+
+  it('serves an OpenAPI 3 document with every route', async () => {
+    const doc = await get('/openapi.json');
+    expect(doc.status).toBe(200);
+    expect(doc.body.openapi).toMatch(/^3\./);
+    const t = '/v1/tenants/{tenant}';
+    const expected: [string, string][] = [
+      [`${t}/memories`, 'post'],
+      [`${t}/memories`, 'get'],
+      [`${t}/memories/{memoryId}`, 'get'],
+      [`${t}/memories/{memoryId}/quarantine`, 'post'],
+      [`${t}/memories/{memoryId}/restore`, 'post'],
+      [`${t}/memories/{memoryId}/retype`, 'post'],
+      [`${t}/memories/{memoryId}/retract`, 'post'],
+      [`${t}/retractions`, 'post'],
+      [`${t}/batches/{batch}/rollback`, 'post'],
+      [`${t}/facts`, 'get'],
+      [`${t}/subjects/{subject}`, 'get'],
+      [`${t}/history`, 'get'],
+      ['/health', 'get'],
+    ];
+    for (const [path, method] of expected) expect(doc.body.paths[path]?.[method]).toBeDefined();
+    const factParams = doc.body.paths[`${t}/facts`].get.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`);
+    expect(factParams).toEqual(expect.arrayContaining(['path:tenant', 'query:subject', 'query:relation', 'query:scope', 'query:validAt', 'query:knownAt', 'query:minPosition']));
+    expect(doc.body.components.schemas).toHaveProperty('AssertInput');
+  });
+});
