@@ -6,7 +6,7 @@ CREATE TABLE fl_events (
   tenant          text        NOT NULL,
   stream_id       text        NOT NULL,
   stream_version  integer     NOT NULL,
-  event_id        uuid        NOT NULL UNIQUE,
+  event_id        uuid        NOT NULL,
   type            text        NOT NULL,
   data            jsonb       NOT NULL,
   command_id      text,

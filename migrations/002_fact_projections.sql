@@ -52,7 +52,7 @@ CREATE TABLE fl_memories (
   last_position  bigint      NOT NULL,
   PRIMARY KEY (tenant, memory_id)
 );
-CREATE INDEX fl_memories_stream ON fl_memories (stream_id);
+CREATE INDEX fl_memories_stream ON fl_memories (tenant, stream_id);
 CREATE INDEX fl_memories_subject ON fl_memories (tenant, subject_norm);
 CREATE INDEX fl_memories_status ON fl_memories (tenant, status);
 
@@ -67,6 +67,7 @@ CREATE TABLE fl_fact_history (
   stream_id         text      NOT NULL,
   element           text      NOT NULL,
   kind              text      NOT NULL,
+  cardinality       text      NOT NULL,
   subject           text,
   relation          text,
   subject_norm      text,
@@ -88,4 +89,5 @@ CREATE TABLE fl_fact_history (
   ) WHERE (status = 'active' AND upper_inf(tx))
 );
 CREATE INDEX fl_fact_history_stream ON fl_fact_history (tenant, stream_id);
+CREATE INDEX fl_fact_history_open ON fl_fact_history (tenant, stream_id) WHERE upper_inf(tx);
 CREATE INDEX fl_fact_history_subject ON fl_fact_history (tenant, subject_norm);

@@ -95,6 +95,7 @@ export interface FactView {
   subject: string;
   relation: string;
   scope: Record<string, string>;
+  /** The key's cardinality; null when no version holds at that point. */
   cardinality: string | null;
   /** The one value for a `one` key (null when none holds); for a set, null — see `values`. */
   value: string | null;
@@ -298,7 +299,7 @@ export class Ledger {
     const at = { validAt: q.validAt ?? now, knownAt: q.knownAt ?? now };
     const streamId = factStreamId({ subject: q.subject, relation: q.relation, scope: q.scope ?? {} });
     const rows = await this.deps.reader.valuesAt(t, streamId, at);
-    const card = (await this.deps.reader.memoriesOfStream(t, streamId))[0]?.cardinality ?? null;
+    const card = rows[0]?.cardinality ?? null;
     return {
       subject: q.subject,
       relation: q.relation,

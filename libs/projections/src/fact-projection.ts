@@ -41,6 +41,7 @@ export interface HistoryRow {
   streamId: string;
   element: string;
   kind: string;
+  cardinality: string;
   subject: string | null;
   relation: string | null;
   scope: Record<string, string>;
@@ -178,6 +179,7 @@ export function projectFacts(loaded: LoadedRows, events: RecordedEvent[]): Proje
       streamId: recorded.streamId,
       element: version.cardinality === 'many' ? normalizeTerm(version.value ?? '') : '',
       kind: version.kind,
+      cardinality: version.cardinality,
       subject: version.subject,
       relation: version.relation,
       scope: version.scope,

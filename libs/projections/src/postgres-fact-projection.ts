@@ -55,7 +55,7 @@ export function memoryFromDb(r: any): MemoryRow {
   };
 }
 
-export const HISTORY_COLUMNS = sql.raw(`tenant, memory_id, opened_by, opened_event_type, stream_id, element, kind, subject, relation,
+export const HISTORY_COLUMNS = sql.raw(`tenant, memory_id, opened_by, opened_event_type, stream_id, element, kind, cardinality, subject, relation,
   scope, value, text, type, speaker, source, status, lower(valid) AS valid_from, upper(valid) AS valid_to,
   lower(tx) AS tx_from, upper(tx) AS tx_to, closed_by, closed_event_type`);
 
@@ -68,6 +68,7 @@ export function historyFromDb(r: any): HistoryRow {
     streamId: r.stream_id,
     element: r.element,
     kind: r.kind,
+    cardinality: r.cardinality,
     subject: r.subject,
     relation: r.relation,
     scope: r.scope,
@@ -104,15 +105,49 @@ export class PostgresFactProjection implements Projection {
     await sql`TRUNCATE fl_memories, fl_fact_history, fl_projected_streams`.execute(trx);
   }
 
+  /**
+   * Rebuild fast path: the whole log folds in memory (no loads, no row closes), rows go in by
+   * the thousands, and the history's secondary indexes and overlap constraint are dropped first
+   * and recreated from their own stored definitions afterwards, so they are checked once.
+   */
+  async applyAll(trx: Executor, events: RecordedEvent[]): Promise<void> {
+    const relevant = events.filter(isMemoryEvent);
+    const changes = projectFacts({ memories: [], openHistory: [], watermarks: new Map() }, relevant);
+    const defs = await sql<{ name: string; def: string; kind: string }>`
+      SELECT conname AS name, pg_get_constraintdef(oid) AS def, 'constraint' AS kind
+      FROM pg_constraint WHERE conrelid = 'fl_fact_history'::regclass AND contype = 'x'
+      UNION ALL
+      SELECT i.relname, pg_get_indexdef(i.oid), 'index'
+      FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+      WHERE x.indrelid = 'fl_fact_history'::regclass AND NOT x.indisprimary
+        AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid)`.execute(trx);
+    for (const d of defs.rows) {
+      if (d.kind === 'constraint') await sql`ALTER TABLE fl_fact_history DROP CONSTRAINT ${sql.ref(d.name)}`.execute(trx);
+      else await sql`DROP INDEX ${sql.ref(d.name)}`.execute(trx);
+    }
+    const CHUNK = 5000;
+    const slice = <T>(xs: T[], i: number): T[] => xs.slice(i, i + CHUNK);
+    const longest = Math.max(changes.memories.length, changes.inserts.length, changes.watermarks.length);
+    for (let i = 0; i < longest; i += CHUNK) {
+      await this.write(trx, { memories: slice(changes.memories, i), closes: [], inserts: slice(changes.inserts, i), watermarks: slice(changes.watermarks, i) });
+    }
+    for (const d of defs.rows) {
+      if (d.kind === 'constraint') await sql`ALTER TABLE fl_fact_history ADD CONSTRAINT ${sql.ref(d.name)} ${sql.raw(d.def)}`.execute(trx);
+      else await sql.raw(d.def).execute(trx);
+    }
+  }
+
   private async load(trx: Executor, events: RecordedEvent[]): Promise<LoadedRows> {
     const streams = [...new Set(events.map((e) => e.streamId))];
-    const tenants = new Set(events.map((e) => streamKey(e.tenant, e.streamId)));
-    const mine = (r: { tenant: string; stream_id: string }): boolean => tenants.has(streamKey(r.tenant, r.stream_id));
+    const tenants = [...new Set(events.map((e) => e.tenant))];
+    const pairs = new Set(events.map((e) => streamKey(e.tenant, e.streamId)));
+    const mine = (r: { tenant: string; stream_id: string }): boolean => pairs.has(streamKey(r.tenant, r.stream_id));
+    const where = sql`tenant = ANY(${tenants}) AND stream_id = ANY(${streams})`;
     const [memories, open, marks] = await Promise.all([
-      sql`SELECT * FROM fl_memories WHERE stream_id = ANY(${streams})`.execute(trx),
-      sql`SELECT ${HISTORY_COLUMNS} FROM fl_fact_history WHERE stream_id = ANY(${streams}) AND upper_inf(tx)`.execute(trx),
+      sql`SELECT * FROM fl_memories WHERE ${where}`.execute(trx),
+      sql`SELECT ${HISTORY_COLUMNS} FROM fl_fact_history WHERE ${where} AND upper_inf(tx)`.execute(trx),
       sql<{ tenant: string; stream_id: string; version: number }>`
-        SELECT tenant, stream_id, version FROM fl_projected_streams WHERE stream_id = ANY(${streams})`.execute(trx),
+        SELECT tenant, stream_id, version FROM fl_projected_streams WHERE ${where}`.execute(trx),
     ]);
     return {
       memories: (memories.rows as { tenant: string; stream_id: string }[]).filter(mine).map(memoryFromDb),
@@ -185,13 +220,13 @@ export class PostgresFactProjection implements Projection {
         subjectNorm: h.subject === null ? null : normalizeTerm(h.subject),
       }));
       await sql`
-        INSERT INTO fl_fact_history (tenant, memory_id, opened_by, opened_event_type, stream_id, element, kind, subject, relation,
+        INSERT INTO fl_fact_history (tenant, memory_id, opened_by, opened_event_type, stream_id, element, kind, cardinality, subject, relation,
           subject_norm, scope, value, text, type, speaker, source, status, valid, tx, closed_by, closed_event_type)
-        SELECT r.tenant, r."memoryId", r."openedBy", r."openedEventType", r."streamId", r.element, r.kind, r.subject, r.relation,
+        SELECT r.tenant, r."memoryId", r."openedBy", r."openedEventType", r."streamId", r.element, r.kind, r.cardinality, r.subject, r.relation,
           r."subjectNorm", r.scope, r.value, r.text, r.type, r.speaker, r.source, r.status,
           tstzrange(r."validFrom", r."validTo", '[)'), tstzrange(r."txFrom", r."txTo", '[)'), r."closedBy", r."closedEventType"
         FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
-          tenant text, "memoryId" text, "openedBy" bigint, "openedEventType" text, "streamId" text, element text, kind text,
+          tenant text, "memoryId" text, "openedBy" bigint, "openedEventType" text, "streamId" text, element text, kind text, cardinality text,
           subject text, relation text, "subjectNorm" text, scope jsonb, value text, text text, type text, speaker text, source text,
           status text, "validFrom" timestamptz, "validTo" timestamptz, "txFrom" timestamptz, "txTo" timestamptz,
           "closedBy" bigint, "closedEventType" text)`.execute(trx);

@@ -5,7 +5,7 @@
  * and per-stream watermarks make a replayed event a no-op. An advisory lock per projection
  * lets several processes run the same runner without applying anything twice.
  */
-import { LOG_START, type LogPosition, readLog } from '@factledger/store';
+import { LOG_START, type LogPosition, readLog, type RecordedEvent } from '@factledger/store';
 import { type Kysely, sql } from 'kysely';
 import { ProjectionLagError } from './errors';
 import type { Projection } from './projection';
@@ -77,7 +77,7 @@ export class ProjectionRunner {
     await this.ensureCheckpoints();
     for (;;) {
       const applied = await this.db.transaction().execute(async (trx) => {
-        await sql`SELECT pg_advisory_xact_lock(hashtext(${'fl_projection:' + projection.name}))`.execute(trx);
+        await lockProjection(trx, projection.name);
         const checkpoint = await readCheckpoint(trx, projection.name);
         const events = await readLog(trx, checkpoint, this.batchSize);
         if (events.length === 0) return 0;
@@ -90,8 +90,8 @@ export class ProjectionRunner {
   }
 
   /**
-   * Rebuilds a projection from position 0 in one transaction: readers keep the old state until
-   * the new one is complete, and never see a half-built read model.
+   * Rebuilds a projection from position 0 in one transaction: readers wait for it (the reset
+   * locks the tables) and never see a half-built read model.
    */
   async rebuild(name: string): Promise<{ events: number; ms: number }> {
     const projection = this.projections.find((p) => p.name === name);
@@ -99,17 +99,20 @@ export class ProjectionRunner {
     await this.ensureCheckpoints();
     const started = Date.now();
     const total = await this.db.transaction().execute(async (trx) => {
-      await sql`SELECT pg_advisory_xact_lock(hashtext(${'fl_projection:' + projection.name}))`.execute(trx);
+      await lockProjection(trx, projection.name);
       await projection.reset(trx);
       let checkpoint = LOG_START;
       let count = 0;
+      const all: RecordedEvent[] = [];
       for (;;) {
-        const events = await readLog(trx, checkpoint, this.batchSize);
+        const events = await readLog(trx, checkpoint, this.batchSize * 10);
         if (events.length === 0) break;
-        await projection.apply(trx, events);
-        checkpoint = events[events.length - 1]!.logPosition;
         count += events.length;
+        if (projection.applyAll) all.push(...events);
+        else await projection.apply(trx, events);
+        checkpoint = events[events.length - 1]!.logPosition;
       }
+      if (projection.applyAll) await projection.applyAll(trx, all);
       await writeCheckpoint(trx, projection.name, checkpoint);
       return count;
     });
@@ -156,6 +159,17 @@ export class ProjectionRunner {
     }
     return out;
   }
+}
+
+/**
+ * Serialises runners of one projection across processes. The projection's writes need not
+ * wait for the WAL flush: a read model lost in a crash is replayed from the durable log, and its
+ * checkpoint is lost with it, in the same transaction.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function lockProjection(trx: Kysely<any>, name: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${'fl_projection:' + name}))`.execute(trx);
+  await sql`SET LOCAL synchronous_commit = off`.execute(trx);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

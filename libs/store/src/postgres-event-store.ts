@@ -122,9 +122,10 @@ export class PostgresEventStore implements EventStore {
     const rows: unknown[] = [];
     // Stream rows are locked before any position is drawn, so within one stream the
     // positions follow the stream versions.
+    const firsts = await this.claimVersions(trx, context.tenant, appends);
     for (const append of appends) {
-      if (append.events.length === 0) continue;
-      const first = await this.claimVersions(trx, context.tenant, append);
+      const first = firsts.get(append.streamId);
+      if (first === undefined) continue;
       append.events.forEach((event, i) => {
         rows.push({
           ord: rows.length,
@@ -148,44 +149,61 @@ export class PostgresEventStore implements EventStore {
     await sql`SELECT pg_advisory_xact_lock(${APPEND_LOCK})`.execute(trx);
     // One statement for the whole batch, whatever its size: the rows travel as one jsonb parameter.
     const inserted = await sql<{ last: number }>`
-      INSERT INTO fl_events (tenant, stream_id, stream_version, event_id, type, data, command_id, causation_id, correlation_id, batch, recorded_at)
-      SELECT r.tenant, r.stream_id, r.stream_version, r.event_id, r.type, r.data, r.command_id, r.causation_id, r.correlation_id, r.batch, r.recorded_at
-      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
-        tenant text, stream_id text, stream_version int, event_id uuid, type text, data jsonb,
-        command_id text, causation_id text, correlation_id text, batch text, recorded_at timestamptz, ord bigint)
-      ORDER BY r.ord
-      RETURNING global_position AS last`.execute(trx);
-    const position = Math.max(...inserted.rows.map((r) => Number(r.last)));
+      WITH written AS (
+        INSERT INTO fl_events (tenant, stream_id, stream_version, event_id, type, data, command_id, causation_id, correlation_id, batch, recorded_at)
+        SELECT r.tenant, r.stream_id, r.stream_version, r.event_id, r.type, r.data, r.command_id, r.causation_id, r.correlation_id, r.batch, r.recorded_at
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
+          tenant text, stream_id text, stream_version int, event_id uuid, type text, data jsonb,
+          command_id text, causation_id text, correlation_id text, batch text, recorded_at timestamptz, ord bigint)
+        ORDER BY r.ord
+        RETURNING global_position)
+      SELECT max(global_position) AS last FROM written`.execute(trx);
+    const position = Number(inserted.rows[0]!.last);
     if (context.commandId) {
       await sql`UPDATE fl_commands SET last_position = ${position} WHERE tenant = ${context.tenant} AND command_id = ${context.commandId}`.execute(trx);
     }
     return { position, duplicate: false, streamVersions };
   }
 
-  /** Bumps the stream's version if it is what the writer expected; returns the first new version. */
-  private async claimVersions(trx: Trx, tenant: string, append: StreamAppend): Promise<number> {
-    const n = append.events.length;
-    const { streamId, expectedVersion } = append;
-    if (expectedVersion === 'no-stream') {
-      const created = await sql`
-        INSERT INTO fl_streams (tenant, stream_id, version) VALUES (${tenant}, ${streamId}, ${n - 1})
-        ON CONFLICT DO NOTHING RETURNING version`.execute(trx);
-      if (created.rows.length === 0) await this.conflict(trx, tenant, streamId, 'no stream');
-      return 0;
-    }
-    if (expectedVersion === 'any') {
-      const row = await sql<{ version: number }>`
-        INSERT INTO fl_streams (tenant, stream_id, version) VALUES (${tenant}, ${streamId}, ${n - 1})
-        ON CONFLICT (tenant, stream_id) DO UPDATE SET version = fl_streams.version + ${n}
-        RETURNING version`.execute(trx);
-      return row.rows[0]!.version - n + 1;
-    }
-    const updated = await sql<{ version: number }>`
-      UPDATE fl_streams SET version = version + ${n}
-      WHERE tenant = ${tenant} AND stream_id = ${streamId} AND version = ${expectedVersion}
-      RETURNING version`.execute(trx);
-    if (updated.rows.length === 0) await this.conflict(trx, tenant, streamId, String(expectedVersion));
-    return expectedVersion + 1;
+  /**
+   * Checks and bumps every stream's version in one statement; returns each stream's first new
+   * version. A stream missing from the answer did not have the expected version.
+   */
+  private async claimVersions(trx: Trx, tenant: string, appends: StreamAppend[]): Promise<Map<string, number>> {
+    const wanted = appends
+      .filter((a) => a.events.length > 0)
+      .map((a) => ({
+        s: a.streamId,
+        e: a.expectedVersion === 'no-stream' ? -1 : a.expectedVersion === 'any' ? null : a.expectedVersion,
+        n: a.events.length,
+      }))
+      .sort((a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : 0)); // one lock order for every writer
+    if (wanted.length === 0) return new Map();
+    const claimed = await sql<{ stream_id: string; version: number }>`
+      WITH i AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(wanted)}::jsonb) AS i(s text, e int, n int)),
+      created AS (
+        INSERT INTO fl_streams (tenant, stream_id, version)
+        SELECT ${tenant}, i.s, i.n - 1 FROM i WHERE i.e = -1 ORDER BY i.s
+        ON CONFLICT DO NOTHING
+        RETURNING stream_id, version),
+      bumped AS (
+        UPDATE fl_streams f SET version = f.version + i.n FROM i
+        WHERE f.tenant = ${tenant} AND f.stream_id = i.s AND i.e >= 0 AND f.version = i.e
+        RETURNING f.stream_id, f.version),
+      unchecked AS (
+        INSERT INTO fl_streams (tenant, stream_id, version)
+        SELECT ${tenant}, i.s, i.n - 1 FROM i WHERE i.e IS NULL ORDER BY i.s
+        ON CONFLICT (tenant, stream_id) DO UPDATE SET version = fl_streams.version + excluded.version + 1
+        RETURNING stream_id, version)
+      SELECT stream_id, version FROM created
+      UNION ALL SELECT stream_id, version FROM bumped
+      UNION ALL SELECT stream_id, version FROM unchecked`.execute(trx);
+    const firsts = new Map<string, number>();
+    const count = new Map(wanted.map((w) => [w.s, w.n]));
+    for (const r of claimed.rows) firsts.set(r.stream_id, r.version - count.get(r.stream_id)! + 1);
+    const missing = wanted.find((w) => !firsts.has(w.s));
+    if (missing) await this.conflict(trx, tenant, missing.s, missing.e === -1 ? 'no stream' : String(missing.e));
+    return firsts;
   }
 
   private async conflict(trx: Trx, tenant: string, streamId: string, expected: string): Promise<never> {
