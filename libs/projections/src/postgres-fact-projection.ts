@@ -20,6 +20,34 @@ import type { Projection } from './projection';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Executor = Kysely<any> | Transaction<any>;
 
+/**
+ * Drops the secondary indexes and exclusion constraints of `tables` (the primary keys stay) and
+ * returns how to recreate them from their own stored definitions: a bulk load then checks
+ * and builds each one once instead of row by row. Transactional, like all DDL in PostgreSQL.
+ */
+async function deferIndexes(trx: Executor, tables: string[]): Promise<{ rebuild(): Promise<void> }> {
+  const defs = await sql<{ tbl: string; name: string; def: string; kind: 'constraint' | 'index' }>`
+    SELECT conrelid::regclass::text AS tbl, conname AS name, pg_get_constraintdef(oid) AS def, 'constraint' AS kind
+    FROM pg_constraint WHERE conrelid = ANY(${tables}::regclass[]) AND contype = 'x'
+    UNION ALL
+    SELECT x.indrelid::regclass::text, i.relname, pg_get_indexdef(i.oid), 'index'
+    FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+    WHERE x.indrelid = ANY(${tables}::regclass[]) AND NOT x.indisprimary
+      AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid)`.execute(trx);
+  for (const d of defs.rows) {
+    if (d.kind === 'constraint') await sql`ALTER TABLE ${sql.ref(d.tbl)} DROP CONSTRAINT ${sql.ref(d.name)}`.execute(trx);
+    else await sql`DROP INDEX ${sql.ref(d.name)}`.execute(trx);
+  }
+  return {
+    rebuild: async () => {
+      for (const d of defs.rows) {
+        if (d.kind === 'constraint') await sql`ALTER TABLE ${sql.ref(d.tbl)} ADD CONSTRAINT ${sql.ref(d.name)} ${sql.raw(d.def)}`.execute(trx);
+        else await sql.raw(d.def).execute(trx);
+      }
+    },
+  };
+}
+
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export function memoryFromDb(r: any): MemoryRow {
   return {
@@ -78,10 +106,10 @@ export function historyFromDb(r: any): HistoryRow {
     speaker: r.speaker,
     source: r.source,
     status: r.status,
-    validFrom: r.valid_from,
-    validTo: r.valid_to,
-    txFrom: r.tx_from,
-    txTo: r.tx_to,
+    validFrom: new Date(r.valid_from),
+    validTo: r.valid_to === null ? null : new Date(r.valid_to),
+    txFrom: new Date(r.tx_from),
+    txTo: r.tx_to === null ? null : new Date(r.tx_to),
     closedBy: r.closed_by === null ? null : Number(r.closed_by),
     closedEventType: r.closed_event_type,
   };
@@ -113,28 +141,14 @@ export class PostgresFactProjection implements Projection {
   async applyAll(trx: Executor, events: RecordedEvent[]): Promise<void> {
     const relevant = events.filter(isMemoryEvent);
     const changes = projectFacts({ memories: [], openHistory: [], watermarks: new Map() }, relevant);
-    const defs = await sql<{ name: string; def: string; kind: string }>`
-      SELECT conname AS name, pg_get_constraintdef(oid) AS def, 'constraint' AS kind
-      FROM pg_constraint WHERE conrelid = 'fl_fact_history'::regclass AND contype = 'x'
-      UNION ALL
-      SELECT i.relname, pg_get_indexdef(i.oid), 'index'
-      FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
-      WHERE x.indrelid = 'fl_fact_history'::regclass AND NOT x.indisprimary
-        AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid)`.execute(trx);
-    for (const d of defs.rows) {
-      if (d.kind === 'constraint') await sql`ALTER TABLE fl_fact_history DROP CONSTRAINT ${sql.ref(d.name)}`.execute(trx);
-      else await sql`DROP INDEX ${sql.ref(d.name)}`.execute(trx);
-    }
+    const deferred = await deferIndexes(trx, ['fl_fact_history', 'fl_memories']);
     const CHUNK = 5000;
     const slice = <T>(xs: T[], i: number): T[] => xs.slice(i, i + CHUNK);
     const longest = Math.max(changes.memories.length, changes.inserts.length, changes.watermarks.length);
     for (let i = 0; i < longest; i += CHUNK) {
       await this.write(trx, { memories: slice(changes.memories, i), closes: [], inserts: slice(changes.inserts, i), watermarks: slice(changes.watermarks, i) });
     }
-    for (const d of defs.rows) {
-      if (d.kind === 'constraint') await sql`ALTER TABLE fl_fact_history ADD CONSTRAINT ${sql.ref(d.name)} ${sql.raw(d.def)}`.execute(trx);
-      else await sql.raw(d.def).execute(trx);
-    }
+    await deferred.rebuild();
   }
 
   private async load(trx: Executor, events: RecordedEvent[]): Promise<LoadedRows> {
@@ -143,22 +157,34 @@ export class PostgresFactProjection implements Projection {
     const pairs = new Set(events.map((e) => streamKey(e.tenant, e.streamId)));
     const mine = (r: { tenant: string; stream_id: string }): boolean => pairs.has(streamKey(r.tenant, r.stream_id));
     const where = sql`tenant = ANY(${tenants}) AND stream_id = ANY(${streams})`;
-    const [memories, open, marks] = await Promise.all([
-      sql`SELECT * FROM fl_memories WHERE ${where}`.execute(trx),
-      sql`SELECT ${HISTORY_COLUMNS} FROM fl_fact_history WHERE ${where} AND upper_inf(tx)`.execute(trx),
-      sql<{ tenant: string; stream_id: string; version: number }>`
-        SELECT tenant, stream_id, version FROM fl_projected_streams WHERE ${where}`.execute(trx),
-    ]);
+    // One round trip for the three reads: each row comes back as jsonb, tagged by its table.
+    const rows = await sql<{ k: 'm' | 'h' | 'w'; r: Record<string, unknown> }>`
+      SELECT 'm' AS k, to_jsonb(m) AS r FROM fl_memories m WHERE ${where}
+      UNION ALL
+      SELECT 'h', to_jsonb(h) FROM (SELECT ${HISTORY_COLUMNS} FROM fl_fact_history WHERE ${where} AND upper_inf(tx)) h
+      UNION ALL
+      SELECT 'w', to_jsonb(w) FROM (SELECT tenant, stream_id, version FROM fl_projected_streams WHERE ${where}) w`.execute(trx);
+    const of = (k: string) => rows.rows.filter((x) => x.k === k).map((x) => x.r as { tenant: string; stream_id: string; version: number });
     return {
-      memories: (memories.rows as { tenant: string; stream_id: string }[]).filter(mine).map(memoryFromDb),
-      openHistory: (open.rows as { tenant: string; stream_id: string }[]).filter(mine).map(historyFromDb),
-      watermarks: new Map(marks.rows.filter(mine).map((r) => [streamKey(r.tenant, r.stream_id), r.version])),
+      memories: of('m').filter(mine).map(memoryFromDb),
+      openHistory: of('h').filter(mine).map(historyFromDb),
+      watermarks: new Map(of('w').filter(mine).map((r) => [streamKey(r.tenant, r.stream_id), r.version])),
     };
   }
 
   private async write(trx: Executor, changes: ReturnType<typeof projectFacts>): Promise<void> {
-    if (changes.memories.length) {
-      const rows = changes.memories.map((m) => ({
+    // Close before insert, so no two open rows ever overlap, even within one statement.
+    if (changes.closes.length) {
+      const rows = changes.closes.map((c) => ({ ...c, txTo: iso(c.txTo) }));
+      await sql`
+        UPDATE fl_fact_history h
+        SET tx = tstzrange(lower(h.tx), c."txTo", '[)'), closed_by = c."closedBy", closed_event_type = c."closedEventType"
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+          AS c(tenant text, "memoryId" text, "openedBy" bigint, "txTo" timestamptz, "closedBy" bigint, "closedEventType" text)
+        WHERE h.tenant = c.tenant AND h.memory_id = c."memoryId" AND h.opened_by = c."openedBy"`.execute(trx);
+    }
+    if (!changes.memories.length && !changes.inserts.length && !changes.watermarks.length) return;
+    const memories = changes.memories.map((m) => ({
         tenant: m.tenant,
         memory_id: m.memoryId,
         stream_id: m.streamId,
@@ -192,26 +218,7 @@ export class PostgresFactProjection implements Projection {
         updated_at: m.updatedAt.toISOString(),
         last_position: m.lastPosition,
       }));
-      await sql`
-        INSERT INTO fl_memories SELECT * FROM jsonb_populate_recordset(NULL::fl_memories, ${JSON.stringify(rows)}::jsonb)
-        ON CONFLICT (tenant, memory_id) DO UPDATE SET
-          type = excluded.type, status = excluded.status, valid_from = excluded.valid_from, valid_to = excluded.valid_to,
-          confirmations = excluded.confirmations, quarantined = excluded.quarantined, corrected = excluded.corrected,
-          withdrawn = excluded.withdrawn, retracted = excluded.retracted, overruled = excluded.overruled,
-          superseded_by = excluded.superseded_by, updated_at = excluded.updated_at, last_position = excluded.last_position`.execute(trx);
-    }
-    // Close before insert, so no two open rows ever overlap, even within one statement.
-    if (changes.closes.length) {
-      const rows = changes.closes.map((c) => ({ ...c, txTo: iso(c.txTo) }));
-      await sql`
-        UPDATE fl_fact_history h
-        SET tx = tstzrange(lower(h.tx), c."txTo", '[)'), closed_by = c."closedBy", closed_event_type = c."closedEventType"
-        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-          AS c(tenant text, "memoryId" text, "openedBy" bigint, "txTo" timestamptz, "closedBy" bigint, "closedEventType" text)
-        WHERE h.tenant = c.tenant AND h.memory_id = c."memoryId" AND h.opened_by = c."openedBy"`.execute(trx);
-    }
-    if (changes.inserts.length) {
-      const rows = changes.inserts.map((h) => ({
+    const history = changes.inserts.map((h) => ({
         ...h,
         validFrom: iso(h.validFrom),
         validTo: iso(h.validTo),
@@ -219,24 +226,34 @@ export class PostgresFactProjection implements Projection {
         txTo: iso(h.txTo),
         subjectNorm: h.subject === null ? null : normalizeTerm(h.subject),
       }));
-      await sql`
+    // The rest in one statement: memories, new history rows, stream watermarks.
+    await sql`
+      WITH m AS (
+        INSERT INTO fl_memories SELECT * FROM jsonb_populate_recordset(NULL::fl_memories, ${JSON.stringify(memories)}::jsonb)
+        ON CONFLICT (tenant, memory_id) DO UPDATE SET
+          type = excluded.type, status = excluded.status, valid_from = excluded.valid_from, valid_to = excluded.valid_to,
+          confirmations = excluded.confirmations, quarantined = excluded.quarantined, corrected = excluded.corrected,
+          withdrawn = excluded.withdrawn, retracted = excluded.retracted, overruled = excluded.overruled,
+          superseded_by = excluded.superseded_by, updated_at = excluded.updated_at, last_position = excluded.last_position
+        RETURNING 1),
+      h AS (
         INSERT INTO fl_fact_history (tenant, memory_id, opened_by, opened_event_type, stream_id, element, kind, cardinality, subject, relation,
           subject_norm, scope, value, text, type, speaker, source, status, valid, tx, closed_by, closed_event_type)
         SELECT r.tenant, r."memoryId", r."openedBy", r."openedEventType", r."streamId", r.element, r.kind, r.cardinality, r.subject, r.relation,
           r."subjectNorm", r.scope, r.value, r.text, r.type, r.speaker, r.source, r.status,
           tstzrange(r."validFrom", r."validTo", '[)'), tstzrange(r."txFrom", r."txTo", '[)'), r."closedBy", r."closedEventType"
-        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
+        FROM jsonb_to_recordset(${JSON.stringify(history)}::jsonb) AS r(
           tenant text, "memoryId" text, "openedBy" bigint, "openedEventType" text, "streamId" text, element text, kind text, cardinality text,
           subject text, relation text, "subjectNorm" text, scope jsonb, value text, text text, type text, speaker text, source text,
           status text, "validFrom" timestamptz, "validTo" timestamptz, "txFrom" timestamptz, "txTo" timestamptz,
-          "closedBy" bigint, "closedEventType" text)`.execute(trx);
-    }
-    if (changes.watermarks.length) {
-      await sql`
+          "closedBy" bigint, "closedEventType" text)
+        RETURNING 1),
+      w AS (
         INSERT INTO fl_projected_streams (tenant, stream_id, version)
         SELECT w.tenant, w."streamId", w.version FROM jsonb_to_recordset(${JSON.stringify(changes.watermarks)}::jsonb)
           AS w(tenant text, "streamId" text, version int)
-        ON CONFLICT (tenant, stream_id) DO UPDATE SET version = excluded.version`.execute(trx);
-    }
+        ON CONFLICT (tenant, stream_id) DO UPDATE SET version = excluded.version
+        RETURNING 1)
+      SELECT (SELECT count(*) FROM m) + (SELECT count(*) FROM h) + (SELECT count(*) FROM w) AS written`.execute(trx);
   }
 }

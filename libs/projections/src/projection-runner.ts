@@ -168,8 +168,7 @@ export class ProjectionRunner {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function lockProjection(trx: Kysely<any>, name: string): Promise<void> {
-  await sql`SELECT pg_advisory_xact_lock(hashtext(${'fl_projection:' + name}))`.execute(trx);
-  await sql`SET LOCAL synchronous_commit = off`.execute(trx);
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${'fl_projection:' + name})), set_config('synchronous_commit', 'off', true)`.execute(trx);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
