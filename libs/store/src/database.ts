@@ -3,6 +3,7 @@
  * native PostgreSQL server. Both are driven by Kysely's own PostgresDialect over a `pg.Pool`,
  * so every query runs through one code path.
  */
+import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -39,6 +40,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const dataDir = options.dataDir && options.dataDir !== 'memory://' ? options.dataDir : undefined;
   const extensions = { vector, pg_trgm, btree_gist };
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
   const pglite = dataDir ? await PGlite.create(dataDir, { extensions }) : await PGlite.create({ extensions });
   // PGlite is one session: the pool must keep a single connection (createPgConfig sets it),
   // which also serialises transactions.
