@@ -439,13 +439,23 @@ export function planRollback(state: StreamState, batch: string): RollbackPlan {
       case 'MemoryRetyped':
         decision = decideRetype({ kind: 'RetypeMemory', memoryId, type: event.data.from }, working, recorded.eventId);
         break;
-      case 'FactRetracted':
+      case 'FactRetracted': {
+        // Reopen the period as far as no rival has taken it meanwhile, like a restore.
+        const v = working.versions.get(memoryId)!;
+        const timeline = v.kind === 'fact' ? rivals(working, v.value, memoryId) : [];
+        if (coveringAt(timeline, v.validFrom)) {
+          item('overridden', 'another version now holds the start of its period; left retracted');
+          continue;
+        }
+        const previous = event.data.previousValidTo === null ? OPEN : Date.parse(event.data.previousValidTo);
+        const stop = Math.min(previous, nextStartAfter(timeline, v.validFrom));
         decision = {
-          events: [{ type: 'FactRetractionUndone', data: { memoryId, validTo: event.data.previousValidTo, compensates: recorded.eventId } }],
+          events: [{ type: 'FactRetractionUndone', data: { memoryId, validTo: isoOrNull(stop), compensates: recorded.eventId } }],
           outcome: 'restored',
           memoryId,
         };
         break;
+      }
       default:
         item('not-compensable', `${event.type} cannot be rolled back`);
         continue;

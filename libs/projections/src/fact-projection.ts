@@ -78,6 +78,8 @@ export interface LoadedRows {
 export interface ProjectionChanges {
   memories: MemoryRow[];
   closes: HistoryClose[];
+  /** Stored rows closed at the instant they opened: no transaction time ever saw them. */
+  drops: { tenant: string; memoryId: string; openedBy: number }[];
   inserts: HistoryRow[];
   watermarks: { tenant: string; streamId: string; version: number }[];
 }
@@ -86,7 +88,9 @@ const KNOWN = new Set<string>(MEMORY_EVENT_TYPES);
 export const isMemoryEvent = (e: RecordedEvent): boolean => KNOWN.has(e.type);
 export const streamKey = (tenant: string, streamId: string): string => `${tenant}|${streamId}`;
 
+/** The row a version shows in the history, or null when it holds over no valid time at all. */
 function historyStatus(v: VersionState): HistoryStatus | null {
+  if (v.validTo !== null && v.validTo <= v.validFrom) return null;
   if (v.overruled) return 'overruled';
   if (v.corrected || v.withdrawn) return null;
   return v.quarantined ? 'quarantined' : 'active';
@@ -114,6 +118,7 @@ export function projectFacts(loaded: LoadedRows, events: RecordedEvent[]): Proje
   const open = new Map<string, HistoryRow>(loaded.openHistory.map((r) => [`${r.tenant}|${r.memoryId}`, r]));
   const fresh = new Set<HistoryRow>();
   const closes: HistoryClose[] = [];
+  const drops: ProjectionChanges['drops'] = [];
   const changed = new Map<string, MemoryRow>();
   const watermarks = new Map(loaded.watermarks);
   const touchedStreams = new Map<string, { tenant: string; streamId: string; version: number }>();
@@ -153,10 +158,15 @@ export function projectFacts(loaded: LoadedRows, events: RecordedEvent[]): Proje
     const current = open.get(mkey);
     if (current) {
       const txTo = new Date(Math.max(current.txFrom.getTime(), recorded.recordedAt.getTime()));
-      if (fresh.has(current)) {
+      const neverSeen = txTo.getTime() === current.txFrom.getTime();
+      if (fresh.has(current) && neverSeen) {
+        fresh.delete(current);
+      } else if (fresh.has(current)) {
         current.txTo = txTo;
         current.closedBy = recorded.globalPosition;
         current.closedEventType = recorded.type;
+      } else if (neverSeen) {
+        drops.push({ tenant: recorded.tenant, memoryId, openedBy: current.openedBy });
       } else {
         closes.push({
           tenant: recorded.tenant,
@@ -202,6 +212,7 @@ export function projectFacts(loaded: LoadedRows, events: RecordedEvent[]): Proje
   return {
     memories: [...changed.values()],
     closes,
+    drops,
     inserts: [...fresh],
     watermarks: [...touchedStreams.values()],
   };

@@ -146,7 +146,7 @@ export class PostgresFactProjection implements Projection {
     const slice = <T>(xs: T[], i: number): T[] => xs.slice(i, i + CHUNK);
     const longest = Math.max(changes.memories.length, changes.inserts.length, changes.watermarks.length);
     for (let i = 0; i < longest; i += CHUNK) {
-      await this.write(trx, { memories: slice(changes.memories, i), closes: [], inserts: slice(changes.inserts, i), watermarks: slice(changes.watermarks, i) });
+      await this.write(trx, { memories: slice(changes.memories, i), closes: [], drops: [], inserts: slice(changes.inserts, i), watermarks: slice(changes.watermarks, i) });
     }
     await deferred.rebuild();
   }
@@ -182,6 +182,12 @@ export class PostgresFactProjection implements Projection {
         FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
           AS c(tenant text, "memoryId" text, "openedBy" bigint, "txTo" timestamptz, "closedBy" bigint, "closedEventType" text)
         WHERE h.tenant = c.tenant AND h.memory_id = c."memoryId" AND h.opened_by = c."openedBy"`.execute(trx);
+    }
+    if (changes.drops.length) {
+      await sql`
+        DELETE FROM fl_fact_history h
+        USING jsonb_to_recordset(${JSON.stringify(changes.drops)}::jsonb) AS d(tenant text, "memoryId" text, "openedBy" bigint)
+        WHERE h.tenant = d.tenant AND h.memory_id = d."memoryId" AND h.opened_by = d."openedBy"`.execute(trx);
     }
     if (!changes.memories.length && !changes.inserts.length && !changes.watermarks.length) return;
     const memories = changes.memories.map((m) => ({

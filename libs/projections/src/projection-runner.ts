@@ -77,7 +77,9 @@ export class ProjectionRunner {
     await this.ensureCheckpoints();
     for (;;) {
       const applied = await this.db.transaction().execute(async (trx) => {
-        await lockProjection(trx, projection.name);
+        // Another process is applying this projection: it will get our events too, and a
+        // reader that needs them waits in awaitPosition, within its timeout.
+        if (!(await lockProjection(trx, projection.name, { wait: false }))) return 0;
         const checkpoint = await readCheckpoint(trx, projection.name);
         const events = await readLog(trx, checkpoint, this.batchSize);
         if (events.length === 0) return 0;
@@ -167,8 +169,12 @@ export class ProjectionRunner {
  * checkpoint is lost with it, in the same transaction.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function lockProjection(trx: Kysely<any>, name: string): Promise<void> {
-  await sql`SELECT pg_advisory_xact_lock(hashtext(${'fl_projection:' + name})), set_config('synchronous_commit', 'off', true)`.execute(trx);
+async function lockProjection(trx: Kysely<any>, name: string, options: { wait: boolean } = { wait: true }): Promise<boolean> {
+  const key = `fl_projection:${name}`;
+  const row = options.wait
+    ? await sql<{ locked: boolean }>`SELECT true AS locked, set_config('synchronous_commit', 'off', true) FROM pg_advisory_xact_lock(hashtext(${key}))`.execute(trx)
+    : await sql<{ locked: boolean }>`SELECT pg_try_advisory_xact_lock(hashtext(${key})) AS locked, set_config('synchronous_commit', 'off', true)`.execute(trx);
+  return row.rows[0]!.locked;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
