@@ -2,24 +2,13 @@
  * Commands the decider understands, already validated: times are Dates, the cardinality is
  * what the caller said (or undefined to keep the key's own).
  */
-import type { AssertMode, Cardinality, MemoryKind, Speaker } from './memory';
+import type { AssertMode, Cardinality, MemoryFields, MemoryKind } from './memory';
 
-export interface AssertMemory {
+export interface AssertMemory extends Omit<MemoryFields, 'kind' | 'cardinality'> {
   kind: 'AssertMemory';
-  /** Id for the new version, if one is created. */
-  memoryId: string;
+  /** `memoryId` is the id for the new version, if one is created. */
   memoryKind: MemoryKind;
-  subject: string | null;
-  relation: string | null;
-  scope: Record<string, string>;
-  value: string | null;
-  text: string;
-  type: string;
-  speaker: Speaker;
-  source: string | null;
-  authority: number;
   cardinality: Cardinality | undefined;
-  core: boolean;
   validFrom: Date;
   validTo: Date | null;
   mode: AssertMode;

@@ -211,21 +211,8 @@ function decideAssert(cmd: AssertMemory, state: StreamState): Decision {
   if (explicitEnd <= from) {
     throw new InvalidInputError([{ path: 'validTo', message: 'must be later than validFrom' }]);
   }
-  const fields: MemoryFields = {
-    memoryId: cmd.memoryId,
-    kind: cmd.memoryKind,
-    subject: cmd.subject,
-    relation: cmd.relation,
-    scope: cmd.scope,
-    value: cmd.value,
-    text: cmd.text,
-    type: cmd.type,
-    speaker: cmd.speaker,
-    source: cmd.source,
-    authority: cmd.authority,
-    cardinality,
-    core: cmd.core,
-  };
+  const { kind: _command, memoryKind, validFrom: _from, validTo: _to, mode: _mode, ...given } = cmd;
+  const fields: MemoryFields = { ...given, kind: memoryKind, cardinality };
 
   // Prose: one memory per distinct text; saying it again changes nothing.
   if (cmd.memoryKind === 'prose') {
