@@ -10,7 +10,7 @@
  */
 import { CardinalityConflictError, IllegalLifecycleError, InvalidInputError, UnknownMemoryError } from './errors';
 import type { AssertMemory, MemoryCommand, Outcome, QuarantineMemory, RestoreMemory, RetractMemory, RetypeMemory } from './fact.commands';
-import type { MemoryEvent, StreamEvent } from './fact.events';
+import type { FactOverruled, MemoryEvent, StreamEvent } from './fact.events';
 import { normalizeTerm, sameValue } from './keys';
 import type { Cardinality, MemoryFields, MemoryStatus } from './memory';
 
@@ -97,11 +97,11 @@ export function evolve(state: StreamState, recorded: StreamEvent): StreamState {
   switch (event.type) {
     case 'FactAsserted':
     case 'FactOverruled': {
-      const { validFrom, validTo, ...fields } = event.data;
+      const { validFrom, validTo, overruledBy: _by, ...fields } = event.data as FactOverruled['data'];
       const overruled = event.type === 'FactOverruled';
       if (!state.cardinality) state.cardinality = fields.cardinality;
       state.versions.set(fields.memoryId, {
-        ...stripExtra(fields),
+        ...fields,
         validFrom: Date.parse(validFrom),
         validTo: validTo === null ? null : Date.parse(validTo),
         originalType: fields.type,
@@ -155,11 +155,6 @@ export function evolve(state: StreamState, recorded: StreamEvent): StreamState {
       break;
   }
   return state;
-}
-
-function stripExtra(fields: MemoryFields & { overruledBy?: string }): MemoryFields {
-  const { overruledBy: _ignored, ...rest } = fields;
-  return rest;
 }
 
 export function replay(events: Iterable<StreamEvent>): StreamState {

@@ -104,7 +104,8 @@ function signature(v: VersionState | undefined): string {
 
 export function projectFacts(loaded: LoadedRows, events: RecordedEvent[]): ProjectionChanges {
   const states = new Map<string, StreamState>();
-  const meta = new Map<string, MemoryRow>();
+  // When each memory was first recorded; the rows themselves are built once, at the end.
+  const firstRecorded = new Map<string, Date>();
   for (const row of loaded.memories) {
     const key = streamKey(row.tenant, row.streamId);
     let state = states.get(key);
@@ -113,13 +114,13 @@ export function projectFacts(loaded: LoadedRows, events: RecordedEvent[]): Proje
       states.set(key, state);
     }
     state.versions.set(row.memoryId, { ...row });
-    meta.set(`${row.tenant}|${row.memoryId}`, row);
+    firstRecorded.set(`${row.tenant}|${row.memoryId}`, row.recordedAt);
   }
   const open = new Map<string, HistoryRow>(loaded.openHistory.map((r) => [`${r.tenant}|${r.memoryId}`, r]));
   const fresh = new Set<HistoryRow>();
   const closes: HistoryClose[] = [];
   const drops: ProjectionChanges['drops'] = [];
-  const changed = new Map<string, MemoryRow>();
+  const changed = new Map<string, { version: VersionState; last: RecordedEvent }>();
   const watermarks = new Map(loaded.watermarks);
   const touchedStreams = new Map<string, { tenant: string; streamId: string; version: number }>();
 
@@ -141,18 +142,8 @@ export function projectFacts(loaded: LoadedRows, events: RecordedEvent[]): Proje
     evolve(state, { eventId: recorded.eventId, batch: recorded.batch, event });
     const version = state.versions.get(memoryId)!;
     const mkey = `${recorded.tenant}|${memoryId}`;
-    const previous = meta.get(mkey);
-    const row: MemoryRow = {
-      ...version,
-      tenant: recorded.tenant,
-      streamId: recorded.streamId,
-      status: statusOf(version, recorded.recordedAt.getTime()),
-      recordedAt: previous?.recordedAt ?? recorded.recordedAt,
-      updatedAt: recorded.recordedAt,
-      lastPosition: recorded.globalPosition,
-    };
-    meta.set(mkey, row);
-    changed.set(mkey, row);
+    if (!firstRecorded.has(mkey)) firstRecorded.set(mkey, recorded.recordedAt);
+    changed.set(mkey, { version, last: recorded });
 
     if (signature(version) === before) continue;
     const current = open.get(mkey);
@@ -209,8 +200,17 @@ export function projectFacts(loaded: LoadedRows, events: RecordedEvent[]): Proje
     fresh.add(opened);
     open.set(mkey, opened);
   }
+  const memories = [...changed].map(([mkey, { version, last }]): MemoryRow => ({
+    ...version,
+    tenant: last.tenant,
+    streamId: last.streamId,
+    status: statusOf(version, last.recordedAt.getTime()),
+    recordedAt: firstRecorded.get(mkey)!,
+    updatedAt: last.recordedAt,
+    lastPosition: last.globalPosition,
+  }));
   return {
-    memories: [...changed.values()],
+    memories,
     closes,
     drops,
     inserts: [...fresh],
