@@ -1,0 +1,30 @@
+/**
+ * The seam between recall and whatever turns text into vectors. Adapters sit side by side in
+ * this lib (the offline Universal Sentence Encoder Lite, an OpenAI-compatible HTTP service) and
+ * decorators wrap any of them (the cache).
+ */
+
+/** One text's embedding. float32, like pgvector's `vector`, at half the memory of `number[]`. */
+export type Embedding = Float32Array;
+
+export interface Embedder {
+  /** Names the vector space: two embeddings compare only when their `model` is equal (the cache keys on it). */
+  readonly model: string;
+  readonly dimensions: number;
+  /** One embedding per text, in the order given; every one `dimensions` long. Batched by the adapter. */
+  embed(texts: string[]): Promise<Embedding[]>;
+}
+
+/** Cosine similarity in [-1, 1]; 0 when either vector is all zeros. */
+export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  if (a.length !== b.length) throw new RangeError(`cannot compare vectors of ${a.length} and ${b.length} dimensions`);
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i] * b[i];
+    normA += a[i] * a[i];
+    normB += b[i] * b[i];
+  }
+  return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
+}

@@ -1,0 +1,45 @@
+/**
+ * The cache in PostgreSQL (native or PGlite), table `fl_embedding_cache` of migration 003. Vectors
+ * are pgvector `vector`s of any length, so one table serves every model and the indexer can copy
+ * them into its own tables in SQL. They travel as pgvector's text form, which round-trips float32
+ * exactly.
+ */
+import { type Kysely, sql } from 'kysely';
+import type { Embedding } from './embedder.port';
+import type { CachedEmbedding, EmbeddingCacheStore } from './embedding-cache.port';
+
+const ROWS_PER_INSERT = 500;
+
+const toVectorText = (embedding: Embedding): string => `[${Array.from(embedding).join(',')}]`;
+const fromVectorText = (text: string): Embedding => Float32Array.from(text.slice(1, -1).split(','), Number);
+
+export class PostgresEmbeddingCache implements EmbeddingCacheStore {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  constructor(private readonly db: Kysely<any>) {}
+
+  async get(model: string, dimensions: number, textHashes: readonly string[]): Promise<Map<string, Embedding>> {
+    const found = new Map<string, Embedding>();
+    if (textHashes.length === 0) return found;
+    const rows = await sql<{ text_sha256: string; embedding: string }>`
+      SELECT text_sha256, embedding::text AS embedding FROM fl_embedding_cache
+      WHERE model = ${model} AND dimensions = ${dimensions} AND text_sha256 = ANY(${[...textHashes]}::text[])`.execute(this.db);
+    for (const row of rows.rows) found.set(row.text_sha256, fromVectorText(row.embedding));
+    return found;
+  }
+
+  async put(model: string, entries: readonly CachedEmbedding[]): Promise<void> {
+    // One row per key: ON CONFLICT DO UPDATE may not touch a row twice in one statement.
+    const unique = [...new Map(entries.map((e) => [e.textHash, e.embedding])).entries()];
+    for (let start = 0; start < unique.length; start += ROWS_PER_INSERT) {
+      const chunk = unique.slice(start, start + ROWS_PER_INSERT);
+      await sql`
+        INSERT INTO fl_embedding_cache (model, text_sha256, dimensions, embedding)
+        SELECT ${model}, t.text_sha256, t.dimensions, t.embedding::vector
+        FROM unnest(${chunk.map(([h]) => h)}::text[], ${chunk.map(([, e]) => e.length)}::int[], ${chunk.map(([, e]) => toVectorText(e))}::text[])
+          AS t(text_sha256, dimensions, embedding)
+        ON CONFLICT (model, text_sha256) DO UPDATE
+          SET dimensions = EXCLUDED.dimensions, embedding = EXCLUDED.embedding, created_at = now()
+          WHERE fl_embedding_cache.dimensions <> EXCLUDED.dimensions`.execute(this.db);
+    }
+  }
+}

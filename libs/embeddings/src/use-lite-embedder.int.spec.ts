@@ -1,0 +1,110 @@
+/**
+ * The real Universal Sentence Encoder Lite, loaded once for this file from the installed package.
+ * Network access is cut off for the whole file (fetch, http, https throw), so a load that tried to
+ * reach TF Hub would fail here rather than pass quietly.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { cosineSimilarity } from './embedder.port';
+import { embeddingText } from './embedding-text';
+import { USE_LITE_DIMENSIONS, UseLiteEmbedder } from './use-lite-embedder';
+
+const networkAttempts: string[] = [];
+const refuse = (what: string) => (...args: unknown[]) => {
+  networkAttempts.push(`${what} ${String(args[0])}`);
+  throw new Error(`network access attempted in an offline test: ${what} ${String(args[0])}`);
+};
+const originals = { fetch: globalThis.fetch, httpRequest: http.request, httpGet: http.get, httpsRequest: https.request, httpsGet: https.get };
+
+describe('UseLiteEmbedder (offline Universal Sentence Encoder Lite)', () => {
+  const embedder = new UseLiteEmbedder();
+  let loadMs = 0;
+
+  beforeAll(async () => {
+    globalThis.fetch = refuse('fetch') as typeof fetch;
+    Object.assign(http, { request: refuse('http.request'), get: refuse('http.get') });
+    Object.assign(https, { request: refuse('https.request'), get: refuse('https.get') });
+    const start = performance.now();
+    await embedder.load();
+    loadMs = performance.now() - start;
+  });
+
+  afterAll(() => {
+    globalThis.fetch = originals.fetch;
+    Object.assign(http, { request: originals.httpRequest, get: originals.httpGet });
+    Object.assign(https, { request: originals.httpsRequest, get: originals.httpsGet });
+  });
+
+  it('loads from the installed package without touching the network, and names its weights', () => {
+    expect(networkAttempts).toEqual([]);
+    expect(embedder.model).toMatch(/^universal-sentence-encoder-lite-en@\d+\.\d+\.\d+$/);
+    expect(embedder.dimensions).toBe(512);
+  });
+
+  it('returns 512-dimensional float32 unit vectors', async () => {
+    const [a] = await embedder.embed(['The payment service listens on port 8080.']);
+    expect(a).toBeInstanceOf(Float32Array);
+    expect(a).toHaveLength(USE_LITE_DIMENSIONS);
+    expect(Math.hypot(...a)).toBeCloseTo(1, 4);
+  });
+
+  it('places a question near the statement that answers it, far from an unrelated one', async () => {
+    const [statement, question, unrelated] = await embedder.embed([
+      'The payment service listens on port 8080.',
+      'Which port does the payment service use?',
+      'My cat is called Nabi.',
+    ]);
+    const near = cosineSimilarity(statement, question);
+    const far = cosineSimilarity(statement, unrelated);
+    expect(near).toBeGreaterThan(far);
+    expect(near - far).toBeGreaterThan(0.2);
+  });
+
+  it('keeps the order of a batch: each text gets its own embedding back', async () => {
+    const texts = ['I like my coffee black.', 'The deploy runs every Friday.', 'Seoul is the capital of South Korea.'];
+    const batched = await embedder.embed(texts);
+    const alone = await Promise.all(texts.map(async (t) => (await embedder.embed([t]))[0]));
+    batched.forEach((vector, i) => {
+      expect(cosineSimilarity(vector, alone[i])).toBeGreaterThan(0.9999);
+      alone.forEach((other, j) => j !== i && expect(cosineSimilarity(vector, other)).toBeLessThan(0.9));
+    });
+  });
+
+  it('is deterministic: the same input gives the same vector', async () => {
+    const texts = ['The payment service listens on port 8080.', 'My cat is called Nabi.'];
+    const [first, second] = [await embedder.embed(texts), await embedder.embed(texts)];
+    expect(Array.from(second[0])).toEqual(Array.from(first[0]));
+    expect(Array.from(second[1])).toEqual(Array.from(first[1]));
+  });
+
+  it('handles an empty batch, an empty text and repeated texts', async () => {
+    expect(await embedder.embed([])).toEqual([]);
+    const [empty, a, again] = await embedder.embed(['', 'same text', 'same text']);
+    expect(empty).toHaveLength(512);
+    expect(Array.from(again)).toEqual(Array.from(a));
+  });
+
+  it('gives each of many concurrent callers its own answer (they share batches)', async () => {
+    const texts = Array.from({ length: 40 }, (_, i) => `Reminder number ${i}: water the plants on floor ${i % 7}.`);
+    const separately = await Promise.all(texts.map((t) => embedder.embed([t])));
+    const together = await embedder.embed(texts);
+    separately.forEach(([vector], i) => expect(cosineSimilarity(vector, together[i])).toBeGreaterThan(0.9999));
+  });
+
+  it('embeds the type description with the text (the typed text stays close to the plain one)', async () => {
+    const [plain, typed] = await embedder.embed(['I prefer dark mode in every editor.', embeddingText('preference', 'I prefer dark mode in every editor.')]);
+    expect(cosineSimilarity(plain, typed)).toBeGreaterThan(0.7);
+  });
+
+  it('measures: model load, and the per-sentence time of a batch of 100', async () => {
+    const sentences = Array.from({ length: 100 }, (_, i) => `Service ${i} of the billing platform listens on port ${8000 + i} in staging.`);
+    const start = performance.now();
+    const vectors = await embedder.embed(sentences);
+    const batchMs = performance.now() - start;
+    expect(vectors).toHaveLength(100);
+    process.stdout.write(
+      `[use-lite] model load ${loadMs.toFixed(0)} ms; 100 sentences batched in ${batchMs.toFixed(0)} ms ` +
+        `(${(batchMs / 100).toFixed(2)} ms a sentence)\n`,
+    );
+  });
+});
