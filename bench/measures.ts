@@ -10,7 +10,7 @@ import type { AppendContext, Backend, StreamAppend, TestDatabase } from '@factle
 import { CompiledQuery, sql } from 'kysely';
 import { type ProfileReport, QueryProfiler } from './profile';
 import { type LatencySummary, msSince, round, summarize, tick } from './stats';
-import { type FactWorkload, VALID_BASE } from './workload';
+import { type FactWorkload, VALID_BASE, type WorkloadCounts } from './workload';
 
 export interface Sizes {
   appendBatch: number;
@@ -243,14 +243,8 @@ export async function measureAppend(b: Bench): Promise<AppendMeasure> {
 
 // ---- fill up to the dataset of measures 3 and 4 -------------------------------------------------
 
-export interface FillReport {
+export interface FillReport extends Omit<WorkloadCounts, 'payloadBytes'> {
   facts: number;
-  keys: number;
-  asserts: number;
-  created: number;
-  superseded: number;
-  setMembers: number;
-  events: number;
   avgPayloadBytes: number;
   fillMs: number;
   fillEventsPerSec: number;
@@ -283,6 +277,42 @@ export async function fill(b: Bench): Promise<FillReport> {
     fillMs: Math.round(fillMs),
     fillEventsPerSec: Math.round(((c.events - before) / fillMs) * 1000),
   };
+}
+
+/**
+ * Runs a latency measure beside its floor: warm-up, then target and floor alternately (the order
+ * flips each round, so neither always follows the other's commit) until both the minimum sample
+ * count and the time budget are reached; then a separate profiled pass of the target.
+ */
+async function alternate(
+  b: Bench,
+  o: {
+    warmup: number;
+    total: number;
+    minSamples: number;
+    budgetMs: number;
+    samples: number[];
+    one(measured: boolean): Promise<void>;
+    floor(measured: boolean): Promise<void>;
+  },
+): Promise<ProfileReport> {
+  let started = 0n;
+  for (let i = 0; i < o.total; i++) {
+    const measured = i >= o.warmup;
+    if (i === o.warmup) started = tick();
+    if (o.samples.length >= o.minSamples && msSince(started) > o.budgetMs) break;
+    if (i % 2) {
+      await o.one(measured);
+      await o.floor(measured);
+    } else {
+      await o.floor(measured);
+      await o.one(measured);
+    }
+  }
+  const profiler = new QueryProfiler();
+  profiler.start();
+  for (let i = 0; i < b.sizes.profileUnits; i++) await o.one(false);
+  return profiler.stop(b.sizes.profileUnits);
 }
 
 // ---- 3. projection rebuild -----------------------------------------------------------------------
@@ -424,23 +454,15 @@ export async function measureReads(b: Bench): Promise<LatencyMeasure> {
     await raw(b, 'SELECT * FROM fl_memories WHERE tenant = $1 AND memory_id = $2', [b.tenant, key.firstMemoryId]);
     if (measured) fp.push(msSince(t0));
   };
-  let started = 0n;
-  for (let i = 0; i < total; i++) {
-    const measured = i >= b.sizes.readWarmup;
-    if (i === b.sizes.readWarmup) started = tick();
-    if (fl.length >= b.sizes.minSamples.reads && msSince(started) > b.sizes.budgetMs.reads) break;
-    if (i % 2) {
-      await one(measured);
-      await floor(measured);
-    } else {
-      await floor(measured);
-      await one(measured);
-    }
-  }
-  const profiler = new QueryProfiler();
-  profiler.start();
-  for (let i = 0; i < b.sizes.profileUnits; i++) await one(false);
-  const profile = profiler.stop(b.sizes.profileUnits);
+  const profile = await alternate(b, {
+    warmup: b.sizes.readWarmup,
+    total,
+    minSamples: b.sizes.minSamples.reads,
+    budgetMs: b.sizes.budgetMs.reads,
+    samples: fl,
+    one,
+    floor,
+  });
   const factledger = summarize(fl);
   const floorS = summarize(fp);
   const db = (await sql<{ memories: number; history: number; keys: number }>`
@@ -498,23 +520,15 @@ export async function measureAsserts(b: Bench): Promise<LatencyMeasure> {
     if (measured) fp.push(msSince(t0));
   };
   const total = b.sizes.assertWarmup + b.sizes.asserts;
-  let started = 0n;
-  for (let i = 0; i < total; i++) {
-    const measured = i >= b.sizes.assertWarmup;
-    if (i === b.sizes.assertWarmup) started = tick();
-    if (fl.length >= b.sizes.minSamples.asserts && msSince(started) > b.sizes.budgetMs.asserts) break;
-    if (i % 2) {
-      await one(measured);
-      await floor(measured);
-    } else {
-      await floor(measured);
-      await one(measured);
-    }
-  }
-  const profiler = new QueryProfiler();
-  profiler.start();
-  for (let i = 0; i < b.sizes.profileUnits; i++) await one(false);
-  const profile = profiler.stop(b.sizes.profileUnits);
+  const profile = await alternate(b, {
+    warmup: b.sizes.assertWarmup,
+    total,
+    minSamples: b.sizes.minSamples.asserts,
+    budgetMs: b.sizes.budgetMs.asserts,
+    samples: fl,
+    one,
+    floor,
+  });
   const factledger = summarize(fl);
   const floorS = summarize(fp);
   return {

@@ -47,7 +47,6 @@ const RULES: [RegExp, string][] = [
   [/INSERT INTO fl_projected_streams/i, 'projection: upsert watermarks'],
   [/TRUNCATE/i, 'TRUNCATE read models'],
   [/FROM fl_fact_history\s+WHERE tenant = \$1 AND stream_id = \$2 AND status/i, 'read: valuesAt (history as of)'],
-  [/FROM fl_memories WHERE tenant = \$1 AND stream_id/i, 'read: memoriesOfStream (cardinality)'],
   [/FROM fl_memories WHERE tenant = \$1 AND memory_id/i, 'read: memory by primary key'],
 ];
 

@@ -19,9 +19,7 @@ export function normalizeTerm(term: string): string {
 
 export function normalizeScope(scope: Scope | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const k of Object.keys(scope ?? {}).map((k) => k).sort((a, b) => normalizeTerm(a).localeCompare(normalizeTerm(b)))) {
-    out[normalizeTerm(k)] = normalizeTerm(String(scope![k]));
-  }
+  for (const [k, v] of Object.entries(scope ?? {})) out[normalizeTerm(k)] = normalizeTerm(String(v));
   return out;
 }
 

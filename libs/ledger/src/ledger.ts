@@ -190,10 +190,6 @@ export class Ledger {
     this.newId = deps.newId ?? randomUUID;
   }
 
-  get clock(): Clock {
-    return this.deps.clock;
-  }
-
   // ---- commands -------------------------------------------------------------------------
 
   async assert(tenant: string, input: unknown): Promise<WriteResult> {

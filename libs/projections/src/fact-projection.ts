@@ -14,7 +14,6 @@ import {
   MEMORY_EVENT_TYPES,
   type MemoryStatus,
   normalizeTerm,
-  scopeKey,
   statusOf,
   type StreamState,
   evolve,
@@ -217,6 +216,3 @@ export function projectFacts(loaded: LoadedRows, events: RecordedEvent[]): Proje
     watermarks: [...touchedStreams.values()],
   };
 }
-
-/** The canonical text of a row's scope, as stored for lookups. */
-export const rowScopeKey = (row: { scope: Record<string, string> }): string => scopeKey(row.scope);

@@ -12,23 +12,12 @@ export interface AsOf {
   knownAt: Date;
 }
 
-export interface HistoryEntry extends HistoryRow {
-  openedAt: Date;
-  closedAt: Date | null;
-}
-
 export class FactReader {
   constructor(private readonly db: ProjectionExecutor) {}
 
   async memory(tenant: string, memoryId: string): Promise<MemoryRow | null> {
     const rows = await sql`SELECT * FROM fl_memories WHERE tenant = ${tenant} AND memory_id = ${memoryId}`.execute(this.db);
     return rows.rows[0] ? memoryFromDb(rows.rows[0]) : null;
-  }
-
-  async memoriesOfStream(tenant: string, streamId: string): Promise<MemoryRow[]> {
-    const rows = await sql`
-      SELECT * FROM fl_memories WHERE tenant = ${tenant} AND stream_id = ${streamId} ORDER BY valid_from, recorded_at`.execute(this.db);
-    return rows.rows.map(memoryFromDb);
   }
 
   /** The versions of one key in the read paths at (validAt, knownAt): one row, or a set. */
@@ -52,15 +41,12 @@ export class FactReader {
   }
 
   /** The whole bitemporal history of a key, every row with the events that opened and closed it. */
-  async history(tenant: string, streamId: string): Promise<HistoryEntry[]> {
+  async history(tenant: string, streamId: string): Promise<HistoryRow[]> {
     const rows = await sql`
       SELECT ${HISTORY_COLUMNS} FROM fl_fact_history
       WHERE tenant = ${tenant} AND stream_id = ${streamId}
       ORDER BY opened_by, memory_id`.execute(this.db);
-    return rows.rows.map((r) => {
-      const h = historyFromDb(r);
-      return { ...h, openedAt: h.txFrom, closedAt: h.txTo };
-    });
+    return rows.rows.map(historyFromDb);
   }
 
   /** Memories in the read paths now, newest first. */

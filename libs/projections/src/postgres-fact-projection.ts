@@ -3,7 +3,7 @@
  * to the pure `projectFacts`, and writes the changes back with a handful of set-based
  * statements per batch (rows travel as one jsonb parameter each).
  */
-import { normalizeTerm } from '@factledger/domain';
+import { normalizeTerm, scopeKey } from '@factledger/domain';
 import type { RecordedEvent } from '@factledger/store';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import {
@@ -12,7 +12,6 @@ import {
   type LoadedRows,
   type MemoryRow,
   projectFacts,
-  rowScopeKey,
   streamKey,
 } from './fact-projection';
 import type { Projection } from './projection';
@@ -200,7 +199,7 @@ export class PostgresFactProjection implements Projection {
         subject_norm: m.subject === null ? null : normalizeTerm(m.subject),
         relation_norm: m.relation === null ? null : normalizeTerm(m.relation),
         scope: m.scope,
-        scope_key: rowScopeKey(m),
+        scope_key: scopeKey(m.scope),
         value: m.value,
         text: m.text,
         type: m.type,
