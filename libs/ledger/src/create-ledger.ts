@@ -16,8 +16,9 @@ export interface LedgerHandle {
 /** Builds a ledger on an already open database (tests, benchmarks, hosts that own the pool). */
 export function ledgerOn(database: Database, options: { clock?: Clock; waitTimeoutMs?: number } = {}): LedgerHandle {
   const store = new PostgresEventStore(database.db);
-  const runner = new ProjectionRunner(database.db, [new PostgresFactProjection()], { waitTimeoutMs: options.waitTimeoutMs });
-  const ledger = new Ledger({ store, runner, reader: new FactReader(database.db), clock: options.clock ?? systemClock });
+  const facts = new PostgresFactProjection();
+  const runner = new ProjectionRunner(database.db, [facts], { waitTimeoutMs: options.waitTimeoutMs });
+  const ledger = new Ledger({ store, runner, inline: facts, reader: new FactReader(database.db), clock: options.clock ?? systemClock });
   return { ledger, database, store, runner, close: () => database.close() };
 }
 

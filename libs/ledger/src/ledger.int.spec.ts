@@ -120,4 +120,44 @@ describe.each(testBackends())('Ledger on %s', (backend) => {
       CardinalityConflictError,
     );
   });
+
+  const checkpoint = async (): Promise<number> =>
+    Number((await sql<{ p: number }>`SELECT prepare AS p FROM fl_checkpoints WHERE name = 'facts'`.execute(database.db)).rows[0]!.p);
+
+  it('projects a write in its own transaction, and leaves it to the runner when the stream was not fully projected', async () => {
+    const { ledger, runner, store } = handle;
+    await runner.catchUp();
+    const catchUp = jest.spyOn(runner, 'catchUp');
+    try {
+      // Inline: the checkpoint moves with the append, and the runner is not needed.
+      const first = await ledger.assert('inline', { subject: 'team', relation: 'member', value: 'Ann', cardinality: 'many' });
+      expect(catchUp).not.toHaveBeenCalled();
+      expect(await checkpoint()).toBe(first.position);
+      expect((await ledger.fact('inline', { subject: 'team', relation: 'member' })).values).toEqual(['Ann']);
+
+      // Another writer appends to the same stream without projecting (as a batch import could).
+      const stream = (await ledger.memory('inline', { memoryId: first.memoryId })).memoryId;
+      const streamId = (await sql<{ s: string }>`SELECT stream_id AS s FROM fl_memories WHERE memory_id = ${stream}`.execute(database.db)).rows[0]!.s;
+      const read = await store.readStream('inline', streamId);
+      const data = { ...(read.events[0]!.data as Record<string, unknown>), memoryId: 'raw-bob', value: 'Bob', text: 'team member Bob' };
+      const raw = await store.append(
+        { tenant: 'inline', commandId: null, causationId: null, correlationId: null, batch: null, recordedAt: clock.now() },
+        [{ streamId, expectedVersion: read.version, events: [{ eventId: '00000000-0000-4000-8000-000000000001', type: 'FactAsserted', data }] }],
+      );
+      expect(raw.followUp).toBeNull();
+      expect(await checkpoint()).toBe(first.position);
+
+      // The next command on that stream sees the projection behind: nothing inline, the runner catches up.
+      tick();
+      const third = await ledger.assert('inline', { subject: 'team', relation: 'member', value: 'Cem' });
+      expect(catchUp).toHaveBeenCalledTimes(1);
+      expect(await checkpoint()).toBe(third.position);
+      expect((await ledger.fact('inline', { subject: 'team', relation: 'member' })).values).toEqual(['Ann', 'Bob', 'Cem']);
+      const open = await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM fl_fact_history WHERE tenant = 'inline' AND upper_inf(tx)`.execute(database.db);
+      expect(open.rows[0]!.n).toBe(3);
+    } finally {
+      catchUp.mockRestore();
+    }
+  });
 });

@@ -24,8 +24,8 @@ import {
   UnknownBatchError,
   UnknownMemoryError,
 } from '@factledger/domain';
-import { type FactReader, type HistoryRow, type MemoryRow, type ProjectionRunner } from '@factledger/projections';
-import { type AppendContext, type EventStore, ExpectedVersionConflict, type RecordedEvent } from '@factledger/store';
+import { type FactReader, type HistoryRow, type InlineProjection, type MemoryRow, type ProjectionRunner } from '@factledger/projections';
+import { type AppendContext, type EventStore, ExpectedVersionConflict, type NewEvent, type RecordedEvent } from '@factledger/store';
 import type { z } from 'zod';
 import {
   assertSchema,
@@ -122,6 +122,8 @@ export interface HistoryView {
 export interface LedgerDeps {
   store: EventStore;
   runner: ProjectionRunner;
+  /** Applies a command's events to the read models in the append's own transaction. */
+  inline?: InlineProjection;
   reader: FactReader;
   clock: Clock;
   newId?: () => string;
@@ -394,7 +396,26 @@ export class Ledger {
     };
   }
 
-  private toNew(e: MemoryEvent): { eventId: string; type: string; data: unknown } {
+  /** The events as they will be recorded, positions stood in for by -1, -2, … (see InlineProjection). */
+  private pending(context: AppendContext, streamId: string, version: number, events: NewEvent[]): RecordedEvent[] {
+    return events.map((e, i) => ({
+      globalPosition: -(i + 1),
+      logPosition: { commit: '0', prepare: -(i + 1) },
+      tenant: context.tenant,
+      streamId,
+      streamVersion: version + 1 + i,
+      eventId: e.eventId,
+      type: e.type,
+      data: e.data,
+      commandId: context.commandId,
+      causationId: context.causationId,
+      correlationId: context.correlationId,
+      batch: context.batch,
+      recordedAt: context.recordedAt,
+    }));
+  }
+
+  private toNew(e: MemoryEvent): NewEvent {
     return { eventId: this.newId(), type: e.type, data: e.data };
   }
 
@@ -411,15 +432,16 @@ export class Ledger {
         const last = stream.events[stream.events.length - 1];
         return { outcome: decision.outcome, memoryId: decision.memoryId, position: last?.globalPosition ?? 0, replayed: false };
       }
+      const context = this.context(tenant, meta);
+      const events = decision.events.map((e) => this.toNew(e));
+      // The read models take the new events in the same transaction (one round trip, one
+      // commit); the runner is the fallback when that could not be done.
+      const followUp = this.deps.inline?.inline(stream.events, this.pending(context, streamId, stream.version, events)) ?? undefined;
       try {
-        const result = await this.deps.store.append(this.context(tenant, meta), [
-          {
-            streamId,
-            expectedVersion: stream.version < 0 ? 'no-stream' : stream.version,
-            events: decision.events.map((e) => this.toNew(e)),
-          },
-        ]);
-        await this.deps.runner.catchUp();
+        const result = await this.deps.store.append(context, [
+          { streamId, expectedVersion: stream.version < 0 ? 'no-stream' : stream.version, events },
+        ], followUp);
+        if (!(followUp && this.deps.inline?.settled(result.followUp))) await this.deps.runner.catchUp();
         return { outcome: decision.outcome, memoryId: decision.memoryId, position: result.position, replayed: result.duplicate };
       } catch (error) {
         if (error instanceof ExpectedVersionConflict && attempt < MAX_CONFLICT_RETRIES) continue;

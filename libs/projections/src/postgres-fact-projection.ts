@@ -4,17 +4,18 @@
  * statements per batch (rows travel as one jsonb parameter each).
  */
 import { normalizeTerm, scopeKey } from '@factledger/domain';
-import type { RecordedEvent } from '@factledger/store';
+import type { AppendFollowUp, RecordedEvent } from '@factledger/store';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import {
   type HistoryRow,
   isMemoryEvent,
   type LoadedRows,
   type MemoryRow,
+  type ProjectionChanges,
   projectFacts,
   streamKey,
 } from './fact-projection';
-import type { Projection } from './projection';
+import type { InlineProjection, Projection } from './projection';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Executor = Kysely<any> | Transaction<any>;
@@ -117,7 +118,7 @@ export function historyFromDb(r: any): HistoryRow {
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
-export class PostgresFactProjection implements Projection {
+export class PostgresFactProjection implements Projection, InlineProjection {
   readonly name = 'facts';
 
   async apply(trx: Executor, events: RecordedEvent[]): Promise<void> {
@@ -171,94 +172,90 @@ export class PostgresFactProjection implements Projection {
     };
   }
 
-  private async write(trx: Executor, changes: ReturnType<typeof projectFacts>): Promise<void> {
-    // Close before insert, so no two open rows ever overlap, even within one statement.
-    if (changes.closes.length) {
-      const rows = changes.closes.map((c) => ({ ...c, txTo: iso(c.txTo) }));
-      await sql`
-        UPDATE fl_fact_history h
-        SET tx = tstzrange(lower(h.tx), c."txTo", '[)'), closed_by = c."closedBy", closed_event_type = c."closedEventType"
-        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-          AS c(tenant text, "memoryId" text, "openedBy" bigint, "txTo" timestamptz, "closedBy" bigint, "closedEventType" text)
-        WHERE h.tenant = c.tenant AND h.memory_id = c."memoryId" AND h.opened_by = c."openedBy"`.execute(trx);
-    }
-    if (changes.drops.length) {
-      await sql`
-        DELETE FROM fl_fact_history h
-        USING jsonb_to_recordset(${JSON.stringify(changes.drops)}::jsonb) AS d(tenant text, "memoryId" text, "openedBy" bigint)
-        WHERE h.tenant = d.tenant AND h.memory_id = d."memoryId" AND h.opened_by = d."openedBy"`.execute(trx);
-    }
-    if (!changes.memories.length && !changes.inserts.length && !changes.watermarks.length) return;
-    const memories = changes.memories.map((m) => ({
-        tenant: m.tenant,
-        memory_id: m.memoryId,
-        stream_id: m.streamId,
-        kind: m.kind,
-        subject: m.subject,
-        relation: m.relation,
-        subject_norm: m.subject === null ? null : normalizeTerm(m.subject),
-        relation_norm: m.relation === null ? null : normalizeTerm(m.relation),
-        scope: m.scope,
-        scope_key: scopeKey(m.scope),
-        value: m.value,
-        text: m.text,
-        type: m.type,
-        original_type: m.originalType,
-        speaker: m.speaker,
-        source: m.source,
-        authority: m.authority,
-        cardinality: m.cardinality,
-        core: m.core,
-        status: m.status,
-        valid_from: new Date(m.validFrom).toISOString(),
-        valid_to: m.validTo === null ? null : new Date(m.validTo).toISOString(),
-        confirmations: m.confirmations,
-        quarantined: m.quarantined,
-        corrected: m.corrected,
-        withdrawn: m.withdrawn,
-        retracted: m.retracted,
-        overruled: m.overruled,
-        superseded_by: m.supersededBy,
-        recorded_at: m.recordedAt.toISOString(),
-        updated_at: m.updatedAt.toISOString(),
-        last_position: m.lastPosition,
-      }));
-    const history = changes.inserts.map((h) => ({
-        ...h,
-        validFrom: iso(h.validFrom),
-        validTo: iso(h.validTo),
-        txFrom: iso(h.txFrom),
-        txTo: iso(h.txTo),
-        subjectNorm: h.subject === null ? null : normalizeTerm(h.subject),
-      }));
-    // The rest in one statement: memories, new history rows, stream watermarks.
-    await sql`
-      WITH m AS (
-        INSERT INTO fl_memories SELECT * FROM jsonb_populate_recordset(NULL::fl_memories, ${JSON.stringify(memories)}::jsonb)
-        ON CONFLICT (tenant, memory_id) DO UPDATE SET
-          type = excluded.type, status = excluded.status, valid_from = excluded.valid_from, valid_to = excluded.valid_to,
-          confirmations = excluded.confirmations, quarantined = excluded.quarantined, corrected = excluded.corrected,
-          withdrawn = excluded.withdrawn, retracted = excluded.retracted, overruled = excluded.overruled,
-          superseded_by = excluded.superseded_by, updated_at = excluded.updated_at, last_position = excluded.last_position
-        RETURNING 1),
-      h AS (
-        INSERT INTO fl_fact_history (tenant, memory_id, opened_by, opened_event_type, stream_id, element, kind, cardinality, subject, relation,
-          subject_norm, scope, value, text, type, speaker, source, status, valid, tx, closed_by, closed_event_type)
-        SELECT r.tenant, r."memoryId", r."openedBy", r."openedEventType", r."streamId", r.element, r.kind, r.cardinality, r.subject, r.relation,
-          r."subjectNorm", r.scope, r.value, r.text, r.type, r.speaker, r.source, r.status,
-          tstzrange(r."validFrom", r."validTo", '[)'), tstzrange(r."txFrom", r."txTo", '[)'), r."closedBy", r."closedEventType"
-        FROM jsonb_to_recordset(${JSON.stringify(history)}::jsonb) AS r(
-          tenant text, "memoryId" text, "openedBy" bigint, "openedEventType" text, "streamId" text, element text, kind text, cardinality text,
-          subject text, relation text, "subjectNorm" text, scope jsonb, value text, text text, type text, speaker text, source text,
-          status text, "validFrom" timestamptz, "validTo" timestamptz, "txFrom" timestamptz, "txTo" timestamptz,
-          "closedBy" bigint, "closedEventType" text)
-        RETURNING 1),
-      w AS (
-        INSERT INTO fl_projected_streams (tenant, stream_id, version)
-        SELECT w.tenant, w."streamId", w.version FROM jsonb_to_recordset(${JSON.stringify(changes.watermarks)}::jsonb)
-          AS w(tenant text, "streamId" text, version int)
-        ON CONFLICT (tenant, stream_id) DO UPDATE SET version = excluded.version
-        RETURNING 1)
-      SELECT (SELECT count(*) FROM m) + (SELECT count(*) FROM h) + (SELECT count(*) FROM w) AS written`.execute(trx);
+  /**
+   * Inline projection of an append: the changes that `pending` (events about to be appended to
+   * one stream, their positions stood in for by -1, -2, …) make to the rows that `stream` (every
+   * event already in it) left, as a follow-up for the append's own transaction. The prior rows
+   * are folded in memory from the stream, so nothing is loaded; fl_apply_fact_changes applies
+   * them only if the stored watermark shows the stream fully projected, and moves the checkpoint
+   * when it stood right before the append.
+   */
+  inline(stream: RecordedEvent[], pending: RecordedEvent[]): AppendFollowUp | null {
+    const fresh = pending.filter(isMemoryEvent);
+    if (fresh.length === 0) return null;
+    const before = projectFacts({ memories: [], openHistory: [], watermarks: new Map() }, stream.filter(isMemoryEvent));
+    const loaded: LoadedRows = {
+      memories: before.memories,
+      openHistory: before.inserts.filter((h) => h.txTo === null),
+      watermarks: new Map(before.watermarks.map((w) => [streamKey(w.tenant, w.streamId), w.version])),
+    };
+    const { tenant, streamId } = fresh[0]!;
+    return {
+      fn: 'fl_apply_fact_changes',
+      payload: {
+        ...changesPayload(projectFacts(loaded, fresh)),
+        expect: [{ tenant, streamId, version: before.watermarks[0]?.version ?? -1 }],
+        checkpoint: this.name,
+      },
+    };
   }
+
+  settled(reply: unknown): boolean {
+    return (reply as { checkpoint?: boolean } | null)?.checkpoint === true;
+  }
+
+  private async write(trx: Executor, changes: ProjectionChanges): Promise<void> {
+    await sql`SELECT fl_apply_fact_changes(${JSON.stringify(changesPayload(changes))}::jsonb, NULL)`.execute(trx);
+  }
+}
+
+/** The changes as fl_apply_fact_changes (migrations/004) reads them. */
+function changesPayload(changes: ProjectionChanges): Record<string, unknown[]> {
+  return {
+    closes: changes.closes.map((c) => ({ ...c, txTo: iso(c.txTo) })),
+    drops: changes.drops,
+    memories: changes.memories.map((m) => ({
+      tenant: m.tenant,
+      memory_id: m.memoryId,
+      stream_id: m.streamId,
+      kind: m.kind,
+      subject: m.subject,
+      relation: m.relation,
+      subject_norm: m.subject === null ? null : normalizeTerm(m.subject),
+      relation_norm: m.relation === null ? null : normalizeTerm(m.relation),
+      scope: m.scope,
+      scope_key: scopeKey(m.scope),
+      value: m.value,
+      text: m.text,
+      type: m.type,
+      original_type: m.originalType,
+      speaker: m.speaker,
+      source: m.source,
+      authority: m.authority,
+      cardinality: m.cardinality,
+      core: m.core,
+      status: m.status,
+      valid_from: new Date(m.validFrom).toISOString(),
+      valid_to: m.validTo === null ? null : new Date(m.validTo).toISOString(),
+      confirmations: m.confirmations,
+      quarantined: m.quarantined,
+      corrected: m.corrected,
+      withdrawn: m.withdrawn,
+      retracted: m.retracted,
+      overruled: m.overruled,
+      superseded_by: m.supersededBy,
+      recorded_at: m.recordedAt.toISOString(),
+      updated_at: m.updatedAt.toISOString(),
+      last_position: m.lastPosition,
+    })),
+    inserts: changes.inserts.map((h) => ({
+      ...h,
+      validFrom: iso(h.validFrom),
+      validTo: iso(h.validTo),
+      txFrom: iso(h.txFrom),
+      txTo: iso(h.txTo),
+      subjectNorm: h.subject === null ? null : normalizeTerm(h.subject),
+    })),
+    watermarks: changes.watermarks,
+  };
 }

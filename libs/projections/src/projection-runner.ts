@@ -189,5 +189,7 @@ async function readCheckpoint(executor: Kysely<any>, name: string): Promise<LogP
 async function writeCheckpoint(executor: Kysely<any>, name: string, position: LogPosition): Promise<void> {
   await sql`
     INSERT INTO fl_checkpoints (name, commit, prepare, updated_at) VALUES (${name}, ${position.commit}::xid8, ${position.prepare}, now())
-    ON CONFLICT (name) DO UPDATE SET commit = excluded.commit, prepare = excluded.prepare, updated_at = excluded.updated_at`.execute(executor);
+    ON CONFLICT (name) DO UPDATE SET commit = excluded.commit, prepare = excluded.prepare, updated_at = excluded.updated_at
+    -- An inline projection (see fl_apply_fact_changes) may have moved it further meanwhile.
+    WHERE fl_checkpoints.prepare <= excluded.prepare`.execute(executor);
 }

@@ -1,5 +1,5 @@
 /** What a projection is to its runner: a name (its checkpoint), a way to apply events, a reset. */
-import type { RecordedEvent } from '@factledger/store';
+import type { AppendFollowUp, RecordedEvent } from '@factledger/store';
 import type { Kysely, Transaction } from 'kysely';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -16,4 +16,15 @@ export interface Projection {
    * exactly what `apply` would have left.
    */
   applyAll?(trx: ProjectionExecutor, events: RecordedEvent[]): Promise<void>;
+}
+
+/** A projection that can also apply one stream's new events inside the append's transaction. */
+export interface InlineProjection {
+  /**
+   * The follow-up to pass to the append, or null when there is nothing to apply. `stream` is
+   * every event already in the stream; `pending` the new ones, positions stood in for by -1, -2, ….
+   */
+  inline(stream: RecordedEvent[], pending: RecordedEvent[]): AppendFollowUp | null;
+  /** Whether the follow-up's reply shows the projection fully caught up with the append. */
+  settled(reply: unknown): boolean;
 }

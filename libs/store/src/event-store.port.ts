@@ -39,6 +39,18 @@ export interface AppendResult {
   /** True when the command id had already been appended: nothing was written this time. */
   duplicate: boolean;
   streamVersions: Record<string, number>;
+  /** What the follow-up returned; null when none ran (none asked, or a duplicate). */
+  followUp: unknown;
+}
+
+/**
+ * Work to run in the append's own transaction, after the events are in: a server-side function
+ * called with `payload` and the new events' positions (an inline projection). An adapter that
+ * cannot run one leaves `followUp` null, and the caller falls back to the projection runner.
+ */
+export interface AppendFollowUp {
+  fn: string;
+  payload: unknown;
 }
 
 export interface LogPosition {
@@ -72,7 +84,7 @@ export interface ReadStreamResult {
 
 export interface EventStore {
   /** Appends to one or more streams atomically: all events land, or none do. */
-  append(context: AppendContext, appends: StreamAppend[]): Promise<AppendResult>;
+  append(context: AppendContext, appends: StreamAppend[], followUp?: AppendFollowUp): Promise<AppendResult>;
   readStream(tenant: string, streamId: string): Promise<ReadStreamResult>;
   /** Events after `after` in log order (commit order: no later append can appear behind it). */
   readAll(after: LogPosition, limit: number): Promise<RecordedEvent[]>;

@@ -25,6 +25,7 @@ import { sql } from 'kysely';
 import { ExpectedVersionConflict } from './errors';
 import type {
   AppendContext,
+  AppendFollowUp,
   AppendResult,
   EventStore,
   LogPosition,
@@ -49,7 +50,7 @@ interface EventRow {
   recorded_at: Date;
 }
 
-/** The advisory lock key that orders appends (an arbitrary constant, 'fl' in ASCII + 1). */
+/** The advisory lock key that orders appends ('fl' in ASCII + 1); fl_append takes it. */
 export const APPEND_LOCK = 0x666c0001;
 
 const EVENT_COLUMNS = sql.raw(
@@ -74,103 +75,35 @@ export function toRecordedEvent(row: EventRow): RecordedEvent {
   };
 }
 
-class ConflictSignal extends Error {
-  constructor(readonly conflict: ExpectedVersionConflict) {
-    super(conflict.message);
-  }
-}
-
-class DuplicateCommandSignal extends Error {
-  constructor() {
-    super('duplicate command');
-  }
-}
-
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Db = Kysely<any>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Trx = Transaction<any>;
 
+/** The SQLSTATE that fl_append raises on a version conflict (migrations/004). */
+const VERSION_CONFLICT = 'FL409';
+
+interface AppendReply {
+  duplicate: boolean;
+  position: number;
+  versions: Record<string, number>;
+  then?: unknown;
+}
+
+function isVersionConflict(error: unknown): error is { code: string; detail: string } {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === VERSION_CONFLICT;
+}
+
 export class PostgresEventStore implements EventStore {
   constructor(private readonly db: Db) {}
 
-  async append(context: AppendContext, appends: StreamAppend[]): Promise<AppendResult> {
-    try {
-      return await this.db.transaction().execute((trx) => this.appendIn(trx, context, appends));
-    } catch (error) {
-      if (error instanceof ConflictSignal) throw error.conflict;
-      if (error instanceof DuplicateCommandSignal) return this.previousResult(context);
-      throw error;
-    }
-  }
-
-  private async previousResult(context: AppendContext): Promise<AppendResult> {
-    const row = await sql<{ last_position: number }>`
-      SELECT last_position FROM fl_commands WHERE tenant = ${context.tenant} AND command_id = ${context.commandId}`.execute(this.db);
-    return { position: Number(row.rows[0]?.last_position ?? 0), duplicate: true, streamVersions: {} };
-  }
-
-  private async appendIn(trx: Trx, context: AppendContext, appends: StreamAppend[]): Promise<AppendResult> {
-    if (context.commandId) {
-      // A concurrent retry blocks on this row until the first commits, then finds it.
-      const claimed = await sql`
-        INSERT INTO fl_commands (tenant, command_id) VALUES (${context.tenant}, ${context.commandId})
-        ON CONFLICT DO NOTHING RETURNING 1`.execute(trx);
-      if (claimed.rows.length === 0) throw new DuplicateCommandSignal();
-    }
-    const streamVersions: Record<string, number> = {};
-    const rows: unknown[] = [];
-    // Stream rows are locked before any position is drawn, so within one stream the
-    // positions follow the stream versions.
-    const firsts = await this.claimVersions(trx, context.tenant, appends);
-    for (const append of appends) {
-      const first = firsts.get(append.streamId);
-      if (first === undefined) continue;
-      append.events.forEach((event, i) => {
-        rows.push({
-          ord: rows.length,
-          tenant: context.tenant,
-          stream_id: append.streamId,
-          stream_version: first + i,
-          event_id: event.eventId,
-          type: event.type,
-          data: event.data,
-          command_id: context.commandId,
-          causation_id: context.causationId,
-          correlation_id: context.correlationId,
-          batch: context.batch,
-          recorded_at: context.recordedAt.toISOString(),
-        });
-      });
-      streamVersions[append.streamId] = first + append.events.length - 1;
-    }
-    if (rows.length === 0) return { position: 0, duplicate: false, streamVersions };
-    // Held until commit: positions become visible in the order they were drawn (see above).
-    await sql`SELECT pg_advisory_xact_lock(${APPEND_LOCK})`.execute(trx);
-    // One statement for the whole batch, whatever its size: the rows travel as one jsonb parameter.
-    const inserted = await sql<{ last: number }>`
-      WITH written AS (
-        INSERT INTO fl_events (tenant, stream_id, stream_version, event_id, type, data, command_id, causation_id, correlation_id, batch, recorded_at)
-        SELECT r.tenant, r.stream_id, r.stream_version, r.event_id, r.type, r.data, r.command_id, r.causation_id, r.correlation_id, r.batch, r.recorded_at
-        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
-          tenant text, stream_id text, stream_version int, event_id uuid, type text, data jsonb,
-          command_id text, causation_id text, correlation_id text, batch text, recorded_at timestamptz, ord bigint)
-        ORDER BY r.ord
-        RETURNING global_position)
-      SELECT max(global_position) AS last FROM written`.execute(trx);
-    const position = Number(inserted.rows[0]!.last);
-    if (context.commandId) {
-      await sql`UPDATE fl_commands SET last_position = ${position} WHERE tenant = ${context.tenant} AND command_id = ${context.commandId}`.execute(trx);
-    }
-    return { position, duplicate: false, streamVersions };
-  }
-
   /**
-   * Checks and bumps every stream's version in one statement; returns each stream's first new
-   * version. A stream missing from the answer did not have the expected version.
+   * One statement, so one round trip and one commit: `fl_append` (migrations/004) claims the
+   * command id, checks and bumps the stream versions, takes the append lock, inserts the events
+   * and runs the follow-up, all in the statement's own transaction.
    */
-  private async claimVersions(trx: Trx, tenant: string, appends: StreamAppend[]): Promise<Map<string, number>> {
-    const wanted = appends
+  async append(context: AppendContext, appends: StreamAppend[], followUp?: AppendFollowUp): Promise<AppendResult> {
+    const streams = appends
       .filter((a) => a.events.length > 0)
       .map((a) => ({
         s: a.streamId,
@@ -178,37 +111,27 @@ export class PostgresEventStore implements EventStore {
         n: a.events.length,
       }))
       .sort((a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : 0)); // one lock order for every writer
-    if (wanted.length === 0) return new Map();
-    const claimed = await sql<{ stream_id: string; version: number }>`
-      WITH i AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(wanted)}::jsonb) AS i(s text, e int, n int)),
-      created AS (
-        INSERT INTO fl_streams (tenant, stream_id, version)
-        SELECT ${tenant}, i.s, i.n - 1 FROM i WHERE i.e = -1 ORDER BY i.s
-        ON CONFLICT DO NOTHING
-        RETURNING stream_id, version),
-      bumped AS (
-        UPDATE fl_streams f SET version = f.version + i.n FROM i
-        WHERE f.tenant = ${tenant} AND f.stream_id = i.s AND i.e >= 0 AND f.version = i.e
-        RETURNING f.stream_id, f.version),
-      unchecked AS (
-        INSERT INTO fl_streams (tenant, stream_id, version)
-        SELECT ${tenant}, i.s, i.n - 1 FROM i WHERE i.e IS NULL ORDER BY i.s
-        ON CONFLICT (tenant, stream_id) DO UPDATE SET version = fl_streams.version + excluded.version + 1
-        RETURNING stream_id, version)
-      SELECT stream_id, version FROM created
-      UNION ALL SELECT stream_id, version FROM bumped
-      UNION ALL SELECT stream_id, version FROM unchecked`.execute(trx);
-    const firsts = new Map<string, number>();
-    const count = new Map(wanted.map((w) => [w.s, w.n]));
-    for (const r of claimed.rows) firsts.set(r.stream_id, r.version - count.get(r.stream_id)! + 1);
-    const missing = wanted.find((w) => !firsts.has(w.s));
-    if (missing) await this.conflict(trx, tenant, missing.s, missing.e === -1 ? 'no stream' : String(missing.e));
-    return firsts;
-  }
-
-  private async conflict(trx: Trx, tenant: string, streamId: string, expected: string): Promise<never> {
-    const row = await sql<{ version: number }>`SELECT version FROM fl_streams WHERE tenant = ${tenant} AND stream_id = ${streamId}`.execute(trx);
-    throw new ConflictSignal(new ExpectedVersionConflict(streamId, expected, row.rows[0]?.version ?? -1));
+    if (streams.length === 0) return { position: 0, duplicate: false, streamVersions: {}, followUp: null };
+    const events: { s: string; i: string; t: string; d: unknown }[] = [];
+    for (const a of appends) for (const e of a.events) events.push({ s: a.streamId, i: e.eventId, t: e.type, d: e.data });
+    let reply: AppendReply;
+    try {
+      const result = await sql<{ r: AppendReply }>`
+        SELECT fl_append(${context.tenant}, ${context.commandId}, ${context.causationId}, ${context.correlationId}, ${context.batch},
+          ${context.recordedAt.toISOString()}::timestamptz, ${JSON.stringify(streams)}::jsonb, ${JSON.stringify(events)}::jsonb,
+          ${followUp?.fn ?? null}::regproc, ${followUp ? JSON.stringify(followUp.payload) : null}::jsonb) AS r`.execute(this.db);
+      reply = result.rows[0]!.r;
+    } catch (error) {
+      if (!isVersionConflict(error)) throw error;
+      const d = JSON.parse(error.detail) as { stream: string; expected: number | null; actual: number };
+      throw new ExpectedVersionConflict(d.stream, d.expected === -1 ? 'no stream' : String(d.expected), d.actual);
+    }
+    return {
+      position: Number(reply.position ?? 0),
+      duplicate: reply.duplicate,
+      streamVersions: reply.versions,
+      followUp: reply.duplicate ? null : (reply.then ?? null),
+    };
   }
 
   async readStream(tenant: string, streamId: string): Promise<ReadStreamResult> {
