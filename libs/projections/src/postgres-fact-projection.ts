@@ -145,9 +145,17 @@ export class PostgresFactProjection implements Projection, InlineProjection {
     const CHUNK = 5000;
     const slice = <T>(xs: T[], i: number): T[] => xs.slice(i, i + CHUNK);
     const longest = Math.max(changes.memories.length, changes.inserts.length, changes.watermarks.length);
+    // Pipelined: the next chunk's payload is built while the database writes the previous one.
+    let writing: Promise<unknown> = Promise.resolve();
     for (let i = 0; i < longest; i += CHUNK) {
-      await this.write(trx, { memories: slice(changes.memories, i), closes: [], drops: [], inserts: slice(changes.inserts, i), watermarks: slice(changes.watermarks, i) });
+      const payload = JSON.stringify(
+        changesPayload({ memories: slice(changes.memories, i), closes: [], drops: [], inserts: slice(changes.inserts, i), watermarks: slice(changes.watermarks, i) }),
+      );
+      await writing;
+      writing = sql`SELECT fl_apply_fact_changes(${payload}::jsonb, NULL)`.execute(trx);
+      await new Promise((resolve) => setImmediate(resolve)); // let the query go out first
     }
+    await writing;
     await deferred.rebuild();
   }
 
