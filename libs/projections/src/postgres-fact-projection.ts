@@ -120,6 +120,7 @@ const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 export class PostgresFactProjection implements Projection, InlineProjection {
   readonly name = 'facts';
+  readonly tables = ['fl_memories', 'fl_fact_history', 'fl_projected_streams'];
 
   async apply(trx: Executor, events: RecordedEvent[]): Promise<void> {
     const relevant = events.filter(isMemoryEvent);
@@ -130,7 +131,7 @@ export class PostgresFactProjection implements Projection, InlineProjection {
   }
 
   async reset(trx: Executor): Promise<void> {
-    await sql`TRUNCATE fl_memories, fl_fact_history, fl_projected_streams`.execute(trx);
+    await sql`TRUNCATE ${sql.join(this.tables.map((t) => sql.ref(t)))}`.execute(trx);
   }
 
   /**

@@ -180,7 +180,7 @@ describe.each(testBackends())('ProjectionRunner on %s', (backend) => {
       // Without applyAll the rebuild folds the log through apply(), batch after batch: open rows
       // are loaded, closed and reopened across batch boundaries as in live operation.
       const real = new PostgresFactProjection();
-      const incremental: Projection = { name: 'facts', apply: (trx, events) => real.apply(trx, events), reset: (trx) => real.reset(trx) };
+      const incremental: Projection = { name: 'facts', tables: real.tables, apply: (trx, events) => real.apply(trx, events), reset: (trx) => real.reset(trx) };
       const runner = new ProjectionRunner(database.db, [incremental], { batchSize: 1 });
       await runner.rebuild('facts');
       expect(await dump(database)).toEqual(live);

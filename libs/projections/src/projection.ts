@@ -7,6 +7,8 @@ export type ProjectionExecutor = Kysely<any> | Transaction<any>;
 
 export interface Projection {
   readonly name: string;
+  /** The tables it owns (reset empties them; a rebuild vacuums and analyses them afterwards). */
+  readonly tables: string[];
   /** Applies events in log order; must be idempotent (a replayed event changes nothing). */
   apply(trx: ProjectionExecutor, events: RecordedEvent[]): Promise<void>;
   /** Empties the projection's tables, for a rebuild from position 0. */
