@@ -8,10 +8,12 @@ import { type DynamicModule, Inject, Injectable, Module, type OnModuleDestroy, t
 import { CommandHandler, CqrsModule, QueryHandler } from '@nestjs/cqrs';
 import type { Clock } from '@factledger/domain';
 import { createLedger, type Ledger, type LedgerConfig, type LedgerHandle, loadConfig } from '@factledger/ledger';
-import { COMMAND_ROUTES, QUERY_ROUTES } from './ledger.commands';
+import type { Recall, RecallResult } from '@factledger/recall';
+import { AssembleContextQuery, COMMAND_ROUTES, QUERY_ROUTES } from './ledger.commands';
 
 export const LEDGER = Symbol('factledger.ledger');
 export const LEDGER_HANDLE = Symbol('factledger.handle');
+export const RECALL = Symbol('factledger.recall');
 
 export interface FactLedgerOptions {
   /** Overrides of the environment-derived configuration. */
@@ -19,6 +21,17 @@ export interface FactLedgerOptions {
   clock?: Clock;
   /** An already built ledger (tests, scenario runs); the module then does not open a database. */
   handle?: LedgerHandle;
+  /** Context assembly; AssembleContextQuery needs it. */
+  recall?: Recall;
+}
+
+@QueryHandler(AssembleContextQuery)
+class AssembleContextHandler {
+  constructor(@Inject(RECALL) private readonly recall: Recall | null) {}
+  execute(query: AssembleContextQuery): Promise<RecallResult> {
+    if (!this.recall) throw new Error('FactLedgerModule was configured without recall');
+    return this.recall.assemble(query.tenant, query.input);
+  }
 }
 
 function commandHandler(message: Type, run: (ledger: Ledger, c: never) => Promise<unknown>): Type {
@@ -77,9 +90,11 @@ export class FactLedgerModule {
         handleProvider,
         { provide: LEDGER, useFactory: (h: LedgerHandle) => h.ledger, inject: [LEDGER_HANDLE] },
         LedgerLifecycle,
+        { provide: RECALL, useValue: options.recall ?? null },
+        AssembleContextHandler,
         ...handlers,
       ],
-      exports: [LEDGER, LEDGER_HANDLE, CqrsModule],
+      exports: [LEDGER, LEDGER_HANDLE, RECALL, CqrsModule],
     };
   }
 }

@@ -4,6 +4,7 @@
  */
 import { Command, Query } from '@nestjs/cqrs';
 import type { FactView, HistoryView, Ledger, MemoryView, RollbackResult, WriteResult } from '@factledger/ledger';
+import type { RecallResult } from '@factledger/recall';
 
 abstract class TenantCommand<R> extends Command<R> {
   constructor(readonly tenant: string, readonly input: unknown) {
@@ -46,3 +47,6 @@ export const QUERY_ROUTES = [
   [GetMemoryQuery, (l: Ledger, q: TenantQuery<unknown>) => l.memory(q.tenant, q.input)],
   [ListMemoriesQuery, (l: Ledger, q: TenantQuery<unknown>) => l.activeMemories(q.tenant, (q.input ?? {}) as { limit?: number; minPosition?: number })],
 ] as const;
+
+/** Assembles the context for a prompt (handled by the recall given to FactLedgerModule.forRoot). */
+export class AssembleContextQuery extends TenantQuery<RecallResult> {}

@@ -124,14 +124,8 @@ export class ProjectionRunner {
     return { events: total, ms: Date.now() - started };
   }
 
-  /** Number of committed events at or before `position` that a projection has not applied. */
-  private async behind(name: string, position: number | null): Promise<{ events: number; oldest: Date | null }> {
-    const bound = position === null ? sql`` : sql`AND e.global_position <= ${position}`;
-    const row = await sql<{ behind: number; oldest: Date | null }>`
-      SELECT count(*)::int AS behind, min(e.recorded_at) AS oldest
-      FROM fl_events e JOIN fl_checkpoints c ON c.name = ${name}
-      WHERE e.global_position > c.prepare ${bound}`.execute(this.db);
-    return { events: row.rows[0]?.behind ?? 0, oldest: row.rows[0]?.oldest ?? null };
+  private behind(name: string, position: number | null): Promise<{ events: number; oldest: Date | null }> {
+    return checkpointLag(this.db, name, position);
   }
 
   /**
@@ -172,7 +166,7 @@ export class ProjectionRunner {
  * checkpoint is lost with it, in the same transaction.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function lockProjection(trx: Kysely<any>, name: string, options: { wait: boolean } = { wait: true }): Promise<boolean> {
+export async function lockProjection(trx: Kysely<any>, name: string, options: { wait: boolean } = { wait: true }): Promise<boolean> {
   const key = `fl_projection:${name}`;
   const row = options.wait
     ? await sql<{ locked: boolean }>`SELECT true AS locked, set_config('synchronous_commit', 'off', true) FROM pg_advisory_xact_lock(hashtext(${key}))`.execute(trx)
@@ -181,7 +175,7 @@ async function lockProjection(trx: Kysely<any>, name: string, options: { wait: b
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function readCheckpoint(executor: Kysely<any>, name: string): Promise<LogPosition> {
+export async function readCheckpoint(executor: Kysely<any>, name: string): Promise<LogPosition> {
   const row = await sql<{ commit: string; prepare: number }>`
     SELECT commit::text AS commit, prepare FROM fl_checkpoints WHERE name = ${name}`.execute(executor);
   const r = row.rows[0];
@@ -189,10 +183,25 @@ async function readCheckpoint(executor: Kysely<any>, name: string): Promise<LogP
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function writeCheckpoint(executor: Kysely<any>, name: string, position: LogPosition): Promise<void> {
+export async function writeCheckpoint(executor: Kysely<any>, name: string, position: LogPosition): Promise<void> {
   await sql`
     INSERT INTO fl_checkpoints (name, commit, prepare, updated_at) VALUES (${name}, ${position.commit}::xid8, ${position.prepare}, now())
     ON CONFLICT (name) DO UPDATE SET commit = excluded.commit, prepare = excluded.prepare, updated_at = excluded.updated_at
     -- An inline projection (see fl_apply_fact_changes) may have moved it further meanwhile.
     WHERE fl_checkpoints.prepare <= excluded.prepare`.execute(executor);
+}
+
+/** Committed events at or before `position` (all, when null) past a checkpoint, and the oldest one's time. */
+export async function checkpointLag(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  executor: Kysely<any>,
+  name: string,
+  position: number | null,
+): Promise<{ events: number; oldest: Date | null }> {
+  const bound = position === null ? sql`` : sql`AND e.global_position <= ${position}`;
+  const row = await sql<{ behind: number; oldest: Date | null }>`
+    SELECT count(*)::int AS behind, min(e.recorded_at) AS oldest
+    FROM fl_events e JOIN fl_checkpoints c ON c.name = ${name}
+    WHERE e.global_position > c.prepare ${bound}`.execute(executor);
+  return { events: row.rows[0]?.behind ?? 0, oldest: row.rows[0]?.oldest ?? null };
 }

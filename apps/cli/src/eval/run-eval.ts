@@ -2,21 +2,28 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { ManualClock } from '@factledger/domain';
+import { type Embedder, UseLiteEmbedder } from '@factledger/embeddings';
 import { ledgerOn } from '@factledger/ledger';
+import { Recall, RecallIndexer, TiktokenCounter } from '@factledger/recall';
 import { FactLedgerModule } from '@factledger/nest';
 import { type Backend, createTestDatabase } from '@factledger/store';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { runScenario, type ScenarioReport } from './scenario-runner';
 
+/** One model per process: loading it is the slow part. */
+let sharedEmbedder: Embedder | null = null;
+
 export async function evalFile(file: string, backend: Backend): Promise<ScenarioReport> {
   const database = await createTestDatabase(backend);
   const clock = new ManualClock();
-  const app = await NestFactory.createApplicationContext(FactLedgerModule.forRoot({ handle: ledgerOn(database, { clock }) }), {
-    logger: false,
-  });
+  const handle = ledgerOn(database, { clock });
+  const embedder = (sharedEmbedder ??= new UseLiteEmbedder());
+  const indexer = new RecallIndexer(database.db, embedder, handle.runner);
+  const recall = new Recall(database.db, { embedder, facts: handle.runner, indexer, tokens: new TiktokenCounter(), clock });
+  const app = await NestFactory.createApplicationContext(FactLedgerModule.forRoot({ handle, recall }), { logger: false });
   try {
-    const bus = { commandBus: app.get(CommandBus), queryBus: app.get(QueryBus), clock };
+    const bus = { commandBus: app.get(CommandBus), queryBus: app.get(QueryBus), clock, indexRecall: () => indexer.catchUp() };
     return await runScenario(basename(file), readFileSync(file, 'utf8'), bus);
   } finally {
     await app.close();

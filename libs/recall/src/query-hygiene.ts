@@ -1,0 +1,56 @@
+/**
+ * Query hygiene (R10), pure: the retrieval query is the latest user message only, without the
+ * persona's address terms, split into sub-queries when it asks several things, and reduced to
+ * its content words for lexical search.
+ */
+
+/** Words that carry no topic in English questions; Korean particles stay attached to words and are left to trigrams. */
+const STOPWORDS = new Set(
+  `a an the and or but if then so to of in on at by for with from about into over after before is are was were be been being
+  am do does did done have has had having i me my mine we us our you your yours he him his she her it its they them their
+  this that these those what which who whom whose when where why how can could would should will shall may might must
+  not no yes just really very too also again anyway lol hey hi hello please tell know said say says there here any some
+  don't didn't doesn't isn't aren't wasn't i'm you're it's what's let's now still ever always`.split(/\s+/),
+);
+
+export interface HygieneOptions {
+  /** Names and terms the user calls the assistant by ("Socrates", "bot"): never searched for. */
+  addressTerms?: string[];
+}
+
+export interface CleanQuery {
+  /** The message as searched: address terms removed, whitespace collapsed. */
+  text: string;
+  /** One or more sub-queries, each retrieved separately. */
+  parts: string[];
+  /** Content words for lexical search (lower-cased, stopwords dropped). */
+  terms: string[];
+}
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export function cleanQuery(message: string, options: HygieneOptions = {}): CleanQuery {
+  let text = message.normalize('NFC');
+  for (const term of options.addressTerms ?? []) {
+    if (!term.trim()) continue;
+    text = text.replace(new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(term.trim())}(?=$|[^\\p{L}\\p{N}])`, 'giu'), '$1');
+  }
+  text = text.replace(/\s+/g, ' ').replace(/^[\s,;:—–-]+/, '').trim();
+  return { text, parts: splitIntents(text), terms: contentTerms(text) };
+}
+
+/**
+ * Sentences that each ask something become separate sub-queries ("Where do I live? And which
+ * port does the API use?"); a single question stays whole.
+ */
+export function splitIntents(text: string): string[] {
+  const sentences = text.split(/(?<=[?？])\s+/u).map((s) => s.trim()).filter(Boolean);
+  const questions = sentences.filter((s) => /[?？]$/u.test(s));
+  return questions.length > 1 ? questions : [text];
+}
+
+/** Lower-cased content words: letters, digits and the characters of identifiers, paths and versions. */
+export function contentTerms(text: string): string[] {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}_./:@-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu) ?? [];
+  return [...new Set(words.filter((w) => !STOPWORDS.has(w) && (w.length > 1 || /\p{N}/u.test(w))))];
+}

@@ -1,0 +1,20 @@
+import { cleanQuery, contentTerms, splitIntents } from './query-hygiene';
+
+describe('query hygiene', () => {
+  it('strips the persona address terms, whole words only', () => {
+    const q = cleanQuery('Hey Socrates, what do you know about Socratesville?', { addressTerms: ['Socrates'] });
+    expect(q.text).toBe('Hey , what do you know about Socratesville?');
+    expect(q.terms).toEqual(['socratesville']);
+  });
+
+  it('splits a message that asks several things, and keeps a single question whole', () => {
+    expect(splitIntents('Where do I live now? And which port does the API use?')).toEqual(['Where do I live now?', 'And which port does the API use?']);
+    expect(splitIntents('I moved. Where do I live now?')).toEqual(['I moved. Where do I live now?']);
+  });
+
+  it('keeps identifiers, paths, versions and Korean words as content terms, and drops stopwords and one-letter words', () => {
+    expect(contentTerms('Which numpy version do we pin? fetch_user /api/v2/orders 1.26.4')).toEqual(['numpy', 'version', 'pin', 'fetch_user', 'api/v2/orders', '1.26.4']);
+    expect(contentTerms('결제 서비스 포트가 몇 번이지?')).toEqual(['결제', '서비스', '포트가', '번이지']);
+    expect(contentTerms('hi')).toEqual([]);
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * Keeps recall's index (fl_recall_index) from the log, off the write path (R12): a checkpointed
+ * reader that embeds each new memory version (and re-embeds a retyped one, since the type is
+ * part of the embedded text) and writes the vectors with the checkpoint in one transaction.
+ * Embedding happens outside any transaction; if another process indexed the same events
+ * meanwhile, this pass's work is dropped rather than written twice.
+ */
+import { type Embedder, embeddingText } from '@factledger/embeddings';
+import { checkpointLag, lockProjection, type ProjectionRunner, readCheckpoint, writeCheckpoint } from '@factledger/projections';
+import { readLog } from '@factledger/store';
+import { type Kysely, sql } from 'kysely';
+
+export const RECALL_INDEX = 'recall-index';
+
+/** Events after which a version's embedded text (type + text) is new. */
+const INDEXED_EVENTS = new Set(['FactAsserted', 'FactOverruled', 'MemoryRetyped']);
+
+export interface IndexLag {
+  /** Committed events the index has not read yet. */
+  behindEvents: number;
+  /** Age of the oldest of them (0 when caught up). */
+  lagMs: number;
+  checkpoint: number;
+}
+
+export class RecallIndexer {
+  private running: Promise<number> | null = null;
+  private again = false;
+
+  constructor(
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    private readonly db: Kysely<any>,
+    private readonly embedder: Embedder,
+    /** The fact projection's runner: the index reads the versions' text from its tables. */
+    private readonly facts: ProjectionRunner,
+    private readonly batchSize = 256,
+  ) {}
+
+  /** Indexes everything committed so far; concurrent callers share a run. Returns versions embedded. */
+  catchUp(): Promise<number> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      let total = 0;
+      try {
+        do {
+          this.again = false;
+          for (;;) {
+            const { done, embedded } = await this.pass();
+            total += embedded;
+            if (done) break;
+          }
+        } while (this.again);
+        return total;
+      } finally {
+        this.running = null;
+      }
+    })();
+    return this.running;
+  }
+
+  private async pass(): Promise<{ done: boolean; embedded: number }> {
+    await sql`INSERT INTO fl_checkpoints (name) VALUES (${RECALL_INDEX}) ON CONFLICT DO NOTHING`.execute(this.db);
+    const from = await readCheckpoint(this.db, RECALL_INDEX);
+    const events = await readLog(this.db, from, this.batchSize);
+    if (events.length === 0) return { done: true, embedded: 0 };
+    const last = events[events.length - 1]!;
+    const wanted = new Map<string, { tenant: string; memoryId: string }>();
+    for (const e of events) {
+      if (!INDEXED_EVENTS.has(e.type)) continue;
+      const memoryId = (e.data as { memoryId: string }).memoryId;
+      wanted.set(`${e.tenant}|${memoryId}`, { tenant: e.tenant, memoryId });
+    }
+    let rows: { tenant: string; memory_id: string; type: string; text: string }[] = [];
+    if (wanted.size) {
+      await this.facts.awaitPosition(last.globalPosition);
+      const keys = [...wanted.values()];
+      rows = (
+        await sql<{ tenant: string; memory_id: string; type: string; text: string }>`
+          SELECT m.tenant, m.memory_id, m.type, m.text FROM fl_memories m
+          JOIN unnest(${keys.map((k) => k.tenant)}::text[], ${keys.map((k) => k.memoryId)}::text[]) AS k(tenant, memory_id)
+            ON m.tenant = k.tenant AND m.memory_id = k.memory_id`.execute(this.db)
+      ).rows;
+    }
+    const vectors = rows.length ? await this.embedder.embed(rows.map((r) => embeddingText(r.type, r.text))) : [];
+    const written = await this.db.transaction().execute(async (trx) => {
+      if (!(await lockProjection(trx, RECALL_INDEX, { wait: false }))) return false;
+      const now = await readCheckpoint(trx, RECALL_INDEX);
+      if (now.prepare !== from.prepare) return false; // another process indexed these events
+      if (rows.length) {
+        const payload = rows.map((r, i) => ({ t: r.tenant, m: r.memory_id, x: r.text, v: `[${Array.from(vectors[i]!).join(',')}]` }));
+        await sql`
+          INSERT INTO fl_recall_index (tenant, memory_id, model, dimensions, embedding, text)
+          SELECT r.t, r.m, ${this.embedder.model}, ${this.embedder.dimensions}, r.v::vector, r.x
+          FROM jsonb_to_recordset(${JSON.stringify(payload)}::jsonb) AS r(t text, m text, x text, v text)
+          ON CONFLICT (tenant, memory_id, model) DO UPDATE SET embedding = excluded.embedding, dimensions = excluded.dimensions,
+            text = excluded.text, indexed_at = now()`.execute(trx);
+      }
+      await writeCheckpoint(trx, RECALL_INDEX, last.logPosition);
+      return true;
+    });
+    return { done: !written || events.length < this.batchSize, embedded: written ? rows.length : 0 };
+  }
+
+  async lag(now: Date = new Date()): Promise<IndexLag> {
+    await sql`INSERT INTO fl_checkpoints (name) VALUES (${RECALL_INDEX}) ON CONFLICT DO NOTHING`.execute(this.db);
+    const { events, oldest } = await checkpointLag(this.db, RECALL_INDEX, null);
+    const checkpoint = await readCheckpoint(this.db, RECALL_INDEX);
+    return { behindEvents: events, lagMs: oldest ? Math.max(0, now.getTime() - oldest.getTime()) : 0, checkpoint: checkpoint.prepare };
+  }
+}

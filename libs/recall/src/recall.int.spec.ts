@@ -1,0 +1,73 @@
+import { InvalidInputError, ManualClock } from '@factledger/domain';
+import { UseLiteEmbedder } from '@factledger/embeddings';
+import { type LedgerHandle, ledgerOn } from '@factledger/ledger';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
+import { Recall } from './recall';
+import { RecallIndexer } from './recall-indexer';
+import { TiktokenCounter } from './token-counter';
+
+const embedder = new UseLiteEmbedder();
+
+describe.each(testBackends())('Recall on %s (real embedding model)', (backend) => {
+  let database: TestDatabase;
+  let handle: LedgerHandle;
+  let indexer: RecallIndexer;
+  let recall: Recall;
+  const clock = new ManualClock(new Date('2026-12-01T00:00:00Z'));
+
+  beforeAll(async () => {
+    database = await createTestDatabase(backend);
+    handle = ledgerOn(database, { clock });
+    indexer = new RecallIndexer(database.db, embedder, handle.runner);
+    recall = new Recall(database.db, { embedder, facts: handle.runner, indexer, tokens: new TiktokenCounter(), clock }, { addressTerms: ['Socrates'] });
+  });
+  afterAll(() => database.close());
+
+  it('recalls the current value, never the superseded one, and stores a readable trace of every stage', async () => {
+    const { ledger } = handle;
+    await ledger.assert('t', { subject: 'payment service', relation: 'port', value: '8000', text: 'The payment service listens on port 8000.', validFrom: '2026-01-05' });
+    await ledger.assert('t', { subject: 'user', relation: 'hobby', value: 'climbing', text: 'I go bouldering every Sunday.', type: 'habit' });
+    clock.advance(60_000);
+    await ledger.assert('t', { subject: 'payment service', relation: 'port', value: '8080', text: 'The payment service listens on port 8080.', validFrom: '2026-02-01' });
+    expect(await indexer.catchUp()).toBe(3);
+    expect((await indexer.lag(clock.now())).behindEvents).toBe(0);
+
+    const context = await recall.assemble('t', { query: 'Socrates, which port does the payment service listen on?' });
+    expect(context.text).toContain('8080');
+    expect(context.text).not.toContain('port 8000');
+    expect(context.text).not.toContain('bouldering');
+    expect(context.items.map((i) => i.channel)).toEqual(['detail']);
+    expect(context.tokens).toBeLessThanOrEqual(400);
+
+    const trace = (await recall.trace('t', context.traceId)) as Record<string, any>;
+    expect(trace.query.cleaned).toBe('which port does the payment service listen on?');
+    expect(trace.pool.map((p: { text: string }) => p.text).sort()).toEqual(['I go bouldering every Sunday.', 'The payment service listens on port 8080.']);
+    expect(trace.pool[0].scores).toHaveProperty('cosineSimilarity');
+    expect(trace.excluded).toEqual([expect.objectContaining({ reason: 'below the relevance threshold' })]);
+    expect(trace.survivors).toEqual([{ memoryId: context.items[0]!.memoryId, channel: 'detail' }]);
+    expect(await recall.trace('other-tenant', context.traceId)).toBeNull();
+
+    // As of January, the old value was the true one.
+    const january = await recall.assemble('t', { query: 'Which port does the payment service listen on?', validAt: '2026-01-20' });
+    expect(january.text).toContain('port 8000');
+    expect(january.text).not.toContain('8080');
+  });
+
+  it('injects a write that is not embedded yet through the fresh channel, until the index catches up', async () => {
+    const { ledger } = handle;
+    const written = await ledger.assert('f', { text: 'My new email address is minji@newmail.example.', type: 'profile' });
+    const lag = await indexer.lag(clock.now());
+    expect(lag.behindEvents).toBeGreaterThan(0);
+    const before = await recall.assemble('f', { query: 'What is my email address?', minPosition: written.position });
+    expect(before.items).toEqual([expect.objectContaining({ channel: 'fresh', text: 'My new email address is minji@newmail.example.' })]);
+    await indexer.catchUp();
+    const after = await recall.assemble('f', { query: 'What is my email address?' });
+    expect(after.items).toEqual([expect.objectContaining({ channel: 'detail' })]);
+    expect(after.items[0]!.scores.cosine).toBeGreaterThan(0.5);
+  });
+
+  it('rejects bad input with what is wrong, and stores nothing', async () => {
+    await expect(recall.assemble('t', { query: '', budgetTokens: 5 })).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(recall.assemble('t', { query: 'x', extra: 1 })).rejects.toThrow(/extra/);
+  });
+});

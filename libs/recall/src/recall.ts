@@ -1,0 +1,209 @@
+/**
+ * Context assembly (R9–R13): what goes into this prompt, now, within this budget, and why.
+ *
+ * Stages, each recorded in the trace: query hygiene → candidate pool over the versions visible
+ * at (validAt, knownAt) (quarantined, overruled, superseded and retracted versions never enter
+ * it) with a score per retriever → relevance threshold → fusion (RRF) → diversity (MMR) →
+ * channels (profile: core facts under their own cap; fresh: versions not embedded yet; detail)
+ * → budget cut with a real tokenizer → rendered block.
+ */
+import { randomUUID } from 'node:crypto';
+import { type Clock, InvalidInputError } from '@factledger/domain';
+import type { Embedder } from '@factledger/embeddings';
+import type { ProjectionRunner } from '@factledger/projections';
+import { type Kysely, sql } from 'kysely';
+import { z } from 'zod';
+import { type ContextItem, fitBudget } from './context-render';
+import { DEFAULT_THRESHOLDS, maximalMarginalRelevance, reciprocalRankFusion, relevance, type Scored, type Thresholds } from './fusion';
+import { cleanQuery } from './query-hygiene';
+import type { RecallIndexer } from './recall-indexer';
+import type { TokenCounter } from './token-counter';
+
+export const recallQuerySchema = z
+  .object({
+    query: z.string().trim().min(1, 'the latest user message is required').max(4000),
+    budgetTokens: z.number().int().min(16).max(32_000).default(400),
+    validAt: z.coerce.date().optional(),
+    knownAt: z.coerce.date().optional(),
+    minPosition: z.number().int().min(0).optional(),
+  })
+  .strict();
+
+export interface RecallOptions {
+  addressTerms?: string[];
+  thresholds?: Thresholds;
+  /** Share of the budget the profile channel may use. */
+  profileShare?: number;
+  /** Most versions the fresh channel injects. */
+  freshLimit?: number;
+  /** Candidates kept per sub-query before the threshold. */
+  poolSize?: number;
+}
+
+export interface RecalledItem extends ContextItem {
+  scores: { cosine: number | null; textRank: number; trigram: number; fused: number | null };
+}
+
+export interface RecallResult {
+  traceId: string;
+  text: string;
+  tokens: number;
+  budgetTokens: number;
+  items: RecalledItem[];
+}
+
+interface Row {
+  memory_id: string;
+  text: string;
+  type: string;
+  speaker: string;
+  source: string | null;
+  core: boolean;
+  recorded_at: Date;
+  embedding: string | null;
+  cosine: number | null;
+  text_rank: number;
+  trigram: number;
+}
+
+const parseVector = (v: string | null): Float32Array | null => (v ? Float32Array.from(JSON.parse(v) as number[]) : null);
+
+export class Recall {
+  private readonly thresholds: Thresholds;
+
+  constructor(
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    private readonly db: Kysely<any>,
+    private readonly deps: { embedder: Embedder; facts: ProjectionRunner; indexer: RecallIndexer; tokens: TokenCounter; clock: Clock },
+    private readonly options: RecallOptions = {},
+  ) {
+    this.thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;
+  }
+
+  async assemble(tenant: string, input: unknown): Promise<RecallResult> {
+    const parsed = recallQuerySchema.safeParse(input ?? {});
+    if (!parsed.success) throw new InvalidInputError(parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })));
+    const q = parsed.data;
+    await this.deps.facts.awaitPosition(q.minPosition);
+    const now = this.deps.clock.now();
+    const at = { validAt: q.validAt ?? now, knownAt: q.knownAt ?? now };
+    const hygiene = cleanQuery(q.query, { addressTerms: this.options.addressTerms });
+    const vectors = await this.deps.embedder.embed(hygiene.parts);
+
+    // Candidate pool, per sub-query; a version keeps its best scores across sub-queries.
+    const pool = new Map<string, Row>();
+    for (let i = 0; i < hygiene.parts.length; i++) {
+      for (const row of await this.candidates(tenant, at, hygiene.parts[i]!, vectors[i]!, hygiene.terms)) {
+        const seen = pool.get(row.memory_id);
+        if (!seen) pool.set(row.memory_id, row);
+        else {
+          seen.cosine = Math.max(seen.cosine ?? -1, row.cosine ?? -1);
+          seen.text_rank = Math.max(seen.text_rank, row.text_rank);
+          seen.trigram = Math.max(seen.trigram, row.trigram);
+        }
+      }
+    }
+    const rows = [...pool.values()];
+    const scored = (r: Row): Scored => ({ memoryId: r.memory_id, cosine: r.cosine, textRank: r.text_rank, trigram: r.trigram, embedding: parseVector(r.embedding) });
+    const item = (r: Row, channel: ContextItem['channel'], fused: number | null): RecalledItem => ({
+      memoryId: r.memory_id,
+      channel,
+      text: r.text,
+      type: r.type,
+      speaker: r.speaker,
+      source: r.source,
+      recordedAt: new Date(r.recorded_at),
+      scores: { cosine: r.cosine, textRank: r.text_rank, trigram: r.trigram, fused },
+    });
+
+    const profile = rows.filter((r) => r.core).sort((a, b) => +new Date(a.recorded_at) - +new Date(b.recorded_at));
+    const fresh = rows
+      .filter((r) => !r.core && r.embedding === null)
+      .sort((a, b) => b.text_rank + b.trigram - (a.text_rank + a.trigram) || +new Date(b.recorded_at) - +new Date(a.recorded_at))
+      .slice(0, this.options.freshLimit ?? 5);
+    const freshIds = new Set(fresh.map((r) => r.memory_id));
+    const others = rows.filter((r) => !r.core && !freshIds.has(r.memory_id)).map(scored);
+    const excluded: { memoryId: string; reason: string }[] = [];
+    const relevant = others.filter((c) => {
+      const why = relevance(c, this.thresholds);
+      if (!why) excluded.push({ memoryId: c.memoryId, reason: 'below the relevance threshold' });
+      return why !== null;
+    });
+    const fused = reciprocalRankFusion(relevant);
+    const diverse = maximalMarginalRelevance(relevant.map((c) => ({ item: c, score: fused.get(c.memoryId)! })));
+    const byId = new Map(rows.map((r) => [r.memory_id, r]));
+    const ordered: RecalledItem[] = [
+      ...profile.map((r) => item(r, 'profile', null)),
+      ...fresh.map((r) => item(r, 'fresh', null)),
+      ...diverse.map((d) => item(byId.get(d.item.memoryId)!, 'detail', d.score)),
+    ];
+    const profileCap = Math.floor(q.budgetTokens * (this.options.profileShare ?? 0.5));
+    const budget = fitBudget(ordered, q.budgetTokens, profileCap, (t) => this.deps.tokens.count(t));
+    const items = budget.included as RecalledItem[];
+
+    const traceId = randomUUID();
+    const trace = {
+      query: { message: q.query, cleaned: hygiene.text, parts: hygiene.parts, terms: hygiene.terms },
+      asOf: { validAt: at.validAt.toISOString(), knownAt: at.knownAt.toISOString(), minPosition: q.minPosition ?? null },
+      index: await this.deps.indexer.lag(now),
+      pool: rows.map((r) => ({
+        memoryId: r.memory_id,
+        text: r.text,
+        core: r.core,
+        embedded: r.embedding !== null,
+        scores: { cosineSimilarity: r.cosine, tsRank: r.text_rank, trigramWordSimilarity: r.trigram },
+      })),
+      thresholds: this.thresholds,
+      excluded,
+      fusion: [...fused].map(([memoryId, rrf]) => ({ memoryId, reciprocalRankFusion: rrf })),
+      diversity: diverse.map((d) => ({ memoryId: d.item.memoryId, fused: d.score, maxCosineToTaken: d.redundancy })),
+      channels: { profile: profile.map((r) => r.memory_id), fresh: fresh.map((r) => r.memory_id), detail: diverse.map((d) => d.item.memoryId) },
+      budget: {
+        budgetTokens: q.budgetTokens,
+        profileCapTokens: profileCap,
+        tokenizer: this.deps.tokens.name,
+        usedTokens: budget.tokens,
+        cut: budget.cut.map((c) => ({ memoryId: c.item.memoryId, channel: c.item.channel, reason: c.reason })),
+      },
+      survivors: items.map((i) => ({ memoryId: i.memoryId, channel: i.channel })),
+    };
+    await sql`INSERT INTO fl_recall_traces (id, tenant, created_at, query, trace)
+      VALUES (${traceId}, ${tenant}, ${now.toISOString()}, ${q.query}, ${JSON.stringify(trace)}::jsonb)`.execute(this.db);
+    return { traceId, text: budget.text, tokens: budget.tokens, budgetTokens: q.budgetTokens, items };
+  }
+
+  async trace(tenant: string, id: string): Promise<unknown | null> {
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+    const row = await sql<{ trace: unknown; created_at: Date; query: string }>`
+      SELECT trace, created_at, query FROM fl_recall_traces WHERE tenant = ${tenant} AND id = ${id}::uuid`.execute(this.db);
+    const r = row.rows[0];
+    return r ? { id, tenant, createdAt: new Date(r.created_at).toISOString(), query: r.query, ...(r.trace as object) } : null;
+  }
+
+  /**
+   * The versions visible at (validAt, knownAt) with a score per retriever: cosine similarity
+   * of embeddings (null when not embedded yet), ts_rank of the content words, trigram word
+   * similarity. Core versions always come back (the profile channel picks from them).
+   */
+  private async candidates(tenant: string, at: { validAt: Date; knownAt: Date }, text: string, vector: Float32Array, terms: string[]): Promise<Row[]> {
+    const words = terms.join(' OR ');
+    const rows = await sql<Row>`
+      WITH visible AS (
+        SELECT h.memory_id, h.text, h.type, h.speaker, h.source
+        FROM fl_fact_history h
+        WHERE h.tenant = ${tenant} AND h.status = 'active'
+          AND h.valid @> ${at.validAt.toISOString()}::timestamptz AND h.tx @> ${at.knownAt.toISOString()}::timestamptz),
+      scored AS (
+        SELECT v.*, m.core, m.recorded_at, i.embedding::text AS embedding,
+          CASE WHEN i.embedding IS NULL THEN NULL ELSE 1 - (i.embedding <=> ${`[${Array.from(vector).join(',')}]`}::vector) END AS cosine,
+          CASE WHEN ${words} = '' THEN 0 ELSE ts_rank(to_tsvector('simple', v.text), websearch_to_tsquery('simple', ${words})) END AS text_rank,
+          word_similarity(${text}, v.text) AS trigram
+        FROM visible v
+        JOIN fl_memories m ON m.tenant = ${tenant} AND m.memory_id = v.memory_id
+        LEFT JOIN fl_recall_index i ON i.tenant = ${tenant} AND i.memory_id = v.memory_id AND i.model = ${this.deps.embedder.model})
+      SELECT * FROM scored
+      ORDER BY core DESC, greatest(coalesce(cosine, 0), trigram, least(text_rank * 10, 1)) DESC
+      LIMIT ${this.options.poolSize ?? 60}`.execute(this.db);
+    return rows.rows.map((r) => ({ ...r, cosine: r.cosine === null ? null : Number(r.cosine), text_rank: Number(r.text_rank), trigram: Number(r.trigram) }));
+  }
+}
