@@ -19,6 +19,12 @@ CREATE TABLE fl_recall_index (
 );
 CREATE INDEX fl_recall_index_lexemes ON fl_recall_index USING gin (lexemes);
 CREATE INDEX fl_recall_index_trigrams ON fl_recall_index USING gin (text gin_trgm_ops);
+-- Approximate nearest neighbours per vector length (the column is untyped so that one table
+-- serves any model); the indexer creates the index for other lengths when it first meets them.
+CREATE INDEX fl_recall_index_hnsw_512 ON fl_recall_index USING hnsw ((embedding::vector(512)) vector_cosine_ops) WHERE dimensions = 512;
+
+-- The profile channel reads a tenant's core facts on every assembly.
+CREATE INDEX fl_memories_core ON fl_memories (tenant) WHERE core;
 
 -- Every context assembly, stage by stage (R13), kept for a retention period.
 CREATE TABLE fl_recall_traces (

@@ -26,6 +26,7 @@ export interface IndexLag {
 export class RecallIndexer {
   private running: Promise<number> | null = null;
   private again = false;
+  private vectorIndex: Promise<unknown> | null = null;
 
   constructor(
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -61,7 +62,20 @@ export class RecallIndexer {
     return this.running;
   }
 
+  /** The HNSW index for this model's vector length (migration 006 made the one for 512). */
+  private ensureVectorIndex(): Promise<unknown> {
+    const dims = Math.trunc(this.embedder.dimensions);
+    this.vectorIndex ??= sql
+      .raw(
+        `CREATE INDEX IF NOT EXISTS fl_recall_index_hnsw_${dims} ON fl_recall_index
+         USING hnsw ((embedding::vector(${dims})) vector_cosine_ops) WHERE dimensions = ${dims}`,
+      )
+      .execute(this.db);
+    return this.vectorIndex;
+  }
+
   private async pass(): Promise<{ done: boolean; embedded: number }> {
+    await this.ensureVectorIndex();
     await sql`INSERT INTO fl_checkpoints (name) VALUES (${RECALL_INDEX}) ON CONFLICT DO NOTHING`.execute(this.db);
     const from = await readCheckpoint(this.db, RECALL_INDEX);
     const events = await readLog(this.db, from, this.batchSize);

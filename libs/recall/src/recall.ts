@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { type ContextItem, fitBudget } from './context-render';
 import { DEFAULT_THRESHOLDS, maximalMarginalRelevance, reciprocalRankFusion, relevance, type Scored, type Thresholds } from './fusion';
 import { cleanQuery } from './query-hygiene';
-import type { RecallIndexer } from './recall-indexer';
+import { RECALL_INDEX, type RecallIndexer } from './recall-indexer';
 import type { TokenCounter } from './token-counter';
 
 export const recallQuerySchema = z
@@ -181,29 +181,62 @@ export class Recall {
   }
 
   /**
-   * The versions visible at (validAt, knownAt) with a score per retriever: cosine similarity
-   * of embeddings (null when not embedded yet), ts_rank of the content words, trigram word
-   * similarity. Core versions always come back (the profile channel picks from them).
+   * The candidate pool for one sub-query: the top versions of each retriever — nearest
+   * embeddings (HNSW, iterative scan so that the visibility filter cannot starve it), best
+   * full-text rank, best trigram word similarity — plus the core versions (profile) and the
+   * versions written since the index's checkpoint (fresh), all restricted to the versions visible
+   * at (validAt, knownAt). Each comes back with all three scores: cosine similarity (null when
+   * not embedded yet), ts_rank of the content words, trigram word similarity.
    */
   private async candidates(tenant: string, at: { validAt: Date; knownAt: Date }, text: string, vector: Float32Array, terms: string[]): Promise<Row[]> {
+    const dims = sql.raw(String(Math.trunc(this.deps.embedder.dimensions)));
+    const model = this.deps.embedder.model;
+    const k = this.options.poolSize ?? 40;
     const words = terms.join(' OR ');
-    const rows = await sql<Row>`
-      WITH visible AS (
-        SELECT h.memory_id, h.text, h.type, h.speaker, h.source
-        FROM fl_fact_history h
-        WHERE h.tenant = ${tenant} AND h.status = 'active'
-          AND h.valid @> ${at.validAt.toISOString()}::timestamptz AND h.tx @> ${at.knownAt.toISOString()}::timestamptz),
-      scored AS (
-        SELECT v.*, m.core, m.recorded_at, i.embedding::text AS embedding,
-          CASE WHEN i.embedding IS NULL THEN NULL ELSE 1 - (i.embedding <=> ${`[${Array.from(vector).join(',')}]`}::vector) END AS cosine,
-          CASE WHEN ${words} = '' THEN 0 ELSE ts_rank(to_tsvector('simple', v.text), websearch_to_tsquery('simple', ${words})) END AS text_rank,
-          word_similarity(${text}, v.text) AS trigram
-        FROM visible v
-        JOIN fl_memories m ON m.tenant = ${tenant} AND m.memory_id = v.memory_id
-        LEFT JOIN fl_recall_index i ON i.tenant = ${tenant} AND i.memory_id = v.memory_id AND i.model = ${this.deps.embedder.model})
-      SELECT * FROM scored
-      ORDER BY core DESC, greatest(coalesce(cosine, 0), trigram, least(text_rank * 10, 1)) DESC
-      LIMIT ${this.options.poolSize ?? 60}`.execute(this.db);
-    return rows.rows.map((r) => ({ ...r, cosine: r.cosine === null ? null : Number(r.cosine), text_rank: Number(r.text_rank), trigram: Number(r.trigram) }));
+    const q = `[${Array.from(vector).join(',')}]`;
+    const validAt = at.validAt.toISOString();
+    const knownAt = at.knownAt.toISOString();
+    const visible = (alias: string) => sql`EXISTS (SELECT 1 FROM fl_fact_history h WHERE h.tenant = ${sql.ref(`${alias}.tenant`)}
+      AND h.memory_id = ${sql.ref(`${alias}.memory_id`)} AND h.status = 'active'
+      AND h.valid @> ${validAt}::timestamptz AND h.tx @> ${knownAt}::timestamptz)`;
+    return this.db.transaction().execute(async (trx) => {
+      await sql`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', '100', true),
+        set_config('pg_trgm.word_similarity_threshold', '0.3', true)`.execute(trx);
+      const rows = await sql<Row>`
+        WITH nearest AS (
+          SELECT i.memory_id FROM fl_recall_index i
+          WHERE i.tenant = ${tenant} AND i.model = ${model} AND i.dimensions = ${dims} AND ${visible('i')}
+          ORDER BY i.embedding::vector(${dims}) <=> ${q}::vector(${dims}) LIMIT ${k}),
+        worded AS (
+          SELECT i.memory_id FROM fl_recall_index i
+          WHERE ${words} <> '' AND i.tenant = ${tenant} AND i.model = ${model}
+            AND i.lexemes @@ websearch_to_tsquery('simple', ${words}) AND ${visible('i')}
+          ORDER BY ts_rank(i.lexemes, websearch_to_tsquery('simple', ${words})) DESC LIMIT ${k}),
+        trigrams AS (
+          SELECT i.memory_id FROM fl_recall_index i
+          WHERE i.tenant = ${tenant} AND i.model = ${model} AND ${text} <% i.text AND ${visible('i')}
+          ORDER BY word_similarity(${text}, i.text) DESC LIMIT ${k}),
+        profile AS (
+          SELECT m.memory_id FROM fl_memories m WHERE m.tenant = ${tenant} AND m.core AND ${visible('m')}),
+        fresh AS (
+          SELECT DISTINCT e.data ->> 'memoryId' AS memory_id FROM (
+            SELECT e.data FROM fl_events e
+            WHERE e.global_position > coalesce((SELECT prepare FROM fl_checkpoints WHERE name = ${RECALL_INDEX}), 0)
+              AND e.tenant = ${tenant} AND e.type IN ('FactAsserted', 'FactOverruled', 'MemoryRetyped')
+            ORDER BY e.global_position DESC LIMIT 200) e),
+        pool AS (
+          SELECT memory_id FROM nearest UNION SELECT memory_id FROM worded UNION SELECT memory_id FROM trigrams
+          UNION SELECT memory_id FROM profile UNION SELECT memory_id FROM fresh)
+        SELECT h.memory_id, h.text, h.type, h.speaker, h.source, m.core, m.recorded_at, i.embedding::text AS embedding,
+          CASE WHEN i.embedding IS NULL THEN NULL ELSE 1 - (i.embedding <=> ${q}::vector) END AS cosine,
+          CASE WHEN ${words} = '' THEN 0 ELSE ts_rank(to_tsvector('simple', h.text), websearch_to_tsquery('simple', ${words})) END AS text_rank,
+          word_similarity(${text}, h.text) AS trigram
+        FROM pool p
+        JOIN fl_fact_history h ON h.tenant = ${tenant} AND h.memory_id = p.memory_id AND h.status = 'active'
+          AND h.valid @> ${validAt}::timestamptz AND h.tx @> ${knownAt}::timestamptz
+        JOIN fl_memories m ON m.tenant = ${tenant} AND m.memory_id = p.memory_id
+        LEFT JOIN fl_recall_index i ON i.tenant = ${tenant} AND i.memory_id = p.memory_id AND i.model = ${model}`.execute(trx);
+      return rows.rows.map((r) => ({ ...r, cosine: r.cosine === null ? null : Number(r.cosine), text_rank: Number(r.text_rank), trigram: Number(r.trigram) }));
+    });
   }
 }
