@@ -1,12 +1,14 @@
 /**
- * `factledger` — the command line: migrate, rebuild, history, as-of, eval.
+ * `factledger` — the command line: migrate, rebuild, history, as-of, context, trace, eval.
  * Queries go through the same FactLedgerModule handlers as the HTTP API.
  */
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { LedgerError } from '@factledger/domain';
 import { createLedger, type LedgerHandle, loadConfig } from '@factledger/ledger';
-import { FactLedgerModule, GetFactQuery, GetHistoryQuery, GetSubjectQuery, LEDGER_HANDLE } from '@factledger/nest';
+import { AssembleContextQuery, FactLedgerModule, GetFactQuery, GetHistoryQuery, GetSubjectQuery, GetTraceQuery, LEDGER_HANDLE } from '@factledger/nest';
+import { recallOn } from '@factledger/recall';
+import { systemClock } from '@factledger/domain';
 import { type Backend, migrate, openDatabase } from '@factledger/store';
 import { NestFactory } from '@nestjs/core';
 import { QueryBus } from '@nestjs/cqrs';
@@ -28,6 +30,11 @@ function config() {
   });
 }
 
+function intArg(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number');
+  return Number(value);
+}
+
 function json(value: string): Record<string, string> {
   try {
     const parsed = JSON.parse(value);
@@ -39,10 +46,14 @@ function json(value: string): Record<string, string> {
 }
 
 /** Runs `work` with the ledger's query bus, on the configured database. */
-async function withQueries<T>(work: (bus: QueryBus) => Promise<T>): Promise<T> {
-  const handle = await createLedger(config());
-  const app = await NestFactory.createApplicationContext(FactLedgerModule.forRoot({ handle }), { logger: false });
+async function withQueries<T>(work: (bus: QueryBus) => Promise<T>, options: { indexFirst?: boolean } = {}): Promise<T> {
+  const settings = config();
+  const handle = await createLedger(settings);
+  // Recall's model loads only when something is embedded, so reading a trace stays cheap.
+  const recall = recallOn(handle.database.db, handle.runner, systemClock, settings);
+  const app = await NestFactory.createApplicationContext(FactLedgerModule.forRoot({ handle, recall }), { logger: false });
   try {
+    if (options.indexFirst) await recall.indexer.catchUp();
     return await work(app.get(QueryBus));
   } finally {
     await app.close();
@@ -109,6 +120,28 @@ program
           : bus.execute(new GetSubjectQuery(o.tenant, { subject: o.subject, ...at })),
       ),
     );
+  });
+
+program
+  .command('context')
+  .description('assemble the context recall would put into a prompt for this message (indexes pending memories first)')
+  .argument('<message>', 'the latest user message')
+  .option('--tenant <tenant>', 'memory space', 'default')
+  .option('--budget <tokens>', 'token budget for the whole context', intArg, 400)
+  .option('--valid-at <date>', 'what was true then (default now)')
+  .option('--known-at <date>', 'as the ledger knew it then (default now)')
+  .action(async (message: string, o: { tenant: string; budget: number; validAt?: string; knownAt?: string }) => {
+    const input = { query: message, budgetTokens: o.budget, validAt: o.validAt, knownAt: o.knownAt };
+    print(await withQueries((bus) => bus.execute(new AssembleContextQuery(o.tenant, input)), { indexFirst: true }));
+  });
+
+program
+  .command('trace')
+  .description('how one context was assembled, stage by stage (the id comes with every assembled context)')
+  .argument('<id>', 'trace id')
+  .option('--tenant <tenant>', 'memory space', 'default')
+  .action(async (id: string, o: { tenant: string }) => {
+    print(await withQueries((bus) => bus.execute(new GetTraceQuery(o.tenant, { id }))));
   });
 
 program

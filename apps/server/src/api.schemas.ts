@@ -37,6 +37,7 @@ export const tenantParams = z.object({ tenant: tenantParam });
 export const memoryParams = z.object({ tenant: tenantParam, memoryId: z.string().min(1).max(200) });
 export const batchParams = z.object({ tenant: tenantParam, batch: z.string().min(1).max(200) });
 export const subjectParams = z.object({ tenant: tenantParam, subject: z.string().min(1).max(500) });
+export const traceParams = z.object({ tenant: tenantParam, id: z.string().uuid() });
 
 // ---- bodies whose memoryId / batch comes from the path -------------------------------------
 
@@ -187,6 +188,10 @@ export const healthSchema = z
         checkpoint: z.object({ commit: z.string(), prepare: z.number().int() }),
       }),
     ),
+    recallIndex: z
+      .object({ behindEvents: z.number().int(), lagMs: z.number().int(), checkpoint: z.number().int() })
+      .nullable()
+      .openapi({ description: 'Events the recall indexer has not embedded yet, and the age of the oldest; null without recall.' }),
   })
   .openapi('Health');
 
@@ -216,3 +221,32 @@ const responsesInSync: [
   Documented<typeof historyEntrySchema, HistoryView>,
 ] = [true, true, true, true, true, true, true, true, true, true];
 void responsesInSync;
+
+// ---- recall ----------------------------------------------------------------------------------
+
+export const contextItemSchema = z
+  .object({
+    memoryId: z.string(),
+    channel: z.enum(['profile', 'fresh', 'detail']),
+    text: z.string(),
+    type: z.string(),
+    speaker: z.string(),
+    source: z.string().nullable(),
+    recordedAt: z.string(),
+    scores: z.object({ cosine: z.number().nullable(), textRank: z.number(), trigram: z.number(), fused: z.number().nullable() }),
+  })
+  .openapi('ContextItem');
+
+export const contextResultSchema = z
+  .object({
+    traceId: z.string().uuid(),
+    text: z.string().openapi({ description: 'The rendered block, framed as untrusted reference data; empty when nothing is relevant.' }),
+    tokens: z.number().int(),
+    budgetTokens: z.number().int(),
+    items: z.array(contextItemSchema),
+  })
+  .openapi('ContextResult');
+
+export const traceSchema = z.record(z.string(), z.unknown()).openapi('RecallTrace', {
+  description: 'Every stage of one assembly: query hygiene, as-of, index lag, candidate pool with named scores, exclusions, fusion, diversity, channels, budget cut, survivors.',
+});

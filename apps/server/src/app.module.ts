@@ -7,6 +7,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { loadConfig } from '@factledger/ledger';
 import { FactLedgerModule, type FactLedgerOptions } from '@factledger/nest';
 import { BatchesController } from './batches.controller';
+import { ContextController } from './context.controller';
 import { FactsController } from './facts.controller';
 import { HealthController } from './health.controller';
 import { LedgerExceptionFilter } from './http/ledger-exception.filter';
@@ -39,7 +40,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [FactLedgerModule.forRoot(ledgerOptions)],
-      controllers: [MemoriesController, FactsController, BatchesController, HealthController, OpenApiController],
+      controllers: [MemoriesController, FactsController, BatchesController, ContextController, HealthController, OpenApiController],
       providers: [
         { provide: SERVER_LOGGER, useFactory: () => logger ?? serverLogger(options) },
         { provide: APP_FILTER, useClass: LedgerExceptionFilter },

@@ -1,12 +1,13 @@
 /**
  * Readiness: the store answers and every migration is applied (200), otherwise 503. Projection
- * lag is reported, not failed on: reads with minPosition wait for it, and writes catch it up.
+ * and recall-index lag are reported, not failed on: reads with minPosition wait for it, and writes catch it up.
  * Failures are logged; the response says only which part failed.
  */
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { sql } from 'kysely';
 import type { LedgerHandle } from '@factledger/ledger';
-import { LEDGER_HANDLE } from '@factledger/nest';
+import { LEDGER_HANDLE, RECALL } from '@factledger/nest';
+import type { RecallHandle } from '@factledger/recall';
 import { pendingMigrations } from '@factledger/store';
 import type { Health } from './api.schemas';
 import { type Logger, SERVER_LOGGER } from './logging';
@@ -16,6 +17,7 @@ export class HealthController {
   constructor(
     @Inject(LEDGER_HANDLE) private readonly handle: LedgerHandle,
     @Inject(SERVER_LOGGER) private readonly logger: Logger,
+    @Inject(RECALL) private readonly recall: RecallHandle | null,
   ) {}
 
   @Get('health')
@@ -27,7 +29,13 @@ export class HealthController {
 
   private async check(): Promise<Health> {
     const { db, backend } = this.handle.database;
-    const health: Health = { status: 'unavailable', store: { ok: false, backend }, migrations: { ok: false, pending: [] }, projections: [] };
+    const health: Health = {
+      status: 'unavailable',
+      store: { ok: false, backend },
+      migrations: { ok: false, pending: [] },
+      projections: [],
+      recallIndex: null,
+    };
     try {
       await sql`SELECT 1`.execute(db);
       health.store.ok = true;
@@ -40,6 +48,7 @@ export class HealthController {
         lagMs: p.lagMs,
         checkpoint: p.checkpoint,
       }));
+      health.recallIndex = this.recall ? await this.recall.indexer.lag() : null;
       health.status = 'ok';
     } catch (error) {
       this.logger.error({ err: error }, 'health check failed');

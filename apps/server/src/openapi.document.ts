@@ -4,9 +4,11 @@
  */
 import { OpenAPIRegistry, OpenApiGeneratorV3, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { assertSchema, retractSchema } from '@factledger/ledger';
+import { recallQuerySchema } from '@factledger/recall';
 import type { z } from 'zod';
 import {
   batchParams,
+  contextResultSchema,
   errorSchema,
   factQueryParams,
   factViewSchema,
@@ -27,6 +29,8 @@ import {
   subjectQueryParams,
   subjectViewSchema,
   tenantParams,
+  traceParams,
+  traceSchema,
   writeResultSchema,
 } from './api.schemas';
 
@@ -42,6 +46,26 @@ const failures = {
 };
 
 const ROUTES: RouteConfig[] = [
+  {
+    method: 'post',
+    path: '/v1/tenants/{tenant}/context',
+    summary: 'Assemble the context for a prompt within a token budget (profile, fresh and detail channels)',
+    tags: ['recall'],
+    request: { params: tenantParams, body: body(recallQuerySchema) },
+    responses: {
+      200: json(contextResultSchema, 'The rendered block, its items and the id of its stored trace.'),
+      ...failures.invalid,
+      ...failures.lag,
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/tenants/{tenant}/traces/{id}',
+    summary: 'How one context was assembled, stage by stage',
+    tags: ['recall'],
+    request: { params: traceParams },
+    responses: { 200: json(traceSchema, 'The stored trace.'), 404: json(errorSchema, 'unknown_trace: none in this tenant, or past retention.') },
+  },
   {
     method: 'post',
     path: '/v1/tenants/{tenant}/memories',

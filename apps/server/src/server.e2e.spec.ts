@@ -4,7 +4,10 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
+import { systemClock } from '@factledger/domain';
+import { UseLiteEmbedder } from '@factledger/embeddings';
 import { ledgerOn } from '@factledger/ledger';
+import { type RecallHandle, type RecallSettings, recallOn } from '@factledger/recall';
 import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
 import { createServer } from './create-server';
 
@@ -13,14 +16,20 @@ interface Reply {
   body: any;
 }
 
+const embedder = new UseLiteEmbedder();
+
 describe.each(testBackends())('HTTP server on %s', (backend) => {
   let database: TestDatabase;
   let app: INestApplication;
   let base: string;
+  let recall: RecallHandle;
 
   beforeAll(async () => {
     database = await createTestDatabase(backend);
-    app = await createServer({ handle: ledgerOn(database), config: { logLevel: 'silent' } });
+    const handle = ledgerOn(database);
+    const settings: RecallSettings = { embeddings: 'use-lite', addressTerms: [], traceRetentionDays: 30, indexIntervalMs: 20 };
+    recall = recallOn(database.db, handle.runner, systemClock, settings, embedder);
+    app = await createServer({ handle, recall, config: { logLevel: 'silent' } });
     await app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
   });
@@ -244,7 +253,36 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
       store: { ok: true, backend },
       migrations: { ok: true, pending: [] },
       projections: [expect.objectContaining({ name: expect.any(String), behindEvents: 0, lagMs: 0, checkpoint: expect.any(Object) })],
+      recallIndex: { behindEvents: expect.any(Number), lagMs: expect.any(Number), checkpoint: expect.any(Number) },
     });
+  });
+
+  it('assembles a context over HTTP with the background indexer, and serves its trace', async () => {
+    await assertFact('ctx', { subject: 'billing db', relation: 'host', value: 'db-03.internal', text: 'The billing database runs on db-03.internal.' });
+    const moved = await assertFact('ctx', { subject: 'billing db', relation: 'host', value: 'db-07.internal', text: 'The billing database runs on db-07.internal.' });
+    recall.start();
+    try {
+      for (let i = 0; i < 200 && (await recall.indexer.lag()).behindEvents > 0; i++) await new Promise((r) => setTimeout(r, 25));
+    } finally {
+      await recall.stop();
+    }
+    expect((await get('/health')).body.recallIndex.behindEvents).toBe(0);
+    const reply = await post('/v1/tenants/ctx/context', { query: 'Which host does the billing database run on?', minPosition: moved.position, budgetTokens: 200 });
+    expect(reply.status).toBe(200);
+    expect(reply.body.text).toContain('db-07.internal');
+    expect(reply.body.text).not.toContain('db-03.internal');
+    expect(reply.body.items).toEqual([expect.objectContaining({ channel: 'detail', speaker: 'user' })]);
+    expect(reply.body.tokens).toBeLessThanOrEqual(200);
+
+    const trace = await get(`/v1/tenants/ctx/traces/${reply.body.traceId}`);
+    expect(trace.status).toBe(200);
+    expect(trace.body).toMatchObject({ id: reply.body.traceId, tenant: 'ctx', query: { message: 'Which host does the billing database run on?' } });
+    expect(trace.body.survivors).toHaveLength(1);
+    expect(await get(`/v1/tenants/other/traces/${reply.body.traceId}`)).toMatchObject({ status: 404, body: { error: 'unknown_trace' } });
+
+    const bad = await post('/v1/tenants/ctx/context', { query: '', budgetTokens: 'lots' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.issues.map((i: { path: string }) => i.path).sort()).toEqual(['budgetTokens', 'query']);
   });
 
   it('answers an unknown route with a JSON 404', async () => {
@@ -269,6 +307,8 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
       [`${t}/facts`, 'get'],
       [`${t}/subjects/{subject}`, 'get'],
       [`${t}/history`, 'get'],
+      [`${t}/context`, 'post'],
+      [`${t}/traces/{id}`, 'get'],
       ['/health', 'get'],
     ];
     for (const [path, method] of expected) expect(doc.body.paths[path]?.[method]).toBeDefined();

@@ -16,6 +16,25 @@ const configSchema = z.object({
     .default('true')
     .transform((v) => v === 'true'),
   readWaitMs: z.coerce.number().int().min(0).max(60_000).default(2000),
+  /** Recall's embedder: the offline Universal Sentence Encoder Lite, or an OpenAI-compatible service. */
+  embeddings: z.enum(['use-lite', 'openai']).default('use-lite'),
+  embeddingsUrl: z.string().url().optional(),
+  embeddingsModel: z.string().min(1).optional(),
+  embeddingsDimensions: z.coerce.number().int().min(1).max(16_000).optional(),
+  embeddingsApiKey: z.string().optional(),
+  /** Names the user calls the assistant by, stripped from recall queries. */
+  addressTerms: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((t) => t.trim()).filter(Boolean)),
+  traceRetentionDays: z.coerce.number().min(0).max(3650).default(30),
+  /** How often the background indexer looks for new memories to embed. */
+  indexIntervalMs: z.coerce.number().int().min(10).max(600_000).default(500),
+}).superRefine((c, ctx) => {
+  if (c.embeddings !== 'openai') return;
+  for (const k of ['embeddingsUrl', 'embeddingsModel', 'embeddingsDimensions'] as const) {
+    if (c[k] === undefined) ctx.addIssue({ code: 'custom', path: [k], message: `required when embeddings is 'openai'` });
+  }
 });
 
 export type LedgerConfig = z.output<typeof configSchema>;
@@ -30,6 +49,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL || undefined,
     migrateOnStart: env.FACTLEDGER_MIGRATE_ON_START || undefined,
     readWaitMs: env.FACTLEDGER_READ_WAIT_MS || undefined,
+    embeddings: env.FACTLEDGER_EMBEDDINGS || undefined,
+    embeddingsUrl: env.FACTLEDGER_EMBEDDINGS_URL || undefined,
+    embeddingsModel: env.FACTLEDGER_EMBEDDINGS_MODEL || undefined,
+    embeddingsDimensions: env.FACTLEDGER_EMBEDDINGS_DIMENSIONS || undefined,
+    embeddingsApiKey: env.FACTLEDGER_EMBEDDINGS_API_KEY || undefined,
+    addressTerms: env.FACTLEDGER_ADDRESS_TERMS || undefined,
+    traceRetentionDays: env.FACTLEDGER_TRACE_RETENTION_DAYS || undefined,
+    indexIntervalMs: env.FACTLEDGER_INDEX_INTERVAL_MS || undefined,
     ...overrides,
   });
   if (!result.success) {

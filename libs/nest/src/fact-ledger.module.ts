@@ -6,10 +6,10 @@
  */
 import { type DynamicModule, Inject, Injectable, Module, type OnModuleDestroy, type Provider, type Type } from '@nestjs/common';
 import { CommandHandler, CqrsModule, QueryHandler } from '@nestjs/cqrs';
-import type { Clock } from '@factledger/domain';
+import { type Clock, systemClock } from '@factledger/domain';
 import { createLedger, type Ledger, type LedgerConfig, type LedgerHandle, loadConfig } from '@factledger/ledger';
-import type { Recall, RecallResult } from '@factledger/recall';
-import { AssembleContextQuery, COMMAND_ROUTES, QUERY_ROUTES } from './ledger.commands';
+import { type RecallHandle, type RecallResult, recallOn } from '@factledger/recall';
+import { AssembleContextQuery, COMMAND_ROUTES, GetTraceQuery, QUERY_ROUTES } from './ledger.commands';
 
 export const LEDGER = Symbol('factledger.ledger');
 export const LEDGER_HANDLE = Symbol('factledger.handle');
@@ -21,16 +21,31 @@ export interface FactLedgerOptions {
   clock?: Clock;
   /** An already built ledger (tests, scenario runs); the module then does not open a database. */
   handle?: LedgerHandle;
-  /** Context assembly; AssembleContextQuery needs it. */
-  recall?: Recall;
+  /**
+   * Context assembly for AssembleContextQuery and GetTraceQuery. Built from the configuration
+   * (and its background indexer started) when the module opens the database itself.
+   */
+  recall?: RecallHandle;
+}
+
+function recallOf(handle: RecallHandle | null): RecallHandle {
+  if (!handle) throw new Error('FactLedgerModule was configured without recall');
+  return handle;
 }
 
 @QueryHandler(AssembleContextQuery)
 class AssembleContextHandler {
-  constructor(@Inject(RECALL) private readonly recall: Recall | null) {}
+  constructor(@Inject(RECALL) private readonly recall: RecallHandle | null) {}
   execute(query: AssembleContextQuery): Promise<RecallResult> {
-    if (!this.recall) throw new Error('FactLedgerModule was configured without recall');
-    return this.recall.assemble(query.tenant, query.input);
+    return recallOf(this.recall).recall.assemble(query.tenant, query.input);
+  }
+}
+
+@QueryHandler(GetTraceQuery)
+class GetTraceHandler {
+  constructor(@Inject(RECALL) private readonly recall: RecallHandle | null) {}
+  execute(query: GetTraceQuery): Promise<Record<string, unknown>> {
+    return recallOf(this.recall).recall.trace(query.tenant, String((query.input as { id?: unknown })?.id ?? ''));
   }
 }
 
@@ -60,8 +75,11 @@ function queryHandler(message: Type, run: (ledger: Ledger, q: never) => Promise<
 
 @Injectable()
 class LedgerLifecycle implements OnModuleDestroy {
-  constructor(@Inject(LEDGER_HANDLE) private readonly handle: LedgerHandle & { owned?: boolean }) {}
+  constructor(
+    @Inject(LEDGER_HANDLE) private readonly handle: LedgerHandle & { owned?: boolean; ownedRecall?: RecallHandle },
+  ) {}
   async onModuleDestroy(): Promise<void> {
+    await this.handle.ownedRecall?.stop();
     if (this.handle.owned) await this.handle.close();
   }
 }
@@ -74,8 +92,11 @@ export class FactLedgerModule {
       : {
           provide: LEDGER_HANDLE,
           useFactory: async () => {
-            const handle = await createLedger(loadConfig(process.env, options.config ?? {}), { clock: options.clock });
-            return Object.assign(handle, { owned: true });
+            const config = loadConfig(process.env, options.config ?? {});
+            const handle = await createLedger(config, { clock: options.clock });
+            const ownedRecall = options.recall ? undefined : recallOn(handle.database.db, handle.runner, options.clock ?? systemClock, config);
+            ownedRecall?.start((error) => console.error('factledger recall indexer:', error));
+            return Object.assign(handle, { owned: true, ownedRecall });
           },
         };
     const handlers = [
@@ -90,8 +111,13 @@ export class FactLedgerModule {
         handleProvider,
         { provide: LEDGER, useFactory: (h: LedgerHandle) => h.ledger, inject: [LEDGER_HANDLE] },
         LedgerLifecycle,
-        { provide: RECALL, useValue: options.recall ?? null },
+        {
+          provide: RECALL,
+          useFactory: (h: LedgerHandle & { ownedRecall?: RecallHandle }) => options.recall ?? h.ownedRecall ?? null,
+          inject: [LEDGER_HANDLE],
+        },
         AssembleContextHandler,
+        GetTraceHandler,
         ...handlers,
       ],
       exports: [LEDGER, LEDGER_HANDLE, RECALL, CqrsModule],

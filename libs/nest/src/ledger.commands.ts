@@ -50,3 +50,6 @@ export const QUERY_ROUTES = [
 
 /** Assembles the context for a prompt (handled by the recall given to FactLedgerModule.forRoot). */
 export class AssembleContextQuery extends TenantQuery<RecallResult> {}
+
+/** Reads a stored assembly trace: input `{ id }`. */
+export class GetTraceQuery extends TenantQuery<Record<string, unknown>> {}

@@ -5,3 +5,5 @@ export * from './context-render';
 export * from './token-counter';
 export * from './recall-indexer';
 export * from './recall';
+export * from './errors';
+export * from './create-recall';

@@ -2,6 +2,7 @@ import { InvalidInputError, ManualClock } from '@factledger/domain';
 import { UseLiteEmbedder } from '@factledger/embeddings';
 import { type LedgerHandle, ledgerOn } from '@factledger/ledger';
 import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
+import { UnknownTraceError } from './errors';
 import { Recall } from './recall';
 import { RecallIndexer } from './recall-indexer';
 import { TiktokenCounter } from './token-counter';
@@ -39,13 +40,14 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     expect(context.items.map((i) => i.channel)).toEqual(['detail']);
     expect(context.tokens).toBeLessThanOrEqual(400);
 
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const trace = (await recall.trace('t', context.traceId)) as Record<string, any>;
     expect(trace.query.cleaned).toBe('which port does the payment service listen on?');
     expect(trace.pool.map((p: { text: string }) => p.text).sort()).toEqual(['I go bouldering every Sunday.', 'The payment service listens on port 8080.']);
     expect(trace.pool[0].scores).toHaveProperty('cosineSimilarity');
     expect(trace.excluded).toEqual([expect.objectContaining({ reason: 'below the relevance threshold' })]);
     expect(trace.survivors).toEqual([{ memoryId: context.items[0]!.memoryId, channel: 'detail' }]);
-    expect(await recall.trace('other-tenant', context.traceId)).toBeNull();
+    await expect(recall.trace('other-tenant', context.traceId)).rejects.toBeInstanceOf(UnknownTraceError);
 
     // As of January, the old value was the true one.
     const january = await recall.assemble('t', { query: 'Which port does the payment service listen on?', validAt: '2026-01-20' });

@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { type ContextItem, fitBudget } from './context-render';
 import { DEFAULT_THRESHOLDS, maximalMarginalRelevance, reciprocalRankFusion, relevance, type Scored, type Thresholds } from './fusion';
 import { cleanQuery } from './query-hygiene';
+import { UnknownTraceError } from './errors';
 import { RECALL_INDEX, type RecallIndexer } from './recall-indexer';
 import type { TokenCounter } from './token-counter';
 
@@ -172,12 +173,20 @@ export class Recall {
     return { traceId, text: budget.text, tokens: budget.tokens, budgetTokens: q.budgetTokens, items };
   }
 
-  async trace(tenant: string, id: string): Promise<unknown | null> {
-    if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
-    const row = await sql<{ trace: unknown; created_at: Date; query: string }>`
-      SELECT trace, created_at, query FROM fl_recall_traces WHERE tenant = ${tenant} AND id = ${id}::uuid`.execute(this.db);
+  /** A stored assembly trace, stage by stage; UnknownTraceError when absent (or another tenant's). */
+  async trace(tenant: string, id: string): Promise<Record<string, unknown>> {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new UnknownTraceError(id);
+    const row = await sql<{ trace: object; created_at: Date }>`
+      SELECT trace, created_at FROM fl_recall_traces WHERE tenant = ${tenant} AND id = ${id}::uuid`.execute(this.db);
     const r = row.rows[0];
-    return r ? { id, tenant, createdAt: new Date(r.created_at).toISOString(), query: r.query, ...(r.trace as object) } : null;
+    if (!r) throw new UnknownTraceError(id);
+    return { id, tenant, createdAt: new Date(r.created_at).toISOString(), ...r.trace };
+  }
+
+  /** Deletes traces recorded before `before` (the retention period); returns how many. */
+  async purgeTraces(before: Date): Promise<number> {
+    const result = await sql`DELETE FROM fl_recall_traces WHERE created_at < ${before.toISOString()}::timestamptz`.execute(this.db);
+    return Number(result.numAffectedRows ?? 0);
   }
 
   /**

@@ -4,12 +4,15 @@ import { basename } from 'node:path';
 import { ManualClock } from '@factledger/domain';
 import { type Embedder, UseLiteEmbedder } from '@factledger/embeddings';
 import { ledgerOn } from '@factledger/ledger';
-import { Recall, RecallIndexer, TiktokenCounter } from '@factledger/recall';
+import { type RecallSettings, recallOn } from '@factledger/recall';
 import { FactLedgerModule } from '@factledger/nest';
 import { type Backend, createTestDatabase } from '@factledger/store';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { runScenario, type ScenarioReport } from './scenario-runner';
+
+/** Scenario runs use the defaults: offline model, no address terms. The index is caught up before each query instead of by the background loop. */
+const EVAL_RECALL = { embeddings: 'use-lite', addressTerms: [], traceRetentionDays: 30, indexIntervalMs: 500 } as const satisfies RecallSettings;
 
 /** One model per process: loading it is the slow part. */
 let sharedEmbedder: Embedder | null = null;
@@ -19,11 +22,10 @@ export async function evalFile(file: string, backend: Backend): Promise<Scenario
   const clock = new ManualClock();
   const handle = ledgerOn(database, { clock });
   const embedder = (sharedEmbedder ??= new UseLiteEmbedder());
-  const indexer = new RecallIndexer(database.db, embedder, handle.runner);
-  const recall = new Recall(database.db, { embedder, facts: handle.runner, indexer, tokens: new TiktokenCounter(), clock });
+  const recall = recallOn(database.db, handle.runner, clock, EVAL_RECALL, embedder);
   const app = await NestFactory.createApplicationContext(FactLedgerModule.forRoot({ handle, recall }), { logger: false });
   try {
-    const bus = { commandBus: app.get(CommandBus), queryBus: app.get(QueryBus), clock, indexRecall: () => indexer.catchUp() };
+    const bus = { commandBus: app.get(CommandBus), queryBus: app.get(QueryBus), clock, indexRecall: () => recall.indexer.catchUp() };
     return await runScenario(basename(file), readFileSync(file, 'utf8'), bus);
   } finally {
     await app.close();

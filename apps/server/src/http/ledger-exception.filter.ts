@@ -17,6 +17,13 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   illegal_lifecycle: 409,
   version_conflict: 409,
   projection_lag: 503,
+  unknown_trace: 404,
+  // The embedding service behind recall: unreachable or slow → retry later; a wrong answer → bad gateway.
+  embedding_service_unreachable: 503,
+  embedding_timeout: 503,
+  embedding_service_error: 502,
+  embedding_bad_response: 502,
+  embedding_dimension_mismatch: 502,
 };
 
 export interface ErrorBody {

@@ -1,0 +1,21 @@
+/** Recall over HTTP: assemble the context for a prompt, and read back how it was assembled. */
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { AssembleContextQuery, GetTraceQuery } from '@factledger/nest';
+import { bodyObject, TenantPipe } from './http/request-input';
+
+@Controller('v1/tenants/:tenant')
+export class ContextController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Post('context')
+  @HttpCode(200)
+  assemble(@Param('tenant', TenantPipe) tenant: string, @Body() body: unknown) {
+    return this.queries.execute(new AssembleContextQuery(tenant, bodyObject(body)));
+  }
+
+  @Get('traces/:id')
+  trace(@Param('tenant', TenantPipe) tenant: string, @Param('id') id: string) {
+    return this.queries.execute(new GetTraceQuery(tenant, { id }));
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Wires recall from settings: the embedder (offline USE Lite or an OpenAI-compatible service,
+ * behind the PostgreSQL embedding cache), the indexer, the assembler, and a background loop that
+ * keeps the index caught up and drops traces past their retention period.
+ */
+import type { Clock } from '@factledger/domain';
+import { CachedEmbedder, type Embedder, OpenAiEmbedder, PostgresEmbeddingCache, UseLiteEmbedder } from '@factledger/embeddings';
+import type { ProjectionRunner } from '@factledger/projections';
+import type { Kysely } from 'kysely';
+import { Recall } from './recall';
+import { RecallIndexer } from './recall-indexer';
+import { TiktokenCounter } from './token-counter';
+
+export interface RecallSettings {
+  embeddings: 'use-lite' | 'openai';
+  embeddingsUrl?: string;
+  embeddingsModel?: string;
+  embeddingsDimensions?: number;
+  embeddingsApiKey?: string;
+  addressTerms: string[];
+  traceRetentionDays: number;
+  indexIntervalMs: number;
+}
+
+export interface RecallHandle {
+  recall: Recall;
+  indexer: RecallIndexer;
+  embedder: Embedder;
+  /** Starts the background loop (index catch-up every `indexIntervalMs`, trace retention hourly). */
+  start(onError?: (error: unknown) => void): void;
+  stop(): Promise<void>;
+}
+
+export function embedderFrom(settings: RecallSettings): Embedder {
+  if (settings.embeddings === 'openai') {
+    return new OpenAiEmbedder({
+      baseUrl: settings.embeddingsUrl!,
+      model: settings.embeddingsModel!,
+      dimensions: settings.embeddingsDimensions!,
+      apiKey: settings.embeddingsApiKey,
+    });
+  }
+  return new UseLiteEmbedder();
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function recallOn(db: Kysely<any>, facts: ProjectionRunner, clock: Clock, settings: RecallSettings, embedder: Embedder = embedderFrom(settings)): RecallHandle {
+  const cached = new CachedEmbedder(embedder, new PostgresEmbeddingCache(db));
+  const indexer = new RecallIndexer(db, cached, facts);
+  const recall = new Recall(db, { embedder: cached, facts, indexer, tokens: new TiktokenCounter(), clock }, { addressTerms: settings.addressTerms });
+  let timer: NodeJS.Timeout | null = null;
+  let current: Promise<unknown> = Promise.resolve();
+  let lastPurge = 0;
+  const tick = (onError: (error: unknown) => void): void => {
+    current = (async () => {
+      try {
+        await indexer.catchUp();
+        if (Date.now() - lastPurge > 3_600_000) {
+          lastPurge = Date.now();
+          await recall.purgeTraces(new Date(clock.now().getTime() - settings.traceRetentionDays * 86_400_000));
+        }
+      } catch (error) {
+        onError(error);
+      }
+      if (timer) timer = setTimeout(() => tick(onError), settings.indexIntervalMs);
+    })();
+  };
+  return {
+    recall,
+    indexer,
+    embedder: cached,
+    start(onError = () => undefined) {
+      if (timer) return;
+      timer = setTimeout(() => tick(onError), 0);
+    },
+    async stop() {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await current;
+    },
+  };
+}
