@@ -31,3 +31,20 @@ describe.each(testBackends())('dev scenarios on %s', (backend) => {
     }
   });
 });
+
+describe('the naive-RAG baseline on the dev scenarios', () => {
+  it('lets stale and unwanted values into the context where factledger does not', async () => {
+    const ledger = [];
+    const baseline = [];
+    for (const file of ['stale-code.jsonl', 'temporal.jsonl', 'profile.jsonl']) {
+      ledger.push(await evalFile(join(DEV, file), 'pglite'));
+      baseline.push(await evalFile(join(DEV, file), 'pglite', { baseline: 'naive-rag' }));
+    }
+    const queries = (rs: typeof ledger) => rs.flatMap((r) => r.steps.filter((s) => s.step === 'query'));
+    expect(queries(ledger).every((s) => s.status === 'passed')).toBe(true);
+    const leaked = queries(baseline).filter((s) => s.status === 'failed' && s.detail.includes('should not show'));
+    expect(leaked.length).toBeGreaterThanOrEqual(5);
+    expect(leaked.map((s) => s.detail).join('\n')).toContain('should not show "8000"');
+    expect(queries(baseline)).toHaveLength(queries(ledger).length);
+  });
+});

@@ -13,7 +13,7 @@ import { type Backend, migrate, openDatabase } from '@factledger/store';
 import { NestFactory } from '@nestjs/core';
 import { QueryBus } from '@nestjs/cqrs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { evalFile, formatReport } from './eval/run-eval';
+import { compareWithBaseline, evalFile, formatReport } from './eval/run-eval';
 
 const program = new Command()
   .name('factledger')
@@ -150,19 +150,21 @@ program
   .argument('<files...>', 'scenario files')
   .addOption(new Option('--backend <backend>', 'where the fresh ledgers live').choices(['pglite', 'postgres']).default('pglite'))
   .option('--json <file>', 'also write a machine-readable report')
-  .option('--baseline <name>', 'run a baseline instead of the ledger (naive-rag)')
+  .addOption(new Option('--baseline <name>', 'also run each file through a baseline and compare the query steps').choices(['naive-rag']))
   .option('--verbose', 'print every step, not only checks and failures')
   .option('--only-supported', 'exit 0 when the only failures are step kinds this build does not support yet')
   .action(async (files: string[], o: { backend: Backend; json?: string; baseline?: string; verbose?: boolean; onlySupported?: boolean }) => {
-    if (o.baseline) {
-      console.error(`baseline '${o.baseline}' is not supported yet (it needs the recall read path)`);
-      process.exitCode = 2;
-      return;
-    }
     const reports = [];
     for (const file of files) reports.push(await evalFile(file, o.backend));
     console.log(formatReport(reports, o.verbose));
-    if (o.json) writeFileSync(o.json, JSON.stringify({ backend: o.backend, reports }, null, 2));
+    const baseline = [];
+    if (o.baseline) {
+      for (const file of files) baseline.push(await evalFile(file, o.backend, { baseline: 'naive-rag' }));
+      console.log(`\n== baseline: ${o.baseline} (every asserted text, cosine top-5, no supersession, lifecycle or gates)`);
+      console.log(formatReport(baseline, o.verbose));
+      console.log(`\n== factledger vs ${o.baseline}\n${compareWithBaseline(reports, baseline)}`);
+    }
+    if (o.json) writeFileSync(o.json, JSON.stringify({ backend: o.backend, reports, ...(o.baseline ? { baseline } : {}) }, null, 2));
     const failures = reports.flatMap((r) => r.steps).filter((st) => st.status === 'failed');
     const blocking = o.onlySupported ? failures.filter((st) => st.supported) : failures;
     if (o.onlySupported) console.log(`scenario steps of supported kinds: ${blocking.length} failed; ${failures.length - blocking.length} of kinds not supported yet`);

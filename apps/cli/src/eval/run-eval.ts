@@ -4,7 +4,8 @@ import { basename } from 'node:path';
 import { ManualClock } from '@factledger/domain';
 import { type Embedder, UseLiteEmbedder } from '@factledger/embeddings';
 import { ledgerOn } from '@factledger/ledger';
-import { type RecallSettings, recallOn } from '@factledger/recall';
+import { type RecallSettings, recallOn, TiktokenCounter } from '@factledger/recall';
+import { NaiveRag } from './naive-rag';
 import { FactLedgerModule } from '@factledger/nest';
 import { type Backend, createTestDatabase } from '@factledger/store';
 import { NestFactory } from '@nestjs/core';
@@ -17,11 +18,17 @@ const EVAL_RECALL = { embeddings: 'use-lite', addressTerms: [], traceRetentionDa
 /** One model per process: loading it is the slow part. */
 let sharedEmbedder: Embedder | null = null;
 
-export async function evalFile(file: string, backend: Backend): Promise<ScenarioReport> {
+export type Baseline = 'naive-rag';
+
+export async function evalFile(file: string, backend: Backend, options: { baseline?: Baseline } = {}): Promise<ScenarioReport> {
+  const embedder = (sharedEmbedder ??= new UseLiteEmbedder());
+  if (options.baseline) {
+    const bus = { clock: new ManualClock(), baseline: new NaiveRag(embedder, new TiktokenCounter()) };
+    return runScenario(`${basename(file)} [naive-rag]`, readFileSync(file, 'utf8'), bus);
+  }
   const database = await createTestDatabase(backend);
   const clock = new ManualClock();
   const handle = ledgerOn(database, { clock });
-  const embedder = (sharedEmbedder ??= new UseLiteEmbedder());
   const recall = recallOn(database.db, handle.runner, clock, EVAL_RECALL, embedder);
   const app = await NestFactory.createApplicationContext(FactLedgerModule.forRoot({ handle, recall }), { logger: false });
   try {
@@ -48,4 +55,19 @@ export function formatReport(reports: ScenarioReport[], verbose = false): string
   const failed = reports.reduce((n, r) => n + r.failed, 0);
   out.push(`${passed} passed, ${failed} failed`);
   return out.join('\n');
+}
+
+/**
+ * Query steps side by side: how many each run passed, and the context texts the baseline showed
+ * that the scenario says must be absent (stale, retired or unwanted values).
+ */
+export function compareWithBaseline(ledger: ScenarioReport[], baseline: ScenarioReport[]): string {
+  const queries = (rs: ScenarioReport[]) => rs.flatMap((r) => r.steps.filter((s) => s.step === 'query'));
+  const l = queries(ledger);
+  const b = queries(baseline);
+  const leaks = (steps: typeof l) => steps.filter((s) => s.detail.includes('should not show')).length;
+  return [
+    `query steps: factledger ${l.filter((s) => s.status === 'passed').length}/${l.length} passed, naive-rag ${b.filter((s) => s.status === 'passed').length}/${b.length} passed`,
+    `query steps that showed text the scenario forbids (stale or unwanted): factledger ${leaks(l)}, naive-rag ${leaks(b)}`,
+  ].join('\n');
 }

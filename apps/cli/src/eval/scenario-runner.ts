@@ -16,6 +16,7 @@ import {
   RollbackBatchCommand,
 } from '@factledger/nest';
 import type { CommandBus, QueryBus } from '@nestjs/cqrs';
+import type { NaiveRag } from './naive-rag';
 
 export type StepStatus = 'passed' | 'failed' | 'done';
 
@@ -36,13 +37,30 @@ export interface ScenarioReport {
   failed: number;
 }
 
-export interface ScenarioBus {
+/** What a query step is checked against: recall's answer or the baseline's. */
+interface AssembledContext {
+  text: string;
+  tokens: number;
+  budgetTokens: number;
+  items: { channel: string; text: string }[];
+  traceId?: string;
+}
+
+export interface LedgerBus {
   commandBus: CommandBus;
   queryBus: QueryBus;
   clock: ManualClock;
   /** Brings recall's index up to date before a query (a live server's indexer runs in the background). */
   indexRecall(): Promise<unknown>;
 }
+
+/** The naive-RAG baseline in place of the ledger. */
+export interface BaselineBus {
+  clock: ManualClock;
+  baseline: NaiveRag;
+}
+
+export type ScenarioBus = LedgerBus | BaselineBus;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Step = Record<string, any>;
@@ -109,6 +127,10 @@ export async function runScenario(file: string, text: string, bus: ScenarioBus):
         afterUnsupported = true;
         continue;
       }
+      if ('baseline' in bus) {
+        report(...(await runBaseline(step, tenant, at, bus.baseline)));
+        continue;
+      }
       if (WRITE_STEPS.has(step.step)) {
         const expectRejected = step.expect?.rejected === true;
         try {
@@ -155,7 +177,7 @@ function resolve(aliases: Map<string, string>, step: Step): string {
   return id;
 }
 
-async function runWrite(step: Step, tenant: string, aliases: Map<string, string>, bus: ScenarioBus): Promise<string> {
+async function runWrite(step: Step, tenant: string, aliases: Map<string, string>, bus: LedgerBus): Promise<string> {
   const input = inputOf(step);
   const { commandBus } = bus;
   let result: WriteResult;
@@ -186,7 +208,7 @@ async function runWrite(step: Step, tenant: string, aliases: Map<string, string>
   return `${result.outcome} ${result.memoryId} at position ${result.position}`;
 }
 
-async function checkFact(step: Step, tenant: string, bus: ScenarioBus): Promise<[StepStatus, string]> {
+async function checkFact(step: Step, tenant: string, bus: LedgerBus): Promise<[StepStatus, string]> {
   const query: Step = { subject: step.subject, relation: step.relation };
   for (const k of ['scope', 'validAt', 'knownAt']) if (step[k] !== undefined) query[k] = step[k];
   const view: FactView = await bus.queryBus.execute(new GetFactQuery(tenant, query));
@@ -206,12 +228,27 @@ async function checkFact(step: Step, tenant: string, bus: ScenarioBus): Promise<
   return ['failed', `a fact step's expect needs 'value' or 'values'`];
 }
 
-async function checkQuery(step: Step, tenant: string, bus: ScenarioBus): Promise<[StepStatus, string]> {
+async function checkQuery(step: Step, tenant: string, bus: LedgerBus): Promise<[StepStatus, string]> {
   await bus.indexRecall();
   const input: Step = { query: step.query };
   for (const k of ['budgetTokens', 'validAt', 'knownAt']) if (step[k] !== undefined) input[k] = step[k];
   const context: RecallResult = await bus.queryBus.execute(new AssembleContextQuery(tenant, input));
-  const seen = `${context.items.length} items, ${context.tokens}/${context.budgetTokens} tokens, ${context.text.length} chars (trace ${context.traceId})`;
+  return judgeContext(step, context);
+}
+
+/** The baseline keeps every asserted text and answers queries; it has no other writes and no structured reads. */
+async function runBaseline(step: Step, tenant: string, at: Date, rag: NaiveRag): Promise<[StepStatus, string]> {
+  if (step.step === 'assert') {
+    const text = step.text ?? `${step.subject} ${step.relation} ${step.value}`;
+    await rag.add(tenant, text, at);
+    return ['done', `indexed: ${text}`];
+  }
+  if (step.step === 'query') return judgeContext(step, await rag.query(tenant, step.query, step.budgetTokens));
+  return ['done', `'${step.step}' has no effect on naive RAG`];
+}
+
+function judgeContext(step: Step, context: AssembledContext): [StepStatus, string] {
+  const seen = `${context.items.length} items, ${context.tokens}/${context.budgetTokens} tokens, ${context.text.length} chars${context.traceId ? ` (trace ${context.traceId})` : ''}`;
   const expect = step.expect;
   if (!expect) return ['done', seen];
   const problems: string[] = [];
