@@ -40,7 +40,6 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     expect(context.items.map((i) => i.channel)).toEqual(['detail']);
     expect(context.tokens).toBeLessThanOrEqual(400);
 
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const trace = (await recall.trace('t', context.traceId)) as Record<string, any>;
     expect(trace.query.cleaned).toBe('which port does the payment service listen on?');
     expect(trace.pool.map((p: { text: string }) => p.text).sort()).toEqual(['I go bouldering every Sunday.', 'The payment service listens on port 8080.']);
