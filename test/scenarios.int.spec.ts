@@ -8,6 +8,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { testBackends } from '@factledger/store';
 import { evalFile } from '../apps/cli/src/eval/run-eval';
+import type { ScenarioReport } from '../apps/cli/src/eval/scenario-runner';
 
 const DEV = join(__dirname, '..', '..', 'shared', 'eval', 'dev');
 const files = readdirSync(DEV).filter((f) => f.endsWith('.jsonl')).sort();
@@ -34,8 +35,8 @@ describe.each(testBackends())('dev scenarios on %s', (backend) => {
 
 describe('the naive-RAG baseline on the dev scenarios', () => {
   it('lets stale and unwanted values into the context where factledger does not', async () => {
-    const ledger = [];
-    const baseline = [];
+    const ledger: ScenarioReport[] = [];
+    const baseline: ScenarioReport[] = [];
     for (const file of ['stale-code.jsonl', 'temporal.jsonl', 'profile.jsonl']) {
       ledger.push(await evalFile(join(DEV, file), 'pglite'));
       baseline.push(await evalFile(join(DEV, file), 'pglite', { baseline: 'naive-rag' }));

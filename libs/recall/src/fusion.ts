@@ -57,33 +57,27 @@ export function relevance(c: Scored, t: Thresholds): string | null {
 /**
  * Greedy maximal marginal relevance: repeatedly takes the item with the best
  * λ·relevance − (1 − λ)·(highest cosine to an item already taken). Items without an embedding
- * count as dissimilar to everything.
+ * count as dissimilar to everything. O(n²) similarities: each item's redundancy is updated
+ * against the one item just taken.
  */
 export function maximalMarginalRelevance<T extends { embedding: Float32Array | null }>(
   items: { item: T; score: number }[],
   lambda = 0.7,
 ): { item: T; score: number; redundancy: number }[] {
-  const left = [...items];
+  const left = items.map((x) => ({ ...x, redundancy: 0 }));
   const taken: { item: T; score: number; redundancy: number }[] = [];
   const top = Math.max(...items.map((i) => i.score), 1e-9);
   while (left.length) {
     let best = 0;
-    let bestValue = -Infinity;
-    let bestRedundancy = 0;
-    left.forEach((cand, i) => {
-      const redundancy = Math.max(
-        0,
-        ...taken.map((t) => (cand.item.embedding && t.item.embedding ? cosineSimilarity(cand.item.embedding, t.item.embedding) : 0)),
-      );
-      const value = lambda * (cand.score / top) - (1 - lambda) * redundancy;
-      if (value > bestValue) {
-        bestValue = value;
-        best = i;
-        bestRedundancy = redundancy;
-      }
-    });
+    for (let i = 1; i < left.length; i++) {
+      const value = (c: (typeof left)[number]): number => lambda * (c.score / top) - (1 - lambda) * c.redundancy;
+      if (value(left[i]!) > value(left[best]!)) best = i;
+    }
     const [chosen] = left.splice(best, 1);
-    taken.push({ ...chosen!, redundancy: bestRedundancy });
+    taken.push(chosen!);
+    const e = chosen!.item.embedding;
+    if (!e) continue;
+    for (const c of left) if (c.item.embedding) c.redundancy = Math.max(c.redundancy, cosineSimilarity(c.item.embedding, e));
   }
   return taken;
 }

@@ -25,6 +25,12 @@ export interface CleanQuery {
   parts: string[];
   /** Content words for lexical search (lower-cased, stopwords dropped). */
   terms: string[];
+  /**
+   * The content words likely to single a memory out — with a digit, an identifier's punctuation,
+   * a non-Latin letter, or a capital inside a sentence (a name) — searched on their own; common
+   * words only narrow a search together.
+   */
+  distinctive: string[];
 }
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -36,7 +42,22 @@ export function cleanQuery(message: string, options: HygieneOptions = {}): Clean
     text = text.replace(new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(term.trim())}(?=$|[^\\p{L}\\p{N}])`, 'giu'), '$1');
   }
   text = text.replace(/\s+/g, ' ').replace(/^[\s,;:—–-]+/, '').trim();
-  return { text, parts: splitIntents(text), terms: contentTerms(text) };
+  return { text, parts: splitIntents(text), terms: contentTerms(text), distinctive: distinctiveTerms(text) };
+}
+
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}_./:@-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
+
+export function distinctiveTerms(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(WORD)) {
+    const word = m[0];
+    const before = text.slice(0, m.index).trimEnd();
+    const sentenceStart = before === '' || /[.!?？]$/u.test(before);
+    const marked = /\p{N}|[_./:@-]|[^\p{Script=Latin}\p{N}]/u.test(word) || (!sentenceStart && /^\p{Lu}/u.test(word));
+    const lower = word.toLowerCase();
+    if (marked && !STOPWORDS.has(lower) && (lower.length > 1 || /\p{N}/u.test(lower))) out.add(lower);
+  }
+  return [...out];
 }
 
 /**
@@ -51,6 +72,6 @@ export function splitIntents(text: string): string[] {
 
 /** Lower-cased content words: letters, digits and the characters of identifiers, paths and versions. */
 export function contentTerms(text: string): string[] {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}_./:@-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu) ?? [];
+  const words = text.toLowerCase().match(WORD) ?? [];
   return [...new Set(words.filter((w) => !STOPWORDS.has(w) && (w.length > 1 || /\p{N}/u.test(w))))];
 }

@@ -1,4 +1,4 @@
-import { cleanQuery, contentTerms, splitIntents } from './query-hygiene';
+import { cleanQuery, contentTerms, distinctiveTerms, splitIntents } from './query-hygiene';
 
 describe('query hygiene', () => {
   it('strips the persona address terms, whole words only', () => {
@@ -16,5 +16,14 @@ describe('query hygiene', () => {
     expect(contentTerms('Which numpy version do we pin? fetch_user /api/v2/orders 1.26.4')).toEqual(['numpy', 'version', 'pin', 'fetch_user', 'api/v2/orders', '1.26.4']);
     expect(contentTerms('결제 서비스 포트가 몇 번이지?')).toEqual(['결제', '서비스', '포트가', '번이지']);
     expect(contentTerms('hi')).toEqual([]);
+  });
+});
+
+describe('distinctive terms', () => {
+  it('are the words with digits, identifier punctuation, non-Latin letters or an inner capital', () => {
+    expect(distinctiveTerms('Which port does the payment service 4821 listen on?')).toEqual(['4821']);
+    expect(distinctiveTerms("What is Minji Kim's locker number? Where is fetch_user?")).toEqual(['minji', 'kim', 'fetch_user']);
+    expect(distinctiveTerms('결제 서비스 포트가 몇 번이지?')).toEqual(['결제', '서비스', '포트가', '번이지']);
+    expect(distinctiveTerms('Which numpy version do we pin?')).toEqual([]);
   });
 });

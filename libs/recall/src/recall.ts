@@ -37,8 +37,10 @@ export interface RecallOptions {
   profileShare?: number;
   /** Most versions the fresh channel injects. */
   freshLimit?: number;
-  /** Candidates kept per sub-query before the threshold. */
+  /** Candidates each retriever contributes per sub-query. */
   poolSize?: number;
+  /** Most relevant versions that go on to diversity and the budget. */
+  detailLimit?: number;
 }
 
 export interface RecalledItem extends ContextItem {
@@ -94,7 +96,7 @@ export class Recall {
     // Candidate pool, per sub-query; a version keeps its best scores across sub-queries.
     const pool = new Map<string, Row>();
     for (let i = 0; i < hygiene.parts.length; i++) {
-      for (const row of await this.candidates(tenant, at, hygiene.parts[i]!, vectors[i]!, hygiene.terms)) {
+      for (const row of await this.candidates(tenant, at, hygiene.parts[i]!, vectors[i]!, hygiene)) {
         const seen = pool.get(row.memory_id);
         if (!seen) pool.set(row.memory_id, row);
         else {
@@ -131,7 +133,10 @@ export class Recall {
       return why !== null;
     });
     const fused = reciprocalRankFusion(relevant);
-    const diverse = maximalMarginalRelevance(relevant.map((c) => ({ item: c, score: fused.get(c.memoryId)! })));
+    // Diversity among the best few: more could never fit a prompt's budget anyway.
+    const best = relevant.sort((a, b) => fused.get(b.memoryId)! - fused.get(a.memoryId)!).slice(0, this.options.detailLimit ?? 20);
+    for (const c of relevant.slice(best.length)) excluded.push({ memoryId: c.memoryId, reason: `beyond the ${best.length} best fused` });
+    const diverse = maximalMarginalRelevance(best.map((c) => ({ item: c, score: fused.get(c.memoryId)! })));
     const byId = new Map(rows.map((r) => [r.memory_id, r]));
     const ordered: RecalledItem[] = [
       ...profile.map((r) => item(r, 'profile', null)),
@@ -197,11 +202,24 @@ export class Recall {
    * at (validAt, knownAt). Each comes back with all three scores: cosine similarity (null when
    * not embedded yet), ts_rank of the content words, trigram word similarity.
    */
-  private async candidates(tenant: string, at: { validAt: Date; knownAt: Date }, text: string, vector: Float32Array, terms: string[]): Promise<Row[]> {
+  private async candidates(
+    tenant: string,
+    at: { validAt: Date; knownAt: Date },
+    text: string,
+    vector: Float32Array,
+    words: { terms: string[]; distinctive: string[] },
+  ): Promise<Row[]> {
     const dims = sql.raw(String(Math.trunc(this.deps.embedder.dimensions)));
     const model = this.deps.embedder.model;
     const k = this.options.poolSize ?? 40;
-    const words = terms.join(' OR ');
+    // Scoring: any content word counts. Searching: all of them together, or a distinctive one
+    // alone — a common word alone ("service", "port") would match half the memories.
+    const anyWord = words.terms.join(' OR ');
+    const allWords = words.terms.join(' ');
+    const distinctWord = words.distinctive.join(' OR ');
+    const trigramTerms = words.distinctive.length
+      ? sql.join(words.distinctive.map((t) => sql`${t} <% i.text`), sql` OR `)
+      : sql`false`;
     const q = `[${Array.from(vector).join(',')}]`;
     const validAt = at.validAt.toISOString();
     const knownAt = at.knownAt.toISOString();
@@ -210,7 +228,7 @@ export class Recall {
       AND h.valid @> ${validAt}::timestamptz AND h.tx @> ${knownAt}::timestamptz)`;
     return this.db.transaction().execute(async (trx) => {
       await sql`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', '100', true),
-        set_config('pg_trgm.word_similarity_threshold', '0.3', true)`.execute(trx);
+        set_config('pg_trgm.word_similarity_threshold', '0.5', true)`.execute(trx);
       const rows = await sql<Row>`
         WITH nearest AS (
           SELECT i.memory_id FROM fl_recall_index i
@@ -218,12 +236,12 @@ export class Recall {
           ORDER BY i.embedding::vector(${dims}) <=> ${q}::vector(${dims}) LIMIT ${k}),
         worded AS (
           SELECT i.memory_id FROM fl_recall_index i
-          WHERE ${words} <> '' AND i.tenant = ${tenant} AND i.model = ${model}
-            AND i.lexemes @@ websearch_to_tsquery('simple', ${words}) AND ${visible('i')}
-          ORDER BY ts_rank(i.lexemes, websearch_to_tsquery('simple', ${words})) DESC LIMIT ${k}),
+          WHERE ${anyWord} <> '' AND i.tenant = ${tenant} AND i.model = ${model}
+            AND i.lexemes @@ (plainto_tsquery('simple', ${allWords}) || websearch_to_tsquery('simple', ${distinctWord})) AND ${visible('i')}
+          ORDER BY ts_rank(i.lexemes, websearch_to_tsquery('simple', ${anyWord})) DESC LIMIT ${k}),
         trigrams AS (
           SELECT i.memory_id FROM fl_recall_index i
-          WHERE i.tenant = ${tenant} AND i.model = ${model} AND ${text} <% i.text AND ${visible('i')}
+          WHERE i.tenant = ${tenant} AND i.model = ${model} AND (${trigramTerms}) AND ${visible('i')}
           ORDER BY word_similarity(${text}, i.text) DESC LIMIT ${k}),
         profile AS (
           SELECT m.memory_id FROM fl_memories m WHERE m.tenant = ${tenant} AND m.core AND ${visible('m')}),
@@ -238,7 +256,7 @@ export class Recall {
           UNION SELECT memory_id FROM profile UNION SELECT memory_id FROM fresh)
         SELECT h.memory_id, h.text, h.type, h.speaker, h.source, m.core, m.recorded_at, i.embedding::text AS embedding,
           CASE WHEN i.embedding IS NULL THEN NULL ELSE 1 - (i.embedding <=> ${q}::vector) END AS cosine,
-          CASE WHEN ${words} = '' THEN 0 ELSE ts_rank(to_tsvector('simple', h.text), websearch_to_tsquery('simple', ${words})) END AS text_rank,
+          CASE WHEN ${anyWord} = '' THEN 0 ELSE ts_rank(to_tsvector('simple', h.text), websearch_to_tsquery('simple', ${anyWord})) END AS text_rank,
           word_similarity(${text}, h.text) AS trigram
         FROM pool p
         JOIN fl_fact_history h ON h.tenant = ${tenant} AND h.memory_id = p.memory_id AND h.status = 'active'
