@@ -51,3 +51,11 @@ export class UnknownBatchError extends LedgerError {
     super(`no change in this tenant carries the batch label '${batch}'`);
   }
 }
+
+/** No answer with this id in the tenant. */
+export class UnknownAnswerError extends LedgerError {
+  readonly code = 'unknown_answer';
+  constructor(readonly answerId: string) {
+    super(`no answer ${answerId} in this tenant`);
+  }
+}

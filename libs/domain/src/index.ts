@@ -6,3 +6,4 @@ export * from './memory';
 export * from './fact.events';
 export * from './fact.commands';
 export * from './fact.decider';
+export * from './answer';

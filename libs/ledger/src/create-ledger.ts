@@ -1,6 +1,9 @@
 /** Wires a Ledger from configuration: database, migrations, store, projections, clock. */
 import { type Clock, systemClock } from '@factledger/domain';
-import { FactReader, PostgresFactProjection, ProjectionRunner } from '@factledger/projections';
+import { AnswerProjection, AnswerReader, FactReader, PostgresFactProjection, ProjectionRunner } from '@factledger/projections';
+import { Answers } from './answers';
+import { ReReviewSaga } from './re-review.saga';
+import { ClaimVerifier } from './verify-claims';
 import { type Database, migrate, openDatabase, PostgresEventStore } from '@factledger/store';
 import { Ledger } from './ledger';
 import type { LedgerConfig } from './ledger.config';
@@ -10,16 +13,52 @@ export interface LedgerHandle {
   database: Database;
   store: PostgresEventStore;
   runner: ProjectionRunner;
+  answers: Answers;
+  saga: ReReviewSaga;
+  verifier: ClaimVerifier;
+  /** Runs the re-review saga every `intervalMs` until close. */
+  startSaga(intervalMs?: number, onError?: (error: unknown) => void): void;
   close(): Promise<void>;
 }
 
 /** Builds a ledger on an already open database (tests, benchmarks, hosts that own the pool). */
 export function ledgerOn(database: Database, options: { clock?: Clock; waitTimeoutMs?: number } = {}): LedgerHandle {
+  const clock = options.clock ?? systemClock;
   const store = new PostgresEventStore(database.db);
   const facts = new PostgresFactProjection();
-  const runner = new ProjectionRunner(database.db, [facts], { waitTimeoutMs: options.waitTimeoutMs });
-  const ledger = new Ledger({ store, runner, inline: facts, reader: new FactReader(database.db), clock: options.clock ?? systemClock });
-  return { ledger, database, store, runner, close: () => database.close() };
+  const runner = new ProjectionRunner(database.db, [facts, new AnswerProjection()], { waitTimeoutMs: options.waitTimeoutMs });
+  const reader = new FactReader(database.db);
+  const ledger = new Ledger({ store, runner, inline: facts, reader, clock });
+  const answerReader = new AnswerReader(database.db);
+  const answers = new Answers({ store, runner, facts: reader, answers: answerReader, clock });
+  const saga = new ReReviewSaga(database.db, { answers, reader: answerReader, runner });
+  let timer: NodeJS.Timeout | null = null;
+  let current: Promise<unknown> = Promise.resolve();
+  return {
+    ledger,
+    database,
+    store,
+    runner,
+    answers,
+    saga,
+    verifier: new ClaimVerifier({ reader, now: () => clock.now() }),
+    startSaga(intervalMs = 500, onError = () => undefined) {
+      if (timer) return;
+      const tick = (): void => {
+        current = saga.catchUp().catch(onError);
+        void current.then(() => {
+          if (timer) timer = setTimeout(tick, intervalMs);
+        });
+      };
+      timer = setTimeout(tick, 0);
+    },
+    close: async () => {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await current;
+      await database.close();
+    },
+  };
 }
 
 /** Opens the configured database, applies pending migrations, catches the read models up. */

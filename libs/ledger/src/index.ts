@@ -3,3 +3,6 @@ export * from './ledger';
 export * from './ledger.schemas';
 export * from './ledger.config';
 export * from './create-ledger';
+export * from './answers';
+export * from './re-review.saga';
+export * from './verify-claims';

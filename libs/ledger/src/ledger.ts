@@ -292,7 +292,7 @@ export class Ledger {
   async fact(tenant: string, input: unknown): Promise<FactView> {
     const t = parse(tenantSchema, tenant);
     const q = parse(factQuerySchema, input);
-    await this.deps.runner.awaitPosition(q.minPosition);
+    await this.deps.runner.awaitPosition(q.minPosition, 'facts');
     const now = this.deps.clock.now();
     const at = { validAt: q.validAt ?? now, knownAt: q.knownAt ?? now };
     const streamId = factStreamId({ subject: q.subject, relation: q.relation, scope: q.scope ?? {} });
@@ -314,7 +314,7 @@ export class Ledger {
   async subject(tenant: string, input: unknown): Promise<{ subject: string; facts: (VersionView & { relation: string | null; scope: Record<string, string> })[]; validAt: string; knownAt: string }> {
     const t = parse(tenantSchema, tenant);
     const q = parse(subjectQuerySchema, input);
-    await this.deps.runner.awaitPosition(q.minPosition);
+    await this.deps.runner.awaitPosition(q.minPosition, 'facts');
     const now = this.deps.clock.now();
     const at = { validAt: q.validAt ?? now, knownAt: q.knownAt ?? now };
     const rows = await this.deps.reader.subjectAt(t, normalizeTerm(q.subject), at);
@@ -329,7 +329,7 @@ export class Ledger {
   async history(tenant: string, input: unknown): Promise<{ subject: string; relation: string; scope: Record<string, string>; entries: HistoryView[] }> {
     const t = parse(tenantSchema, tenant);
     const q = parse(historyQuerySchema, input);
-    await this.deps.runner.awaitPosition(q.minPosition);
+    await this.deps.runner.awaitPosition(q.minPosition, 'facts');
     const streamId = factStreamId({ subject: q.subject, relation: q.relation, scope: q.scope ?? {} });
     const entries = await this.deps.reader.history(t, streamId);
     return {
@@ -355,7 +355,7 @@ export class Ledger {
   async memory(tenant: string, input: unknown): Promise<MemoryView> {
     const t = parse(tenantSchema, tenant);
     const q = parse(memoryQuerySchema, input);
-    await this.deps.runner.awaitPosition(q.minPosition);
+    await this.deps.runner.awaitPosition(q.minPosition, 'facts');
     const m = await this.deps.reader.memory(t, q.memoryId);
     if (!m) throw new UnknownMemoryError(q.memoryId);
     return memoryView(m);
@@ -363,7 +363,7 @@ export class Ledger {
 
   async activeMemories(tenant: string, options: { limit?: number; minPosition?: number } = {}): Promise<MemoryView[]> {
     const t = parse(tenantSchema, tenant);
-    await this.deps.runner.awaitPosition(options.minPosition);
+    await this.deps.runner.awaitPosition(options.minPosition, 'facts');
     return (await this.deps.reader.activeMemories(t, this.deps.clock.now(), options.limit)).map(memoryView);
   }
 

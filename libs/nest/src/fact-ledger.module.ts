@@ -7,7 +7,7 @@
 import { type DynamicModule, Inject, Injectable, Module, type OnModuleDestroy, type Provider, type Type } from '@nestjs/common';
 import { CommandHandler, CqrsModule, QueryHandler } from '@nestjs/cqrs';
 import { type Clock, systemClock } from '@factledger/domain';
-import { createLedger, type Ledger, type LedgerConfig, type LedgerHandle, loadConfig } from '@factledger/ledger';
+import { createLedger, type LedgerConfig, type LedgerHandle, loadConfig } from '@factledger/ledger';
 import { type RecallHandle, type RecallResult, recallOn } from '@factledger/recall';
 import { AssembleContextQuery, COMMAND_ROUTES, GetTraceQuery, QUERY_ROUTES } from './ledger.commands';
 
@@ -49,24 +49,24 @@ class GetTraceHandler {
   }
 }
 
-function commandHandler(message: Type, run: (ledger: Ledger, c: never) => Promise<unknown>): Type {
+function commandHandler(message: Type, run: (handle: LedgerHandle, c: never) => Promise<unknown>): Type {
   @CommandHandler(message)
   class LedgerCommandHandler {
-    constructor(@Inject(LEDGER) private readonly ledger: Ledger) {}
+    constructor(@Inject(LEDGER_HANDLE) private readonly handle: LedgerHandle) {}
     execute(command: never): Promise<unknown> {
-      return run(this.ledger, command);
+      return run(this.handle, command);
     }
   }
   Object.defineProperty(LedgerCommandHandler, 'name', { value: `${message.name}Handler` });
   return LedgerCommandHandler;
 }
 
-function queryHandler(message: Type, run: (ledger: Ledger, q: never) => Promise<unknown>): Type {
+function queryHandler(message: Type, run: (handle: LedgerHandle, q: never) => Promise<unknown>): Type {
   @QueryHandler(message)
   class LedgerQueryHandler {
-    constructor(@Inject(LEDGER) private readonly ledger: Ledger) {}
+    constructor(@Inject(LEDGER_HANDLE) private readonly handle: LedgerHandle) {}
     execute(query: never): Promise<unknown> {
-      return run(this.ledger, query);
+      return run(this.handle, query);
     }
   }
   Object.defineProperty(LedgerQueryHandler, 'name', { value: `${message.name}Handler` });
@@ -96,6 +96,7 @@ export class FactLedgerModule {
             const handle = await createLedger(config, { clock: options.clock });
             const ownedRecall = options.recall ? undefined : recallOn(handle.database.db, handle.runner, options.clock ?? systemClock, config);
             ownedRecall?.start((error) => console.error('factledger recall indexer:', error));
+            handle.startSaga(config.indexIntervalMs, (error) => console.error('factledger re-review saga:', error));
             return Object.assign(handle, { owned: true, ownedRecall });
           },
         };

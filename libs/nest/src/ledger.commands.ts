@@ -3,7 +3,8 @@
  * raw input; validation happens once, in the Ledger, whichever door the input came through.
  */
 import { Command, Query } from '@nestjs/cqrs';
-import type { FactView, HistoryView, Ledger, MemoryView, RollbackResult, WriteResult } from '@factledger/ledger';
+import type { AnswerRow } from '@factledger/projections';
+import type { AnswerView, AnswerWriteResult, ClaimVerdict, FactView, HistoryView, Ledger, LedgerHandle, MemoryView, RollbackResult, WriteResult } from '@factledger/ledger';
 import type { RecallResult } from '@factledger/recall';
 
 abstract class TenantCommand<R> extends Command<R> {
@@ -23,29 +24,41 @@ export class QuarantineMemoryCommand extends TenantCommand<WriteResult> {}
 export class RestoreMemoryCommand extends TenantCommand<WriteResult> {}
 export class RetypeMemoryCommand extends TenantCommand<WriteResult> {}
 export class RollbackBatchCommand extends TenantCommand<RollbackResult> {}
+export class RecordAnswerCommand extends TenantCommand<AnswerWriteResult> {}
+export class ReviewAnswerCommand extends TenantCommand<AnswerWriteResult> {}
 
 export class GetFactQuery extends TenantQuery<FactView> {}
 export class GetSubjectQuery extends TenantQuery<Awaited<ReturnType<Ledger['subject']>>> {}
 export class GetHistoryQuery extends TenantQuery<{ entries: HistoryView[] } & Awaited<ReturnType<Ledger['history']>>> {}
 export class GetMemoryQuery extends TenantQuery<MemoryView> {}
 export class ListMemoriesQuery extends TenantQuery<MemoryView[]> {}
+export class GetAnswerQuery extends TenantQuery<AnswerView> {}
+/** Checks an answer's claims against memory before it is sent. */
+export class VerifyClaimsQuery extends TenantQuery<{ verdicts: ClaimVerdict[] }> {}
+/** Answers reopened by the re-review saga and not reviewed yet. */
+export class ListReopenedAnswersQuery extends TenantQuery<AnswerRow[]> {}
 
-/** Which Ledger method answers each message: the single table the handlers are built from. */
+/** Which use case answers each message: the single table the handlers are built from. */
 export const COMMAND_ROUTES = [
-  [AssertMemoryCommand, (l: Ledger, c: TenantCommand<unknown>) => l.assert(c.tenant, c.input)],
-  [RetractMemoryCommand, (l: Ledger, c: TenantCommand<unknown>) => l.retract(c.tenant, c.input)],
-  [QuarantineMemoryCommand, (l: Ledger, c: TenantCommand<unknown>) => l.quarantine(c.tenant, c.input)],
-  [RestoreMemoryCommand, (l: Ledger, c: TenantCommand<unknown>) => l.restore(c.tenant, c.input)],
-  [RetypeMemoryCommand, (l: Ledger, c: TenantCommand<unknown>) => l.retype(c.tenant, c.input)],
-  [RollbackBatchCommand, (l: Ledger, c: TenantCommand<unknown>) => l.rollback(c.tenant, c.input)],
+  [AssertMemoryCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.ledger.assert(c.tenant, c.input)],
+  [RetractMemoryCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.ledger.retract(c.tenant, c.input)],
+  [QuarantineMemoryCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.ledger.quarantine(c.tenant, c.input)],
+  [RestoreMemoryCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.ledger.restore(c.tenant, c.input)],
+  [RetypeMemoryCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.ledger.retype(c.tenant, c.input)],
+  [RollbackBatchCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.ledger.rollback(c.tenant, c.input)],
+  [RecordAnswerCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.answers.record(c.tenant, c.input)],
+  [ReviewAnswerCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.answers.review(c.tenant, c.input)],
 ] as const;
 
 export const QUERY_ROUTES = [
-  [GetFactQuery, (l: Ledger, q: TenantQuery<unknown>) => l.fact(q.tenant, q.input)],
-  [GetSubjectQuery, (l: Ledger, q: TenantQuery<unknown>) => l.subject(q.tenant, q.input)],
-  [GetHistoryQuery, (l: Ledger, q: TenantQuery<unknown>) => l.history(q.tenant, q.input)],
-  [GetMemoryQuery, (l: Ledger, q: TenantQuery<unknown>) => l.memory(q.tenant, q.input)],
-  [ListMemoriesQuery, (l: Ledger, q: TenantQuery<unknown>) => l.activeMemories(q.tenant, (q.input ?? {}) as { limit?: number; minPosition?: number })],
+  [GetFactQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.fact(q.tenant, q.input)],
+  [GetSubjectQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.subject(q.tenant, q.input)],
+  [GetHistoryQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.history(q.tenant, q.input)],
+  [GetMemoryQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.memory(q.tenant, q.input)],
+  [ListMemoriesQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.activeMemories(q.tenant, (q.input ?? {}) as { limit?: number; minPosition?: number })],
+  [GetAnswerQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.answers.answer(q.tenant, q.input)],
+  [VerifyClaimsQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.verifier.verify(q.tenant, q.input)],
+  [ListReopenedAnswersQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.answers.reopened(q.tenant, (q.input ?? {}) as { minPosition?: number })],
 ] as const;
 
 /** Assembles the context for a prompt (handled by the recall given to FactLedgerModule.forRoot). */

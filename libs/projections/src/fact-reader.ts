@@ -58,4 +58,19 @@ export class FactReader {
       ORDER BY recorded_at DESC, memory_id LIMIT ${limit}`.execute(this.db);
     return rows.rows.map(memoryFromDb);
   }
+
+  /**
+   * Every version of the tenant (any status) that a statement could rest on: its value appears
+   * in the statement, or its text is close to it by trigram word similarity. Lexical on purpose:
+   * verification must find retired values too, which recall's index never serves.
+   */
+  async matching(tenant: string, statement: string, limit = 50): Promise<MemoryRow[]> {
+    const rows = await sql`
+      SELECT * FROM fl_memories
+      WHERE tenant = ${tenant}
+        AND ((value IS NOT NULL AND length(value) >= 2 AND strpos(lower(${statement}), lower(value)) > 0)
+          OR word_similarity(lower(${statement}), lower(text)) >= 0.6)
+      ORDER BY recorded_at DESC LIMIT ${limit}`.execute(this.db);
+    return rows.rows.map(memoryFromDb);
+  }
 }

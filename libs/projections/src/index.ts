@@ -5,3 +5,5 @@ export * from './fact-projection';
 export * from './postgres-fact-projection';
 export * from './projection-runner';
 export * from './fact-reader';
+export * from './answer-projection';
+export * from './answer-reader';

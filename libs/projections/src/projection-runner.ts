@@ -129,14 +129,15 @@ export class ProjectionRunner {
   }
 
   /**
-   * Read-your-writes: returns once every projection has applied everything up to
-   * `minPosition`, catching up itself meanwhile; fails with ProjectionLagError after the timeout.
+   * Read-your-writes: returns once every projection (or the one named `only`) has applied
+   * everything up to `minPosition`, catching up itself meanwhile; fails with ProjectionLagError
+   * after the timeout.
    */
-  async awaitPosition(minPosition: number | undefined): Promise<void> {
+  async awaitPosition(minPosition: number | undefined, only?: string): Promise<void> {
     if (!minPosition) return;
     await this.ensureCheckpoints();
     const started = Date.now();
-    for (const p of this.projections) {
+    for (const p of this.projections.filter((x) => only === undefined || x.name === only)) {
       for (let attempt = 0; ; attempt++) {
         const { events } = await this.behind(p.name, minPosition);
         if (events === 0) break;

@@ -89,7 +89,7 @@ export class RecallIndexer {
     }
     let rows: { tenant: string; memory_id: string; type: string; text: string }[] = [];
     if (wanted.size) {
-      await this.facts.awaitPosition(last.globalPosition);
+      await this.facts.awaitPosition(last.globalPosition, 'facts');
       const keys = [...wanted.values()];
       rows = (
         await sql<{ tenant: string; memory_id: string; type: string; text: string }>`

@@ -87,7 +87,7 @@ export class Recall {
     const parsed = recallQuerySchema.safeParse(input ?? {});
     if (!parsed.success) throw new InvalidInputError(parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })));
     const q = parsed.data;
-    await this.deps.facts.awaitPosition(q.minPosition);
+    await this.deps.facts.awaitPosition(q.minPosition, 'facts');
     const now = this.deps.clock.now();
     const at = { validAt: q.validAt ?? now, knownAt: q.knownAt ?? now };
     const hygiene = cleanQuery(q.query, { addressTerms: this.options.addressTerms });

@@ -32,7 +32,7 @@ export async function evalFile(file: string, backend: Backend, options: { baseli
   const recall = recallOn(database.db, handle.runner, clock, EVAL_RECALL, embedder);
   const app = await NestFactory.createApplicationContext(FactLedgerModule.forRoot({ handle, recall }), { logger: false });
   try {
-    const bus = { commandBus: app.get(CommandBus), queryBus: app.get(QueryBus), clock, indexRecall: () => recall.indexer.catchUp() };
+    const bus = { commandBus: app.get(CommandBus), queryBus: app.get(QueryBus), clock, indexRecall: () => recall.indexer.catchUp(), runSaga: () => handle.saga.catchUp() };
     return await runScenario(basename(file), readFileSync(file, 'utf8'), bus);
   } finally {
     await app.close();

@@ -8,6 +8,9 @@ import type { RecallResult } from '@factledger/recall';
 import {
   AssembleContextQuery,
   AssertMemoryCommand,
+  GetAnswerQuery,
+  RecordAnswerCommand,
+  VerifyClaimsQuery,
   GetFactQuery,
   QuarantineMemoryCommand,
   RestoreMemoryCommand,
@@ -52,6 +55,8 @@ export interface LedgerBus {
   clock: ManualClock;
   /** Brings recall's index up to date before a query (a live server's indexer runs in the background). */
   indexRecall(): Promise<unknown>;
+  /** Runs the re-review saga over everything written so far (a live server runs it in the background). */
+  runSaga(): Promise<unknown>;
 }
 
 /** The naive-RAG baseline in place of the ledger. */
@@ -68,7 +73,7 @@ type Step = Record<string, any>;
 const FIRST_AT = new Date('2026-12-01T00:00:00Z');
 const WRITE_STEPS = new Set(['assert', 'retract', 'quarantine', 'restore', 'retype', 'rollback']);
 /** Step kinds that later parts of the product add; reported as failed until then, never skipped. */
-const NOT_YET = new Set(['message', 'answer', 'expect', 'verify']);
+const NOT_YET = new Set(['message']);
 const STEP_FIELDS = new Set(['step', 'tenant', 'at', 'note', 'expect', 'as', 'ref']);
 
 class StepFailure extends Error {}
@@ -86,6 +91,7 @@ function inputOf(step: Step): Step {
 
 export async function runScenario(file: string, text: string, bus: ScenarioBus): Promise<ScenarioReport> {
   const aliases = new Map<string, string>();
+  const answers = new Map<string, string>();
   const steps: StepReport[] = [];
   let at = new Date(0);
   let first = true;
@@ -150,6 +156,26 @@ export async function runScenario(file: string, text: string, bus: ScenarioBus):
       }
       if (step.step === 'query') {
         report(...(await checkQuery(step, tenant, bus)));
+        continue;
+      }
+      if (step.step === 'answer') {
+        const cites = ((step.cites ?? []) as string[]).map((ref) => resolve(aliases, { ref }));
+        const result = await bus.commandBus.execute(new RecordAnswerCommand(tenant, { question: step.question ?? '', text: step.text, cites }));
+        if (step.as) answers.set(step.as, result.answerId);
+        report('done', `answer ${result.answerId} recorded at position ${result.position}, citing ${cites.length}`);
+        continue;
+      }
+      if (step.step === 'verify') {
+        const claims = ((step.claims ?? []) as Step[]).map((c) => (c.cites ? { ...c, cites: resolve(aliases, { ref: c.cites }) } : c));
+        const result = await bus.queryBus.execute(new VerifyClaimsQuery(tenant, { claims }));
+        const got = result.verdicts.map((v: { verdict: string }) => v.verdict);
+        const detail = result.verdicts.map((v: { verdict: string; reason: string }) => `${v.verdict} (${v.reason})`).join('; ');
+        if (!step.expect?.verdicts) report('done', detail);
+        else report(JSON.stringify(got) === JSON.stringify(step.expect.verdicts) ? 'passed' : 'failed', `expected ${JSON.stringify(step.expect.verdicts)}, got ${detail}`);
+        continue;
+      }
+      if (step.step === 'expect') {
+        report(...(await checkReopened(step, tenant, answers, bus)));
         continue;
       }
       report('failed', `unknown step kind '${step.step}'`);
@@ -257,4 +283,23 @@ function judgeContext(step: Step, context: AssembledContext): [StepStatus, strin
   if (typeof expect.maxChars === 'number' && context.text.length > expect.maxChars) problems.push(`${context.text.length} chars > ${expect.maxChars}`);
   const shown = context.items.map((it) => `[${it.channel}] ${it.text}`).join(' | ');
   return problems.length ? ['failed', `${problems.join('; ')} — ${seen}: ${shown}`] : ['passed', seen];
+}
+
+async function checkReopened(step: Step, tenant: string, answers: Map<string, string>, bus: LedgerBus): Promise<[StepStatus, string]> {
+  await bus.runSaga();
+  const problems: string[] = [];
+  const seen: string[] = [];
+  const check = async (alias: string, wantReopened: boolean): Promise<void> => {
+    const id = answers.get(alias);
+    if (!id) {
+      problems.push(`no answer is known by the alias '${alias}'`);
+      return;
+    }
+    const view = await bus.queryBus.execute(new GetAnswerQuery(tenant, { answerId: id }));
+    seen.push(`${alias}: ${view.status}${view.reopened ? ` (${view.reopened.reason})` : ''}`);
+    if ((view.status === 'reopened') !== wantReopened) problems.push(`${alias} should ${wantReopened ? '' : 'not '}be reopened`);
+  };
+  for (const a of (step.reopened ?? []) as string[]) await check(a, true);
+  for (const a of (step.notReopened ?? []) as string[]) await check(a, false);
+  return [problems.length ? 'failed' : 'passed', `${problems.length ? `${problems.join('; ')} — ` : ''}${seen.join('; ')}`];
 }

@@ -1,0 +1,124 @@
+/**
+ * Recorded answers (R15): record an answer pinned to the memory versions it cited, read it back
+ * with what became of each citation, list the answers waiting for review, review one. Reopening
+ * is the re-review saga's (re-review.saga.ts), through `reopen` here.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  type AnswerCommand,
+  type AnswerEvent,
+  type AnswerState,
+  type Citation,
+  type Clock,
+  decideAnswer,
+  evolveAnswer,
+
+  initialAnswerState,
+  UnknownAnswerError,
+  UnknownMemoryError,
+} from '@factledger/domain';
+import type { AnswerReader, AnswerRow, FactReader, ProjectionRunner } from '@factledger/projections';
+import { ExpectedVersionConflict, type EventStore } from '@factledger/store';
+import { z } from 'zod';
+import { parse } from './ledger';
+import { tenantSchema } from './ledger.schemas';
+
+export const recordAnswerSchema = z
+  .object({
+    answerId: z.string().trim().min(1).max(200).optional(),
+    question: z.string().max(10_000).default(''),
+    text: z.string().trim().min(1, 'the answer text is required').max(20_000),
+    cites: z.array(z.string().min(1).max(200)).max(100).default([]),
+    commandId: z.string().min(1).max(200).optional(),
+  })
+  .strict();
+
+export const answerQuerySchema = z.object({ answerId: z.string().trim().min(1).max(200), minPosition: z.number().int().min(0).optional() }).strict();
+export const reviewAnswerSchema = z.object({ answerId: z.string().trim().min(1).max(200), note: z.string().max(2000).optional(), commandId: z.string().min(1).max(200).optional() }).strict();
+
+export interface AnswerWriteResult {
+  answerId: string;
+  position: number;
+  /** False when the command changed nothing (already open, not open, or a replayed command id). */
+  changed: boolean;
+}
+
+export interface AnswerView extends AnswerRow {
+  /** Each cited version as it was, and what became of it. */
+  citations: (Citation & { now: { status: string; supersededBy: string | null } | null })[];
+}
+
+export const answerStreamId = (answerId: string): string => `answer-${answerId}`;
+
+const MAX_CONFLICT_RETRIES = 5;
+
+export class Answers {
+  constructor(
+    private readonly deps: { store: EventStore; runner: ProjectionRunner; facts: FactReader; answers: AnswerReader; clock: Clock; newId?: () => string },
+  ) {}
+
+  async record(tenant: string, input: unknown): Promise<AnswerWriteResult> {
+    const t = parse(tenantSchema, tenant);
+    const a = parse(recordAnswerSchema, input);
+    const citations: Citation[] = [];
+    for (const memoryId of a.cites) {
+      const m = await this.deps.facts.memory(t, memoryId);
+      if (!m) throw new UnknownMemoryError(memoryId);
+      citations.push({ memoryId, value: m.value, text: m.text, speaker: m.speaker });
+    }
+    const answerId = a.answerId ?? (this.deps.newId ?? randomUUID)();
+    return this.execute(t, { kind: 'RecordAnswer', answerId, question: a.question, text: a.text, citations }, a.commandId ?? null);
+  }
+
+  async review(tenant: string, input: unknown): Promise<AnswerWriteResult> {
+    const t = parse(tenantSchema, tenant);
+    const r = parse(reviewAnswerSchema, input);
+    return this.execute(t, { kind: 'ReviewAnswer', answerId: r.answerId, note: r.note ?? null }, r.commandId ?? null);
+  }
+
+  /** The saga's door: idempotent per (answer, causing event) through the command id. */
+  reopen(tenant: string, command: Extract<AnswerCommand, { kind: 'ReopenAnswer' }>): Promise<AnswerWriteResult> {
+    return this.execute(tenant, command, `reopen:${command.answerId}:${command.cause.position}`);
+  }
+
+  async answer(tenant: string, input: unknown): Promise<AnswerView> {
+    const t = parse(tenantSchema, tenant);
+    const q = parse(answerQuerySchema, input);
+    await this.deps.runner.awaitPosition(q.minPosition, 'answers');
+    const row = await this.deps.answers.answer(t, q.answerId);
+    if (!row) throw new UnknownAnswerError(q.answerId);
+    const citations = [];
+    for (const c of row.citations) {
+      const m = await this.deps.facts.memory(t, c.memoryId);
+      citations.push({ ...c, now: m ? { status: m.status, supersededBy: m.supersededBy } : null });
+    }
+    return { ...row, citations };
+  }
+
+  async reopened(tenant: string, options: { minPosition?: number } = {}): Promise<AnswerRow[]> {
+    const t = parse(tenantSchema, tenant);
+    await this.deps.runner.awaitPosition(options.minPosition, 'answers');
+    return this.deps.answers.reopened(t);
+  }
+
+  private async execute(tenant: string, command: AnswerCommand, commandId: string | null): Promise<AnswerWriteResult> {
+    const streamId = answerStreamId(command.answerId);
+    for (let attempt = 0; ; attempt++) {
+      const stream = await this.deps.store.readStream(tenant, streamId);
+      const state = stream.events.reduce<AnswerState>((s, e) => evolveAnswer(s, { type: e.type, data: e.data } as AnswerEvent), initialAnswerState());
+      const events = decideAnswer(command, state);
+      if (events.length === 0) return { answerId: command.answerId, position: stream.events.at(-1)?.globalPosition ?? 0, changed: false };
+      try {
+        const result = await this.deps.store.append(
+          { tenant, commandId, causationId: null, correlationId: null, batch: null, recordedAt: this.deps.clock.now() },
+          [{ streamId, expectedVersion: stream.version < 0 ? 'no-stream' : stream.version, events: events.map((e) => ({ eventId: randomUUID(), type: e.type, data: e.data })) }],
+        );
+        await this.deps.runner.catchUp();
+        return { answerId: command.answerId, position: result.position, changed: !result.duplicate };
+      } catch (error) {
+        if (error instanceof ExpectedVersionConflict && attempt < MAX_CONFLICT_RETRIES) continue;
+        throw error;
+      }
+    }
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The answers read model: each recorded answer with its citations and status, and an index from
+ * cited memory version to answer (what the re-review saga looks up). Replays are no-ops: every
+ * write is keyed, and status changes carry the event's position.
+ */
+import type { AnswerEvent } from '@factledger/domain';
+import type { RecordedEvent } from '@factledger/store';
+import { sql } from 'kysely';
+import type { Projection, ProjectionExecutor } from './projection';
+
+const ANSWER_TYPES = new Set(['AnswerRecorded', 'AnswerReopened', 'AnswerReviewed']);
+
+export class AnswerProjection implements Projection {
+  readonly name = 'answers';
+  readonly tables = ['fl_answers', 'fl_answer_citations'];
+
+  async apply(trx: ProjectionExecutor, events: RecordedEvent[]): Promise<void> {
+    for (const e of events) {
+      if (!ANSWER_TYPES.has(e.type)) continue;
+      const event = { type: e.type, data: e.data } as AnswerEvent;
+      const at = e.recordedAt.toISOString();
+      switch (event.type) {
+        case 'AnswerRecorded': {
+          const d = event.data;
+          await sql`
+            WITH a AS (
+              INSERT INTO fl_answers (tenant, answer_id, question, text, citations, status, recorded_at, updated_at, position, last_position)
+              VALUES (${e.tenant}, ${d.answerId}, ${d.question}, ${d.text}, ${JSON.stringify(d.citations)}::jsonb, 'answered', ${at}, ${at}, ${e.globalPosition}, ${e.globalPosition})
+              ON CONFLICT DO NOTHING RETURNING 1)
+            INSERT INTO fl_answer_citations (tenant, memory_id, answer_id, position)
+            SELECT ${e.tenant}, c.memory_id, ${d.answerId}, ${e.globalPosition}
+            FROM unnest(${d.citations.map((c) => c.memoryId)}::text[]) AS c(memory_id)
+            ON CONFLICT DO NOTHING`.execute(trx);
+          break;
+        }
+        case 'AnswerReopened':
+        case 'AnswerReviewed': {
+          const status = event.type === 'AnswerReopened' ? 'reopened' : 'reviewed';
+          const reopened = event.type === 'AnswerReopened' ? JSON.stringify({ ...event.data, at }) : null;
+          await sql`
+            UPDATE fl_answers SET status = ${status}, reopened = coalesce(${reopened}::jsonb, reopened), updated_at = ${at}, last_position = ${e.globalPosition}
+            WHERE tenant = ${e.tenant} AND answer_id = ${event.data.answerId} AND last_position < ${e.globalPosition}`.execute(trx);
+          break;
+        }
+      }
+    }
+  }
+
+  async reset(trx: ProjectionExecutor): Promise<void> {
+    await sql`TRUNCATE fl_answers, fl_answer_citations`.execute(trx);
+  }
+}

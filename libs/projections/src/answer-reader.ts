@@ -1,0 +1,50 @@
+/** Queries of the answers read model. */
+import { sql } from 'kysely';
+import type { ProjectionExecutor } from './projection';
+
+export interface AnswerRow {
+  answerId: string;
+  question: string;
+  text: string;
+  citations: { memoryId: string; value: string | null; text: string; speaker: string }[];
+  status: 'answered' | 'reopened' | 'reviewed';
+  reopened: { memoryId: string; reason: string; cause: { position: number; event: string }; at: string } | null;
+  recordedAt: string;
+  position: number;
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const toRow = (r: any): AnswerRow => ({
+  answerId: r.answer_id,
+  question: r.question,
+  text: r.text,
+  citations: r.citations,
+  status: r.status,
+  reopened: r.reopened,
+  recordedAt: new Date(r.recorded_at).toISOString(),
+  position: Number(r.position),
+});
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+export class AnswerReader {
+  constructor(private readonly db: ProjectionExecutor) {}
+
+  async answer(tenant: string, answerId: string): Promise<AnswerRow | null> {
+    const rows = await sql`SELECT * FROM fl_answers WHERE tenant = ${tenant} AND answer_id = ${answerId}`.execute(this.db);
+    return rows.rows[0] ? toRow(rows.rows[0]) : null;
+  }
+
+  /** Answers waiting for review, oldest reopen first. */
+  async reopened(tenant: string, limit = 100): Promise<AnswerRow[]> {
+    const rows = await sql`SELECT * FROM fl_answers WHERE tenant = ${tenant} AND status = 'reopened' ORDER BY updated_at, answer_id LIMIT ${limit}`.execute(this.db);
+    return rows.rows.map(toRow);
+  }
+
+  /** Answers that cited this memory version, recorded before `beforePosition` when given. */
+  async citing(tenant: string, memoryId: string, beforePosition?: number): Promise<string[]> {
+    const bound = beforePosition === undefined ? sql`` : sql`AND position < ${beforePosition}`;
+    const rows = await sql<{ answer_id: string }>`
+      SELECT answer_id FROM fl_answer_citations WHERE tenant = ${tenant} AND memory_id = ${memoryId} ${bound} ORDER BY answer_id`.execute(this.db);
+    return rows.rows.map((r) => r.answer_id);
+  }
+}
