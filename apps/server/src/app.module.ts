@@ -6,6 +6,7 @@ import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutd
 import { APP_FILTER } from '@nestjs/core';
 import { loadConfig } from '@factledger/ledger';
 import { FactLedgerModule, type FactLedgerOptions } from '@factledger/nest';
+import { AnswersController } from './answers.controller';
 import { BatchesController } from './batches.controller';
 import { ContextController } from './context.controller';
 import { FactsController } from './facts.controller';
@@ -40,7 +41,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [FactLedgerModule.forRoot(ledgerOptions)],
-      controllers: [MemoriesController, FactsController, BatchesController, ContextController, HealthController, OpenApiController],
+      controllers: [MemoriesController, AnswersController, FactsController, BatchesController, ContextController, HealthController, OpenApiController],
       providers: [
         { provide: SERVER_LOGGER, useFactory: () => logger ?? serverLogger(options) },
         { provide: APP_FILTER, useClass: LedgerExceptionFilter },

@@ -3,9 +3,9 @@
  * document and the validation cannot drift apart.
  */
 import { OpenAPIRegistry, OpenApiGeneratorV3, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { assertSchema, retractSchema } from '@factledger/ledger';
+import { answerQuerySchema, assertSchema, recordAnswerSchema, reopenedQuerySchema, retractSchema, reviewAnswerSchema, verifyClaimsSchema } from '@factledger/ledger';
 import { recallQuerySchema } from '@factledger/recall';
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   batchParams,
   contextResultSchema,
@@ -45,7 +45,50 @@ const failures = {
   lag: { 503: json(errorSchema, 'projection_lag: the read model has not reached minPosition yet; retry.') },
 };
 
+const answerParams = z.object({ tenant: tenantParams.shape.tenant, answerId: z.string().min(1).max(200) });
+const anyJson = (description: string) => json(z.record(z.string(), z.unknown()), description);
+
 const ROUTES: RouteConfig[] = [
+  {
+    method: 'post',
+    path: '/v1/tenants/{tenant}/answers',
+    summary: 'Record an answer with the memory versions it cited (pinned as they are now)',
+    tags: ['answers'],
+    request: { params: tenantParams, body: body(recordAnswerSchema) },
+    responses: { 201: anyJson('{answerId, position, changed}'), ...failures.invalid, ...failures.unknownMemory },
+  },
+  {
+    method: 'get',
+    path: '/v1/tenants/{tenant}/answers',
+    summary: 'Answers reopened by the re-review saga and not reviewed yet',
+    tags: ['answers'],
+    request: { params: tenantParams, query: reopenedQuerySchema },
+    responses: { 200: json(z.array(z.record(z.string(), z.unknown())), 'The reopened answers, oldest first.'), ...failures.invalid, ...failures.lag },
+  },
+  {
+    method: 'get',
+    path: '/v1/tenants/{tenant}/answers/{answerId}',
+    summary: 'One answer, its citations as they were and what became of each',
+    tags: ['answers'],
+    request: { params: answerParams, query: answerQuerySchema.omit({ answerId: true }) },
+    responses: { 200: anyJson('The answer.'), 404: json(errorSchema, 'unknown_answer'), ...failures.lag },
+  },
+  {
+    method: 'post',
+    path: '/v1/tenants/{tenant}/answers/{answerId}/review',
+    summary: 'Mark a reopened answer reviewed',
+    tags: ['answers'],
+    request: { params: answerParams, body: body(reviewAnswerSchema.omit({ answerId: true }), false) },
+    responses: { 200: anyJson('{answerId, position, changed}'), ...failures.invalid, ...failures.conflict },
+  },
+  {
+    method: 'post',
+    path: '/v1/tenants/{tenant}/verifications',
+    summary: "Verify an answer's claims: supported, distorted, stale or fabricated, one verdict per claim",
+    tags: ['answers'],
+    request: { params: tenantParams, body: body(verifyClaimsSchema) },
+    responses: { 200: anyJson('{verdicts: [{verdict, says, memory, current, reason}]}'), ...failures.invalid },
+  },
   {
     method: 'post',
     path: '/v1/tenants/{tenant}/context',

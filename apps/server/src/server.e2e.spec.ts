@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import { systemClock } from '@factledger/domain';
 import { UseLiteEmbedder } from '@factledger/embeddings';
-import { ledgerOn } from '@factledger/ledger';
+import { type LedgerHandle, ledgerOn } from '@factledger/ledger';
 import { type RecallHandle, type RecallSettings, recallOn } from '@factledger/recall';
 import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
 import { createServer } from './create-server';
@@ -23,10 +23,11 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
   let app: INestApplication;
   let base: string;
   let recall: RecallHandle;
+  let handle: LedgerHandle;
 
   beforeAll(async () => {
     database = await createTestDatabase(backend);
-    const handle = ledgerOn(database);
+    handle = ledgerOn(database);
     const settings: RecallSettings = { embeddings: 'use-lite', addressTerms: [], traceRetentionDays: 30, indexIntervalMs: 20 };
     recall = recallOn(database.db, handle.runner, systemClock, settings, embedder);
     app = await createServer({ handle, recall, config: { logLevel: 'silent' } });
@@ -252,7 +253,7 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
       status: 'ok',
       store: { ok: true, backend },
       migrations: { ok: true, pending: [] },
-      projections: [expect.objectContaining({ name: expect.any(String), behindEvents: 0, lagMs: 0, checkpoint: expect.any(Object) })],
+      projections: ['facts', 'answers'].map((name) => expect.objectContaining({ name, behindEvents: 0, lagMs: 0, checkpoint: expect.any(Object) })),
       recallIndex: { behindEvents: expect.any(Number), lagMs: expect.any(Number), checkpoint: expect.any(Number) },
     });
   });
@@ -285,6 +286,24 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
     expect(bad.body.issues.map((i: { path: string }) => i.path).sort()).toEqual(['budgetTokens', 'query']);
   });
 
+  it('records an answer, reopens it through the saga when its citation is superseded, reviews it, verifies claims', async () => {
+    const diet = await assertFact('ans', { subject: 'user', relation: 'diet', value: 'vegetarian' });
+    const answer = await post('/v1/tenants/ans/answers', { question: 'Dinner?', text: 'A vegetarian bibimbap.', cites: [diet.memoryId] });
+    expect(answer.status).toBe(201);
+    expect(await post('/v1/tenants/ans/answers', { text: 'x', cites: ['no-such-memory'] })).toMatchObject({ status: 404, body: { error: 'unknown_memory' } });
+    await assertFact('ans', { subject: 'user', relation: 'diet', value: 'vegan' });
+    await handle.saga.catchUp();
+    const open = await get('/v1/tenants/ans/answers');
+    expect(open.body.map((a: { answerId: string }) => a.answerId)).toEqual([answer.body.answerId]);
+    expect((await get(`/v1/tenants/ans/answers/${answer.body.answerId}`)).body).toMatchObject({ status: 'reopened', citations: [{ value: 'vegetarian', now: { status: 'retired' } }] });
+    expect((await post(`/v1/tenants/ans/answers/${answer.body.answerId}/review`, {})).body).toMatchObject({ changed: true });
+    expect((await get('/v1/tenants/ans/answers')).body).toEqual([]);
+    expect(await get('/v1/tenants/ans/answers/nope')).toMatchObject({ status: 404, body: { error: 'unknown_answer' } });
+    const verdicts = await post('/v1/tenants/ans/verifications', { claims: [{ cites: diet.memoryId, says: 'vegetarian', speaker: 'user' }, { says: 'I play the cello' }] });
+    expect(verdicts.body.verdicts.map((v: { verdict: string }) => v.verdict)).toEqual(['stale', 'fabricated']);
+    expect((await post('/v1/tenants/ans/verifications', { claims: [] })).status).toBe(400);
+  });
+
   it('answers an unknown route with a JSON 404', async () => {
     expect(await get('/v1/nothing-here')).toMatchObject({ status: 404, body: { error: 'not_found' } });
   });
@@ -308,6 +327,11 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
       [`${t}/subjects/{subject}`, 'get'],
       [`${t}/history`, 'get'],
       [`${t}/context`, 'post'],
+      [`${t}/answers`, 'post'],
+      [`${t}/answers`, 'get'],
+      [`${t}/answers/{answerId}`, 'get'],
+      [`${t}/answers/{answerId}/review`, 'post'],
+      [`${t}/verifications`, 'post'],
       [`${t}/traces/{id}`, 'get'],
       ['/health', 'get'],
     ];

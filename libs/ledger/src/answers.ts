@@ -33,7 +33,8 @@ export const recordAnswerSchema = z
   })
   .strict();
 
-export const answerQuerySchema = z.object({ answerId: z.string().trim().min(1).max(200), minPosition: z.number().int().min(0).optional() }).strict();
+export const answerQuerySchema = z.object({ answerId: z.string().trim().min(1).max(200), minPosition: z.coerce.number().int().min(0).optional() }).strict();
+export const reopenedQuerySchema = z.object({ minPosition: z.coerce.number().int().min(0).optional() }).strict();
 export const reviewAnswerSchema = z.object({ answerId: z.string().trim().min(1).max(200), note: z.string().max(2000).optional(), commandId: z.string().min(1).max(200).optional() }).strict();
 
 export interface AnswerWriteResult {
@@ -95,9 +96,10 @@ export class Answers {
     return { ...row, citations };
   }
 
-  async reopened(tenant: string, options: { minPosition?: number } = {}): Promise<AnswerRow[]> {
+  async reopened(tenant: string, input: unknown = {}): Promise<AnswerRow[]> {
     const t = parse(tenantSchema, tenant);
-    await this.deps.runner.awaitPosition(options.minPosition, 'answers');
+    const q = parse(reopenedQuerySchema, input);
+    await this.deps.runner.awaitPosition(q.minPosition, 'answers');
     return this.deps.answers.reopened(t);
   }
 

@@ -16,7 +16,7 @@ export interface LedgerHandle {
   answers: Answers;
   saga: ReReviewSaga;
   verifier: ClaimVerifier;
-  /** Runs the re-review saga every `intervalMs` until close. */
+  /** Every `intervalMs` until close: catches the projections up, then runs the re-review saga. */
   startSaga(intervalMs?: number, onError?: (error: unknown) => void): void;
   close(): Promise<void>;
 }
@@ -45,7 +45,8 @@ export function ledgerOn(database: Database, options: { clock?: Clock; waitTimeo
     startSaga(intervalMs = 500, onError = () => undefined) {
       if (timer) return;
       const tick = (): void => {
-        current = saga.catchUp().catch(onError);
+        // The read models a write did not project inline (answers), then the saga.
+        current = runner.catchUp().then(() => saga.catchUp()).catch(onError);
         void current.then(() => {
           if (timer) timer = setTimeout(tick, intervalMs);
         });

@@ -58,7 +58,7 @@ export const QUERY_ROUTES = [
   [ListMemoriesQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.activeMemories(q.tenant, (q.input ?? {}) as { limit?: number; minPosition?: number })],
   [GetAnswerQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.answers.answer(q.tenant, q.input)],
   [VerifyClaimsQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.verifier.verify(q.tenant, q.input)],
-  [ListReopenedAnswersQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.answers.reopened(q.tenant, (q.input ?? {}) as { minPosition?: number })],
+  [ListReopenedAnswersQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.answers.reopened(q.tenant, q.input)],
 ] as const;
 
 /** Assembles the context for a prompt (handled by the recall given to FactLedgerModule.forRoot). */

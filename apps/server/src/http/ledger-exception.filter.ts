@@ -18,6 +18,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   version_conflict: 409,
   projection_lag: 503,
   unknown_trace: 404,
+  unknown_answer: 404,
   // The embedding service behind recall: unreachable or slow → retry later; a wrong answer → bad gateway.
   embedding_service_unreachable: 503,
   embedding_timeout: 503,

@@ -1,0 +1,41 @@
+/** Answers over HTTP: record an answer with its citations, read it, list the reopened ones, review one; verify claims. */
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { GetAnswerQuery, ListReopenedAnswersQuery, RecordAnswerCommand, ReviewAnswerCommand, VerifyClaimsQuery } from '@factledger/nest';
+import { bodyObject, queryObject, TenantPipe } from './http/request-input';
+
+@Controller('v1/tenants/:tenant')
+export class AnswersController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post('answers')
+  record(@Param('tenant', TenantPipe) tenant: string, @Body() body: unknown) {
+    return this.commands.execute(new RecordAnswerCommand(tenant, bodyObject(body)));
+  }
+
+  /** The answers the re-review saga reopened and nobody has reviewed yet. */
+  @Get('answers')
+  reopened(@Param('tenant', TenantPipe) tenant: string, @Query() query: unknown) {
+    return this.queries.execute(new ListReopenedAnswersQuery(tenant, queryObject(query)));
+  }
+
+  @Get('answers/:answerId')
+  answer(@Param('tenant', TenantPipe) tenant: string, @Param('answerId') answerId: string, @Query() query: unknown) {
+    return this.queries.execute(new GetAnswerQuery(tenant, { ...queryObject(query), answerId }));
+  }
+
+  @Post('answers/:answerId/review')
+  @HttpCode(200)
+  review(@Param('tenant', TenantPipe) tenant: string, @Param('answerId') answerId: string, @Body() body: unknown) {
+    return this.commands.execute(new ReviewAnswerCommand(tenant, { ...bodyObject(body), answerId }));
+  }
+
+  @Post('verifications')
+  @HttpCode(200)
+  verify(@Param('tenant', TenantPipe) tenant: string, @Body() body: unknown) {
+    return this.queries.execute(new VerifyClaimsQuery(tenant, bodyObject(body)));
+  }
+}
