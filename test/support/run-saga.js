@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- a plain CommonJS child process that installs its own TypeScript hook before requiring anything else */
 /**
  * A child process for the saga kill test: runs the TypeScript sources directly (swc compiles each
  * file on require, with decorator metadata; @factledger/* resolves to libs/<name>/src), opens
