@@ -1,12 +1,23 @@
 /**
- * `factledger` — the command line: migrate, rebuild, history, as-of, context, trace, eval.
+ * `factledger` — the command line: migrate, rebuild, history, as-of, context, trace, answers, verify, eval.
  * Queries go through the same FactLedgerModule handlers as the HTTP API.
  */
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { LedgerError } from '@factledger/domain';
 import { createLedger, type LedgerHandle, loadConfig } from '@factledger/ledger';
-import { AssembleContextQuery, FactLedgerModule, GetFactQuery, GetHistoryQuery, GetSubjectQuery, GetTraceQuery, LEDGER_HANDLE } from '@factledger/nest';
+import {
+  AssembleContextQuery,
+  FactLedgerModule,
+  GetAnswerQuery,
+  GetFactQuery,
+  GetHistoryQuery,
+  GetSubjectQuery,
+  GetTraceQuery,
+  LEDGER_HANDLE,
+  ListReopenedAnswersQuery,
+  VerifyClaimsQuery,
+} from '@factledger/nest';
 import { recallOn } from '@factledger/recall';
 import { systemClock } from '@factledger/domain';
 import { type Backend, migrate, openDatabase } from '@factledger/store';
@@ -46,7 +57,7 @@ function json(value: string): Record<string, string> {
 }
 
 /** Runs `work` with the ledger's query bus, on the configured database. */
-async function withQueries<T>(work: (bus: QueryBus) => Promise<T>, options: { indexFirst?: boolean } = {}): Promise<T> {
+async function withQueries<T>(work: (bus: QueryBus) => Promise<T>, options: { indexFirst?: boolean; sagaFirst?: boolean } = {}): Promise<T> {
   const settings = config();
   const handle = await createLedger(settings);
   // Recall's model loads only when something is embedded, so reading a trace stays cheap.
@@ -54,6 +65,7 @@ async function withQueries<T>(work: (bus: QueryBus) => Promise<T>, options: { in
   const app = await NestFactory.createApplicationContext(FactLedgerModule.forRoot({ handle, recall }), { logger: false });
   try {
     if (options.indexFirst) await recall.indexer.catchUp();
+    if (options.sagaFirst) await handle.saga.catchUp();
     return await work(app.get(QueryBus));
   } finally {
     await app.close();
@@ -142,6 +154,35 @@ program
   .option('--tenant <tenant>', 'memory space', 'default')
   .action(async (id: string, o: { tenant: string }) => {
     print(await withQueries((bus) => bus.execute(new GetTraceQuery(o.tenant, { id }))));
+  });
+
+program
+  .command('answers')
+  .description('the answers waiting for review (reopened by the re-review saga), or one answer with what became of its citations')
+  .argument('[answer-id]', 'one answer')
+  .option('--tenant <tenant>', 'memory space', 'default')
+  .action(async (answerId: string | undefined, o: { tenant: string }) => {
+    print(
+      await withQueries(
+        (bus): Promise<unknown> => (answerId ? bus.execute(new GetAnswerQuery(o.tenant, { answerId })) : bus.execute(new ListReopenedAnswersQuery(o.tenant, {}))),
+        { sagaFirst: true },
+      ),
+    );
+  });
+
+program
+  .command('verify')
+  .description("check an answer's claims against memory: supported, distorted, stale or fabricated")
+  .requiredOption('--claims <json>', 'a JSON array of {says, speaker?, cites?}', (v) => {
+    try {
+      return JSON.parse(v) as unknown;
+    } catch {
+      throw new InvalidArgumentError('must be a JSON array, e.g. [{"says":"port 8080","speaker":"user"}]');
+    }
+  })
+  .option('--tenant <tenant>', 'memory space', 'default')
+  .action(async (o: { claims: unknown; tenant: string }) => {
+    print(await withQueries((bus) => bus.execute(new VerifyClaimsQuery(o.tenant, { claims: o.claims }))));
   });
 
 program
