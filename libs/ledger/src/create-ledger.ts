@@ -18,6 +18,8 @@ export interface LedgerHandle {
   verifier: ClaimVerifier;
   /** Every `intervalMs` until close: catches the projections up, then runs the re-review saga. */
   startSaga(intervalMs?: number, onError?: (error: unknown) => void): void;
+  /** Stops that loop after its current pass. */
+  stopSaga(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -34,6 +36,11 @@ export function ledgerOn(database: Database, options: { clock?: Clock; waitTimeo
   const saga = new ReReviewSaga(database.db, { answers, reader: answerReader, runner });
   let timer: NodeJS.Timeout | null = null;
   let current: Promise<unknown> = Promise.resolve();
+  const stopSaga = async (): Promise<void> => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    await current;
+  };
   return {
     ledger,
     database,
@@ -53,10 +60,9 @@ export function ledgerOn(database: Database, options: { clock?: Clock; waitTimeo
       };
       timer = setTimeout(tick, 0);
     },
-    close: async () => {
-      if (timer) clearTimeout(timer);
-      timer = null;
-      await current;
+    stopSaga,
+    async close() {
+      await stopSaga();
       await database.close();
     },
   };
