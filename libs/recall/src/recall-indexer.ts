@@ -27,6 +27,18 @@ export class RecallIndexer {
   private running: Promise<number> | null = null;
   private again = false;
   private vectorIndex: Promise<unknown> | null = null;
+  private checkpointRow: Promise<unknown> | null = null;
+
+  /** The checkpoint row exists from the first call on (once per process, not per query). */
+  private ensureCheckpoint(): Promise<unknown> {
+    this.checkpointRow ??= sql`INSERT INTO fl_checkpoints (name) VALUES (${RECALL_INDEX}) ON CONFLICT DO NOTHING`
+      .execute(this.db)
+      .catch((error: unknown) => {
+        this.checkpointRow = null; // try again next time
+        throw error;
+      });
+    return this.checkpointRow;
+  }
 
   constructor(
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -70,13 +82,17 @@ export class RecallIndexer {
         `CREATE INDEX IF NOT EXISTS fl_recall_index_hnsw_${dims} ON fl_recall_index
          USING hnsw ((embedding::vector(${dims})) vector_cosine_ops) WHERE dimensions = ${dims}`,
       )
-      .execute(this.db);
+      .execute(this.db)
+      .catch((error: unknown) => {
+        this.vectorIndex = null;
+        throw error;
+      });
     return this.vectorIndex;
   }
 
   private async pass(): Promise<{ done: boolean; embedded: number }> {
     await this.ensureVectorIndex();
-    await sql`INSERT INTO fl_checkpoints (name) VALUES (${RECALL_INDEX}) ON CONFLICT DO NOTHING`.execute(this.db);
+    await this.ensureCheckpoint();
     const from = await readCheckpoint(this.db, RECALL_INDEX);
     const events = await readLog(this.db, from, this.batchSize);
     if (events.length === 0) return { done: true, embedded: 0 };
@@ -119,7 +135,7 @@ export class RecallIndexer {
   }
 
   async lag(now: Date = new Date()): Promise<IndexLag> {
-    await sql`INSERT INTO fl_checkpoints (name) VALUES (${RECALL_INDEX}) ON CONFLICT DO NOTHING`.execute(this.db);
+    await this.ensureCheckpoint();
     const { events, oldest } = await checkpointLag(this.db, RECALL_INDEX, null);
     const checkpoint = await readCheckpoint(this.db, RECALL_INDEX);
     return { behindEvents: events, lagMs: oldest ? Math.max(0, now.getTime() - oldest.getTime()) : 0, checkpoint: checkpoint.prepare };
