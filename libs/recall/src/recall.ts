@@ -217,9 +217,10 @@ export class Recall {
     const anyWord = words.terms.join(' OR ');
     const allWords = words.terms.join(' ');
     const distinctWord = words.distinctive.join(' OR ');
-    const trigramTerms = words.distinctive.length
-      ? sql.join(words.distinctive.map((t) => sql`${t} <% i.text`), sql` OR `)
-      : sql`false`;
+    const trigramOf = (glue: string) =>
+      words.distinctive.length ? sql.join(words.distinctive.map((t) => sql`${t} <% i.text`), sql.raw(` ${glue} `)) : sql`false`;
+    const trigramAll = trigramOf('AND');
+    const trigramAny = trigramOf('OR');
     const q = `[${Array.from(vector).join(',')}]`;
     const validAt = at.validAt.toISOString();
     const knownAt = at.knownAt.toISOString();
@@ -239,10 +240,18 @@ export class Recall {
           WHERE ${anyWord} <> '' AND i.tenant = ${tenant} AND i.model = ${model}
             AND i.lexemes @@ (plainto_tsquery('simple', ${allWords}) || websearch_to_tsquery('simple', ${distinctWord})) AND ${visible('i')}
           ORDER BY ts_rank(i.lexemes, websearch_to_tsquery('simple', ${anyWord})) DESC LIMIT ${k}),
-        trigrams AS (
+        -- Trigrams: versions holding every distinctive word (few, so ranked); only when none
+        -- does, any that holds one of them, unranked (a GIN bitmap stops at the limit).
+        trigrams_all AS (
           SELECT i.memory_id FROM fl_recall_index i
-          WHERE i.tenant = ${tenant} AND i.model = ${model} AND (${trigramTerms}) AND ${visible('i')}
+          WHERE i.tenant = ${tenant} AND i.model = ${model} AND (${trigramAll}) AND ${visible('i')}
           ORDER BY word_similarity(${text}, i.text) DESC LIMIT ${k}),
+        trigrams AS (
+          SELECT memory_id FROM trigrams_all
+          UNION ALL
+          (SELECT i.memory_id FROM fl_recall_index i
+           WHERE NOT EXISTS (SELECT 1 FROM trigrams_all) AND i.tenant = ${tenant} AND i.model = ${model} AND (${trigramAny}) AND ${visible('i')}
+           LIMIT ${k})),
         profile AS (
           SELECT m.memory_id FROM fl_memories m WHERE m.tenant = ${tenant} AND m.core AND ${visible('m')}),
         fresh AS (
