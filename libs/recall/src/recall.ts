@@ -212,11 +212,11 @@ export class Recall {
     const dims = sql.raw(String(Math.trunc(this.deps.embedder.dimensions)));
     const model = this.deps.embedder.model;
     const k = this.options.poolSize ?? 40;
-    // Scoring: any content word counts. Searching: all of them together, or a distinctive one
-    // alone — a common word alone ("service", "port") would match half the memories.
+    // Scoring: any content word counts. Searching: all of them together, or all distinctive ones
+    // together — one common word alone ("service", "port", a common name) matches thousands.
     const anyWord = words.terms.join(' OR ');
     const allWords = words.terms.join(' ');
-    const distinctWord = words.distinctive.join(' OR ');
+    const distinctWords = words.distinctive.join(' ');
     const trigramOf = (glue: string) =>
       words.distinctive.length ? sql.join(words.distinctive.map((t) => sql`${t} <% i.text`), sql.raw(` ${glue} `)) : sql`false`;
     const trigramAll = trigramOf('AND');
@@ -228,18 +228,27 @@ export class Recall {
       AND h.memory_id = ${sql.ref(`${alias}.memory_id`)} AND h.status = 'active'
       AND h.valid @> ${validAt}::timestamptz AND h.tx @> ${knownAt}::timestamptz)`;
     return this.db.transaction().execute(async (trx) => {
-      await sql`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', '100', true),
+      await sql`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', '40', true),
         set_config('pg_trgm.word_similarity_threshold', '0.5', true)`.execute(trx);
       const rows = await sql<Row>`
         WITH nearest AS (
           SELECT i.memory_id FROM fl_recall_index i
           WHERE i.tenant = ${tenant} AND i.model = ${model} AND i.dimensions = ${dims} AND ${visible('i')}
           ORDER BY i.embedding::vector(${dims}) <=> ${q}::vector(${dims}) LIMIT ${k}),
-        worded AS (
+        -- Full text: versions holding all content words, or all distinctive ones (ranked); only
+        -- when none does, any holding one content word (unranked, bounded).
+        worded_all AS (
           SELECT i.memory_id FROM fl_recall_index i
           WHERE ${anyWord} <> '' AND i.tenant = ${tenant} AND i.model = ${model}
-            AND i.lexemes @@ (plainto_tsquery('simple', ${allWords}) || websearch_to_tsquery('simple', ${distinctWord})) AND ${visible('i')}
+            AND i.lexemes @@ (plainto_tsquery('simple', ${allWords}) || plainto_tsquery('simple', ${distinctWords})) AND ${visible('i')}
           ORDER BY ts_rank(i.lexemes, websearch_to_tsquery('simple', ${anyWord})) DESC LIMIT ${k}),
+        worded AS (
+          SELECT memory_id FROM worded_all
+          UNION ALL
+          (SELECT i.memory_id FROM fl_recall_index i
+           WHERE NOT EXISTS (SELECT 1 FROM worded_all) AND ${anyWord} <> '' AND i.tenant = ${tenant} AND i.model = ${model}
+             AND i.lexemes @@ websearch_to_tsquery('simple', ${anyWord}) AND ${visible('i')}
+           LIMIT ${k})),
         -- Trigrams: versions holding every distinctive word (few, so ranked); only when none
         -- does, any that holds one of them, unranked (a GIN bitmap stops at the limit).
         trigrams_all AS (
