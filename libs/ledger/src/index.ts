@@ -6,3 +6,4 @@ export * from './create-ledger';
 export * from './answers';
 export * from './re-review.saga';
 export * from './verify-claims';
+export * from './answer-revision';

@@ -1,0 +1,30 @@
+/** Errors of the language-model adapter, typed like the ledger's (the HTTP layer maps their codes). */
+import { LedgerError } from '@factledger/domain';
+
+export class LlmServiceError extends LedgerError {
+  readonly code = 'llm_service_error';
+  constructor(readonly status: number, body: string) {
+    super(`the language model service answered ${status}: ${body.slice(0, 300)}`);
+  }
+}
+
+export class LlmUnreachableError extends LedgerError {
+  readonly code = 'llm_service_unreachable';
+  constructor(readonly url: string, reason: string) {
+    super(`cannot reach the language model service at ${url}: ${reason}`);
+  }
+}
+
+export class LlmTimeoutError extends LedgerError {
+  readonly code = 'llm_timeout';
+  constructor(readonly url: string, readonly timeoutMs: number) {
+    super(`the language model service at ${url} did not answer within ${timeoutMs} ms`);
+  }
+}
+
+export class LlmBadResponseError extends LedgerError {
+  readonly code = 'llm_bad_response';
+  constructor(reason: string) {
+    super(`the language model's answer could not be used: ${reason}`);
+  }
+}
