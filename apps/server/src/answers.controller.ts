@@ -1,7 +1,7 @@
 /** Answers over HTTP: record an answer with its citations, read it, list the reopened ones, review one; verify claims. */
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { GetAnswerQuery, ListReopenedAnswersQuery, RecordAnswerCommand, ReviewAnswerCommand, VerifyClaimsQuery } from '@factledger/nest';
+import { GetAnswerQuery, ListAnswersCitingQuery, ListReopenedAnswersQuery, RecordAnswerCommand, ReviewAnswerCommand, VerifyClaimsQuery } from '@factledger/nest';
 import { bodyObject, queryObject, TenantPipe } from './http/request-input';
 
 @Controller('v1/tenants/:tenant')
@@ -31,6 +31,11 @@ export class AnswersController {
   @HttpCode(200)
   review(@Param('tenant', TenantPipe) tenant: string, @Param('answerId') answerId: string, @Body() body: unknown) {
     return this.commands.execute(new ReviewAnswerCommand(tenant, { ...bodyObject(body), answerId }));
+  }
+
+  @Get('memories/:memoryId/answers')
+  citing(@Param('tenant', TenantPipe) tenant: string, @Param('memoryId') memoryId: string, @Query() query: unknown) {
+    return this.queries.execute(new ListAnswersCitingQuery(tenant, { ...queryObject(query), memoryId }));
   }
 
   @Post('verifications')

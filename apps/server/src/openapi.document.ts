@@ -82,6 +82,14 @@ const ROUTES: RouteConfig[] = [
     responses: { 200: anyJson('{answerId, position, changed}'), ...failures.invalid, ...failures.conflict },
   },
   {
+    method: 'get',
+    path: '/v1/tenants/{tenant}/memories/{memoryId}/answers',
+    summary: 'The answers that cited this memory version',
+    tags: ['answers'],
+    request: { params: memoryParams, query: reopenedQuerySchema },
+    responses: { 200: json(z.array(z.record(z.string(), z.unknown())), 'The answers, by id.'), ...failures.invalid, ...failures.lag },
+  },
+  {
     method: 'post',
     path: '/v1/tenants/{tenant}/verifications',
     summary: "Verify an answer's claims: supported, distorted, stale or fabricated, one verdict per claim",

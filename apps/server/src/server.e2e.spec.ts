@@ -296,6 +296,8 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
     const open = await get('/v1/tenants/ans/answers');
     expect(open.body.map((a: { answerId: string }) => a.answerId)).toEqual([answer.body.answerId]);
     expect((await get(`/v1/tenants/ans/answers/${answer.body.answerId}`)).body).toMatchObject({ status: 'reopened', citations: [{ value: 'vegetarian', now: { status: 'retired' } }] });
+    const citing = await get(`/v1/tenants/ans/memories/${diet.memoryId}/answers`);
+    expect(citing.body.map((a: { answerId: string }) => a.answerId)).toEqual([answer.body.answerId]);
     expect((await post(`/v1/tenants/ans/answers/${answer.body.answerId}/review`, {})).body).toMatchObject({ changed: true });
     expect((await get('/v1/tenants/ans/answers')).body).toEqual([]);
     expect(await get('/v1/tenants/ans/answers/nope')).toMatchObject({ status: 404, body: { error: 'unknown_answer' } });
@@ -332,6 +334,7 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
       [`${t}/answers/{answerId}`, 'get'],
       [`${t}/answers/{answerId}/review`, 'post'],
       [`${t}/verifications`, 'post'],
+      [`${t}/memories/{memoryId}/answers`, 'get'],
       [`${t}/traces/{id}`, 'get'],
       ['/health', 'get'],
     ];

@@ -35,6 +35,7 @@ export const recordAnswerSchema = z
 
 export const answerQuerySchema = z.object({ answerId: z.string().trim().min(1).max(200), minPosition: z.coerce.number().int().min(0).optional() }).strict();
 export const reopenedQuerySchema = z.object({ minPosition: z.coerce.number().int().min(0).optional() }).strict();
+export const citingQuerySchema = z.object({ memoryId: z.string().trim().min(1).max(200), minPosition: z.coerce.number().int().min(0).optional() }).strict();
 export const reviewAnswerSchema = z.object({ answerId: z.string().trim().min(1).max(200), note: z.string().max(2000).optional(), commandId: z.string().min(1).max(200).optional() }).strict();
 
 export interface AnswerWriteResult {
@@ -101,6 +102,19 @@ export class Answers {
     const q = parse(reopenedQuerySchema, input);
     await this.deps.runner.awaitPosition(q.minPosition, 'answers');
     return this.deps.answers.reopened(t);
+  }
+
+  /** Which answers cited this memory version. */
+  async citing(tenant: string, input: unknown): Promise<AnswerRow[]> {
+    const t = parse(tenantSchema, tenant);
+    const q = parse(citingQuerySchema, input);
+    await this.deps.runner.awaitPosition(q.minPosition, 'answers');
+    const rows: AnswerRow[] = [];
+    for (const id of await this.deps.answers.citing(t, q.memoryId)) {
+      const row = await this.deps.answers.answer(t, id);
+      if (row) rows.push(row);
+    }
+    return rows;
   }
 
   private async execute(tenant: string, command: AnswerCommand, commandId: string | null): Promise<AnswerWriteResult> {

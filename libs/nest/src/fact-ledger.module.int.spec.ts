@@ -2,12 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UnknownMemoryError } from '@factledger/domain';
-import type { Ledger } from '@factledger/ledger';
+import { type Ledger, ledgerOn } from '@factledger/ledger';
+import { createTestDatabase } from '@factledger/store';
 import { Controller, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { FactLedgerModule, LEDGER } from './fact-ledger.module';
-import { AssertMemoryCommand, GetFactQuery, QuarantineMemoryCommand } from './ledger.commands';
+import { AssertMemoryCommand, GetAnswerQuery, GetFactQuery, QuarantineMemoryCommand, RecordAnswerCommand } from './ledger.commands';
 
 /** A host application's own controller, using the ledger through its buses. */
 @Controller()
@@ -47,5 +48,25 @@ describe('FactLedgerModule in a host NestJS application', () => {
     const again = await second.get(HostController).queries.execute(new GetFactQuery('default', { subject: 'User', relation: 'Lives In' }));
     expect(again.value).toBe('Daejeon');
     await second.close();
+  });
+
+  it('reopens an answer through the @nestjs/cqrs saga when a write on the bus supersedes what it cited', async () => {
+    // A handle the host owns: no background loop runs, so only the bus-driven saga can reopen.
+    const database = await createTestDatabase('pglite');
+    @Module({ imports: [FactLedgerModule.forRoot({ handle: ledgerOn(database) })], controllers: [HostController] })
+    class OwnedHandleModule {}
+    const app = await NestFactory.createApplicationContext(OwnedHandleModule, { logger: false });
+    const host = app.get(HostController);
+    const port = await host.commands.execute(new AssertMemoryCommand('sagas', { subject: 'api', relation: 'port', value: '8000' }));
+    const answer = await host.commands.execute(new RecordAnswerCommand('sagas', { text: 'Port 8000.', cites: [port.memoryId] }));
+    await host.commands.execute(new AssertMemoryCommand('sagas', { subject: 'api', relation: 'port', value: '8080' }));
+    let status = '';
+    for (let i = 0; i < 100 && status !== 'reopened'; i++) {
+      status = (await host.queries.execute(new GetAnswerQuery('sagas', { answerId: answer.answerId }))).status;
+      if (status !== 'reopened') await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(status).toBe('reopened');
+    await app.close();
+    await database.close();
   });
 });

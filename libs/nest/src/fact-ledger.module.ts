@@ -5,11 +5,12 @@
  *   @Module({ imports: [FactLedgerModule.forRoot({ config: { databaseUrl } })] })
  */
 import { type DynamicModule, Inject, Injectable, Module, type OnModuleDestroy, type Provider, type Type } from '@nestjs/common';
-import { CommandHandler, CqrsModule, QueryHandler } from '@nestjs/cqrs';
+import { CommandHandler, CqrsModule, EventBus, type IEvent, ofType, QueryHandler, Saga } from '@nestjs/cqrs';
+import { map, type Observable } from 'rxjs';
 import { type Clock, systemClock } from '@factledger/domain';
 import { createLedger, type LedgerConfig, type LedgerHandle, loadConfig } from '@factledger/ledger';
 import { type RecallHandle, type RecallResult, recallOn } from '@factledger/recall';
-import { AssembleContextQuery, COMMAND_ROUTES, GetTraceQuery, QUERY_ROUTES } from './ledger.commands';
+import { AssembleContextQuery, COMMAND_ROUTES, GetTraceQuery, LedgerWrittenEvent, QUERY_ROUTES, RunReReviewCommand } from './ledger.commands';
 
 export const LEDGER = Symbol('factledger.ledger');
 export const LEDGER_HANDLE = Symbol('factledger.handle');
@@ -52,9 +53,15 @@ class GetTraceHandler {
 function commandHandler(message: Type, run: (handle: LedgerHandle, c: never) => Promise<unknown>): Type {
   @CommandHandler(message)
   class LedgerCommandHandler {
-    constructor(@Inject(LEDGER_HANDLE) private readonly handle: LedgerHandle) {}
-    execute(command: never): Promise<unknown> {
-      return run(this.handle, command);
+    constructor(
+      @Inject(LEDGER_HANDLE) private readonly handle: LedgerHandle,
+      private readonly events: EventBus,
+    ) {}
+    async execute(command: never): Promise<unknown> {
+      const result = await run(this.handle, command);
+      const position = (result as { position?: unknown } | null)?.position;
+      if (typeof position === 'number' && position > 0) this.events.publish(new LedgerWrittenEvent((command as { tenant: string }).tenant, position));
+      return result;
     }
   }
   Object.defineProperty(LedgerCommandHandler, 'name', { value: `${message.name}Handler` });
@@ -71,6 +78,25 @@ function queryHandler(message: Type, run: (handle: LedgerHandle, q: never) => Pr
   }
   Object.defineProperty(LedgerQueryHandler, 'name', { value: `${message.name}Handler` });
   return LedgerQueryHandler;
+}
+
+/**
+ * The re-review saga in @nestjs/cqrs terms: every write seen on the bus wakes the durable saga,
+ * which reads the stored log from its own checkpoint (so a missed or duplicated wake-up changes
+ * nothing; the background loop catches up regardless).
+ */
+@Injectable()
+class ReReviewSagas {
+  @Saga()
+  writes = (events$: Observable<IEvent>): Observable<RunReReviewCommand> => events$.pipe(ofType(LedgerWrittenEvent), map(() => new RunReReviewCommand()));
+}
+
+@CommandHandler(RunReReviewCommand)
+class RunReReviewHandler {
+  constructor(@Inject(LEDGER_HANDLE) private readonly handle: LedgerHandle) {}
+  execute(): Promise<number> {
+    return this.handle.saga.catchUp();
+  }
 }
 
 @Injectable()
@@ -119,6 +145,8 @@ export class FactLedgerModule {
         },
         AssembleContextHandler,
         GetTraceHandler,
+        ReReviewSagas,
+        RunReReviewHandler,
         ...handlers,
       ],
       exports: [LEDGER, LEDGER_HANDLE, RECALL, CqrsModule],

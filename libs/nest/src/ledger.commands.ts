@@ -2,7 +2,7 @@
  * The ledger's commands and queries as @nestjs/cqrs messages. Each carries the tenant and the
  * raw input; validation happens once, in the Ledger, whichever door the input came through.
  */
-import { Command, Query } from '@nestjs/cqrs';
+import { Command, type IEvent, Query } from '@nestjs/cqrs';
 import type { AnswerRow } from '@factledger/projections';
 import type { AnswerView, AnswerWriteResult, ClaimVerdict, FactView, HistoryView, Ledger, LedgerHandle, MemoryView, RollbackResult, WriteResult } from '@factledger/ledger';
 import type { RecallResult } from '@factledger/recall';
@@ -35,6 +35,8 @@ export class ListMemoriesQuery extends TenantQuery<MemoryView[]> {}
 export class GetAnswerQuery extends TenantQuery<AnswerView> {}
 /** Checks an answer's claims against memory before it is sent. */
 export class VerifyClaimsQuery extends TenantQuery<{ verdicts: ClaimVerdict[] }> {}
+/** The answers that cited a memory version: input `{ memoryId }`. */
+export class ListAnswersCitingQuery extends TenantQuery<AnswerRow[]> {}
 /** Answers reopened by the re-review saga and not reviewed yet. */
 export class ListReopenedAnswersQuery extends TenantQuery<AnswerRow[]> {}
 
@@ -58,6 +60,7 @@ export const QUERY_ROUTES = [
   [ListMemoriesQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.activeMemories(q.tenant, (q.input ?? {}) as { limit?: number; minPosition?: number })],
   [GetAnswerQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.answers.answer(q.tenant, q.input)],
   [VerifyClaimsQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.verifier.verify(q.tenant, q.input)],
+  [ListAnswersCitingQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.answers.citing(q.tenant, q.input)],
   [ListReopenedAnswersQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.answers.reopened(q.tenant, q.input)],
 ] as const;
 
@@ -66,3 +69,17 @@ export class AssembleContextQuery extends TenantQuery<RecallResult> {}
 
 /** Reads a stored assembly trace: input `{ id }`. */
 export class GetTraceQuery extends TenantQuery<Record<string, unknown>> {}
+
+/**
+ * Published on the host's EventBus after every successful write through the module. Fire and
+ * forget, as the bus is: what must not be lost is read from the stored log, not from this.
+ */
+export class LedgerWrittenEvent implements IEvent {
+  constructor(
+    readonly tenant: string,
+    readonly position: number,
+  ) {}
+}
+
+/** Runs the durable re-review saga over the log up to now; returns how many answers it reopened. */
+export class RunReReviewCommand extends Command<number> {}
