@@ -1,7 +1,7 @@
 /** Answers over HTTP: record an answer with its citations, read it, list the reopened ones, review one; verify claims. */
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { GetAnswerQuery, ListAnswersCitingQuery, ListReopenedAnswersQuery, RecordAnswerCommand, ReviewAnswerCommand, VerifyClaimsQuery } from '@factledger/nest';
+import { GetAnswerQuery, ListAnswersCitingQuery, ListReopenedAnswersQuery, ReviseAnswerQuery, RecordAnswerCommand, ReviewAnswerCommand, VerifyClaimsQuery } from '@factledger/nest';
 import { bodyObject, queryObject, TenantPipe } from './http/request-input';
 
 @Controller('v1/tenants/:tenant')
@@ -36,6 +36,13 @@ export class AnswersController {
   @Get('memories/:memoryId/answers')
   citing(@Param('tenant', TenantPipe) tenant: string, @Param('memoryId') memoryId: string, @Query() query: unknown) {
     return this.queries.execute(new ListAnswersCitingQuery(tenant, { ...queryObject(query), memoryId }));
+  }
+
+  /** Optional, needs a language model: claims extracted, verified, the answer rewritten while they fail. */
+  @Post('answers/revisions')
+  @HttpCode(200)
+  revise(@Param('tenant', TenantPipe) tenant: string, @Body() body: unknown) {
+    return this.queries.execute(new ReviseAnswerQuery(tenant, bodyObject(body)));
   }
 
   @Post('verifications')

@@ -3,7 +3,16 @@
  * document and the validation cannot drift apart.
  */
 import { OpenAPIRegistry, OpenApiGeneratorV3, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { answerQuerySchema, assertSchema, recordAnswerSchema, reopenedQuerySchema, retractSchema, reviewAnswerSchema, verifyClaimsSchema } from '@factledger/ledger';
+import {
+  answerQuerySchema,
+  assertSchema,
+  recordAnswerSchema,
+  reopenedQuerySchema,
+  retractSchema,
+  reviewAnswerSchema,
+  reviseAnswerSchema,
+  verifyClaimsSchema,
+} from '@factledger/ledger';
 import { recallQuerySchema } from '@factledger/recall';
 import { z } from 'zod';
 import {
@@ -80,6 +89,14 @@ const ROUTES: RouteConfig[] = [
     tags: ['answers'],
     request: { params: answerParams, body: body(reviewAnswerSchema.omit({ answerId: true }), false) },
     responses: { 200: anyJson('{answerId, position, changed}'), ...failures.invalid, ...failures.conflict },
+  },
+  {
+    method: 'post',
+    path: '/v1/tenants/{tenant}/answers/revisions',
+    summary: "Optional (needs a language model): extract an answer's claims, verify them, rewrite it while they fail, up to a cap",
+    tags: ['answers'],
+    request: { params: tenantParams, body: body(reviseAnswerSchema) },
+    responses: { 200: anyJson('{answer, revisions, verdicts, settled}'), ...failures.invalid, 501: json(errorSchema, 'llm_not_configured') },
   },
   {
     method: 'get',

@@ -304,6 +304,7 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
     const verdicts = await post('/v1/tenants/ans/verifications', { claims: [{ cites: diet.memoryId, says: 'vegetarian', speaker: 'user' }, { says: 'I play the cello' }] });
     expect(verdicts.body.verdicts.map((v: { verdict: string }) => v.verdict)).toEqual(['stale', 'fabricated']);
     expect((await post('/v1/tenants/ans/verifications', { claims: [] })).status).toBe(400);
+    expect(await post('/v1/tenants/ans/answers/revisions', { answer: 'x' })).toMatchObject({ status: 501, body: { error: 'llm_not_configured' } });
   });
 
   it('answers an unknown route with a JSON 404', async () => {
@@ -335,6 +336,7 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
       [`${t}/answers/{answerId}/review`, 'post'],
       [`${t}/verifications`, 'post'],
       [`${t}/memories/{memoryId}/answers`, 'get'],
+      [`${t}/answers/revisions`, 'post'],
       [`${t}/traces/{id}`, 'get'],
       ['/health', 'get'],
     ];

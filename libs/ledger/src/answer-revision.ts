@@ -5,6 +5,8 @@
  */
 import { type ChatModel, LlmBadResponseError } from '@factledger/llm';
 import { z } from 'zod';
+import { parse } from './ledger';
+import { tenantSchema } from './ledger.schemas';
 import type { ClaimVerdict, ClaimVerifier } from './verify-claims';
 
 const claimsReply = z.object({
@@ -16,6 +18,10 @@ const EXTRACT = [
   'For each, say who is supposed to have said it originally ("user" if it is something the user told the assistant).',
   'Reply with JSON only: {"claims":[{"says":"...","speaker":"user"}]}. No claims: {"claims":[]}.',
 ].join(' ');
+
+export const reviseAnswerSchema = z
+  .object({ question: z.string().max(10_000).default(''), answer: z.string().trim().min(1, 'the answer text is required').max(20_000) })
+  .strict();
 
 export interface Revision {
   answer: string;
@@ -51,11 +57,13 @@ export class AnswerReviser {
     return parsed.data.claims;
   }
 
-  async revise(tenant: string, input: { question: string; answer: string }): Promise<Revision> {
+  async revise(tenant: string, raw: unknown): Promise<Revision> {
+    const t = parse(tenantSchema, tenant);
+    const input = parse(reviseAnswerSchema, raw);
     let answer = input.answer;
     for (let revisions = 0; ; revisions++) {
       const claims = await this.extractClaims(answer);
-      const verdicts = claims.length ? (await this.deps.verifier.verify(tenant, { claims })).verdicts : [];
+      const verdicts = claims.length ? (await this.deps.verifier.verify(t, { claims })).verdicts : [];
       const failed = verdicts.filter((v) => v.verdict !== 'supported');
       if (failed.length === 0 || revisions >= this.maxRevisions) return { answer, revisions, verdicts, settled: failed.length === 0 };
       const problems = failed.map((v) => {

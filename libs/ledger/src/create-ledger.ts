@@ -3,6 +3,8 @@ import { type Clock, systemClock } from '@factledger/domain';
 import { AnswerProjection, AnswerReader, FactReader, PostgresFactProjection, ProjectionRunner } from '@factledger/projections';
 import { Answers } from './answers';
 import { ReReviewSaga } from './re-review.saga';
+import { type ChatModel, OpenAiChatModel } from '@factledger/llm';
+import { AnswerReviser } from './answer-revision';
 import { ClaimVerifier } from './verify-claims';
 import { type Database, migrate, openDatabase, PostgresEventStore } from '@factledger/store';
 import { Ledger } from './ledger';
@@ -16,6 +18,8 @@ export interface LedgerHandle {
   answers: Answers;
   saga: ReReviewSaga;
   verifier: ClaimVerifier;
+  /** Model-backed answer revision; null when no language model is configured. */
+  reviser: AnswerReviser | null;
   /** Every `intervalMs` until close: catches the projections up, then runs the re-review saga. */
   startSaga(intervalMs?: number, onError?: (error: unknown) => void): void;
   /** Stops that loop after its current pass. */
@@ -24,7 +28,10 @@ export interface LedgerHandle {
 }
 
 /** Builds a ledger on an already open database (tests, benchmarks, hosts that own the pool). */
-export function ledgerOn(database: Database, options: { clock?: Clock; waitTimeoutMs?: number } = {}): LedgerHandle {
+export function ledgerOn(
+  database: Database,
+  options: { clock?: Clock; waitTimeoutMs?: number; llm?: ChatModel; maxRevisions?: number } = {},
+): LedgerHandle {
   const clock = options.clock ?? systemClock;
   const store = new PostgresEventStore(database.db);
   const facts = new PostgresFactProjection();
@@ -34,6 +41,7 @@ export function ledgerOn(database: Database, options: { clock?: Clock; waitTimeo
   const answerReader = new AnswerReader(database.db);
   const answers = new Answers({ store, runner, facts: reader, answers: answerReader, clock });
   const saga = new ReReviewSaga(database.db, { answers, reader: answerReader, runner });
+  const verifier = new ClaimVerifier({ reader, now: () => clock.now() });
   let timer: NodeJS.Timeout | null = null;
   let current: Promise<unknown> = Promise.resolve();
   const stopSaga = async (): Promise<void> => {
@@ -48,7 +56,8 @@ export function ledgerOn(database: Database, options: { clock?: Clock; waitTimeo
     runner,
     answers,
     saga,
-    verifier: new ClaimVerifier({ reader, now: () => clock.now() }),
+    verifier,
+    reviser: options.llm ? new AnswerReviser({ model: options.llm, verifier }, options.maxRevisions) : null,
     startSaga(intervalMs = 500, onError = () => undefined) {
       if (timer) return;
       const tick = (): void => {
@@ -73,7 +82,8 @@ export async function createLedger(config: LedgerConfig, options: { clock?: Cloc
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   try {
     if (config.migrateOnStart) await migrate(database.db);
-    const handle = ledgerOn(database, { clock: options.clock, waitTimeoutMs: config.readWaitMs });
+    const llm = config.llmUrl && config.llmModel ? new OpenAiChatModel({ baseUrl: config.llmUrl, model: config.llmModel, apiKey: config.llmApiKey }) : undefined;
+    const handle = ledgerOn(database, { clock: options.clock, waitTimeoutMs: config.readWaitMs, llm, maxRevisions: config.llmMaxRevisions });
     await handle.runner.catchUp();
     return handle;
   } catch (error) {

@@ -28,9 +28,17 @@ const configSchema = z.object({
     .default('')
     .transform((v) => v.split(',').map((t) => t.trim()).filter(Boolean)),
   traceRetentionDays: z.coerce.number().min(0).max(3650).default(30),
+  /** An OpenAI-compatible chat service for the optional model-backed parts (claim extraction, answer revision). */
+  llmUrl: z.string().url().optional(),
+  llmModel: z.string().min(1).optional(),
+  llmApiKey: z.string().optional(),
+  llmMaxRevisions: z.coerce.number().int().min(0).max(10).default(2),
   /** How often the background indexer looks for new memories to embed. */
   indexIntervalMs: z.coerce.number().int().min(10).max(600_000).default(500),
 }).superRefine((c, ctx) => {
+  if ((c.llmUrl === undefined) !== (c.llmModel === undefined)) {
+    ctx.addIssue({ code: 'custom', path: [c.llmUrl ? 'llmModel' : 'llmUrl'], message: 'the language model needs both a URL and a model' });
+  }
   if (c.embeddings !== 'openai') return;
   for (const k of ['embeddingsUrl', 'embeddingsModel', 'embeddingsDimensions'] as const) {
     if (c[k] === undefined) ctx.addIssue({ code: 'custom', path: [k], message: `required when embeddings is 'openai'` });
@@ -57,6 +65,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     addressTerms: env.FACTLEDGER_ADDRESS_TERMS || undefined,
     traceRetentionDays: env.FACTLEDGER_TRACE_RETENTION_DAYS || undefined,
     indexIntervalMs: env.FACTLEDGER_INDEX_INTERVAL_MS || undefined,
+    llmUrl: env.FACTLEDGER_LLM_URL || undefined,
+    llmModel: env.FACTLEDGER_LLM_MODEL || undefined,
+    llmApiKey: env.FACTLEDGER_LLM_API_KEY || undefined,
+    llmMaxRevisions: env.FACTLEDGER_LLM_MAX_REVISIONS || undefined,
     ...overrides,
   });
   if (!result.success) {

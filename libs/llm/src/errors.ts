@@ -28,3 +28,11 @@ export class LlmBadResponseError extends LedgerError {
     super(`the language model's answer could not be used: ${reason}`);
   }
 }
+
+/** A model-backed feature was asked for, and no language model is configured. */
+export class LlmNotConfiguredError extends LedgerError {
+  readonly code = 'llm_not_configured';
+  constructor(feature: string) {
+    super(`${feature} needs a language model: set FACTLEDGER_LLM_URL and FACTLEDGER_LLM_MODEL (an OpenAI-compatible chat service)`);
+  }
+}

@@ -4,7 +4,8 @@
  */
 import { Command, type IEvent, Query } from '@nestjs/cqrs';
 import type { AnswerRow } from '@factledger/projections';
-import type { AnswerView, AnswerWriteResult, ClaimVerdict, FactView, HistoryView, Ledger, LedgerHandle, MemoryView, RollbackResult, WriteResult } from '@factledger/ledger';
+import { LlmNotConfiguredError } from '@factledger/llm';
+import type { AnswerView, AnswerWriteResult, ClaimVerdict, Revision, FactView, HistoryView, Ledger, LedgerHandle, MemoryView, RollbackResult, WriteResult } from '@factledger/ledger';
 import type { RecallResult } from '@factledger/recall';
 
 abstract class TenantCommand<R> extends Command<R> {
@@ -35,6 +36,8 @@ export class ListMemoriesQuery extends TenantQuery<MemoryView[]> {}
 export class GetAnswerQuery extends TenantQuery<AnswerView> {}
 /** Checks an answer's claims against memory before it is sent. */
 export class VerifyClaimsQuery extends TenantQuery<{ verdicts: ClaimVerdict[] }> {}
+/** Model-backed: extract an answer's claims, verify them, rewrite while they fail (input `{ question, answer }`). */
+export class ReviseAnswerQuery extends TenantQuery<Revision> {}
 /** The answers that cited a memory version: input `{ memoryId }`. */
 export class ListAnswersCitingQuery extends TenantQuery<AnswerRow[]> {}
 /** Answers reopened by the re-review saga and not reviewed yet. */
@@ -60,6 +63,13 @@ export const QUERY_ROUTES = [
   [ListMemoriesQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.activeMemories(q.tenant, (q.input ?? {}) as { limit?: number; minPosition?: number })],
   [GetAnswerQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.answers.answer(q.tenant, q.input)],
   [VerifyClaimsQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.verifier.verify(q.tenant, q.input)],
+  [
+    ReviseAnswerQuery,
+    (h: LedgerHandle, q: TenantQuery<unknown>) => {
+      if (!h.reviser) throw new LlmNotConfiguredError('answer revision');
+      return h.reviser.revise(q.tenant, q.input);
+    },
+  ],
   [ListAnswersCitingQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.answers.citing(q.tenant, q.input)],
   [ListReopenedAnswersQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.answers.reopened(q.tenant, q.input)],
 ] as const;

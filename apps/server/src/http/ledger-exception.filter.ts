@@ -19,6 +19,11 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   projection_lag: 503,
   unknown_trace: 404,
   unknown_answer: 404,
+  llm_not_configured: 501,
+  llm_service_unreachable: 503,
+  llm_timeout: 503,
+  llm_service_error: 502,
+  llm_bad_response: 502,
   // The embedding service behind recall: unreachable or slow → retry later; a wrong answer → bad gateway.
   embedding_service_unreachable: 503,
   embedding_timeout: 503,
