@@ -1,5 +1,5 @@
 /** Wires a Ledger from configuration: database, migrations, store, projections, clock. */
-import { type Clock, systemClock } from '@factledger/domain';
+import { type Clock, type ReviewPolicy, systemClock } from '@factledger/domain';
 import { AnswerProjection, AnswerReader, FactReader, PostgresFactProjection, ProjectionRunner } from '@factledger/projections';
 import { Answers } from './answers';
 import { ReReviewSaga } from './re-review.saga';
@@ -30,7 +30,7 @@ export interface LedgerHandle {
 /** Builds a ledger on an already open database (tests, benchmarks, hosts that own the pool). */
 export function ledgerOn(
   database: Database,
-  options: { clock?: Clock; waitTimeoutMs?: number; llm?: ChatModel; maxRevisions?: number } = {},
+  options: { clock?: Clock; waitTimeoutMs?: number; llm?: ChatModel; maxRevisions?: number; reviewPolicy?: ReviewPolicy } = {},
 ): LedgerHandle {
   const clock = options.clock ?? systemClock;
   const store = new PostgresEventStore(database.db);
@@ -40,7 +40,7 @@ export function ledgerOn(
   const ledger = new Ledger({ store, runner, inline: facts, reader, clock });
   const answerReader = new AnswerReader(database.db);
   const answers = new Answers({ store, runner, facts: reader, answers: answerReader, clock });
-  const saga = new ReReviewSaga(database.db, { answers, reader: answerReader, runner });
+  const saga = new ReReviewSaga(database.db, { answers, reader: answerReader, runner }, options.reviewPolicy);
   const verifier = new ClaimVerifier({ reader, now: () => clock.now() });
   let timer: NodeJS.Timeout | null = null;
   let current: Promise<unknown> = Promise.resolve();
@@ -83,7 +83,7 @@ export async function createLedger(config: LedgerConfig, options: { clock?: Cloc
   try {
     if (config.migrateOnStart) await migrate(database.db);
     const llm = config.llmUrl && config.llmModel ? new OpenAiChatModel({ baseUrl: config.llmUrl, model: config.llmModel, apiKey: config.llmApiKey }) : undefined;
-    const handle = ledgerOn(database, { clock: options.clock, waitTimeoutMs: config.readWaitMs, llm, maxRevisions: config.llmMaxRevisions });
+    const handle = ledgerOn(database, { clock: options.clock, waitTimeoutMs: config.readWaitMs, llm, maxRevisions: config.llmMaxRevisions, reviewPolicy: config.reviewPolicy });
     await handle.runner.catchUp();
     return handle;
   } catch (error) {

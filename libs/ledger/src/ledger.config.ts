@@ -3,7 +3,9 @@
  * embedded: no variable set means PGlite in `./.data/factledger`.
  */
 import { z } from 'zod';
-import { InvalidInputError } from '@factledger/domain';
+import { DEFAULT_REVIEW_POLICY, InvalidInputError, type ReviewPolicy } from '@factledger/domain';
+
+const reviewPolicySchema = z.object({ threshold: z.number().min(0).optional(), magnitudes: z.record(z.string(), z.number().min(0)).optional() }).strict();
 
 const configSchema = z.object({
   databaseUrl: z.string().url().optional(),
@@ -33,6 +35,28 @@ const configSchema = z.object({
   llmModel: z.string().min(1).optional(),
   llmApiKey: z.string().optional(),
   llmMaxRevisions: z.coerce.number().int().min(0).max(10).default(2),
+  /**
+   * The re-review policy, as JSON: `{"threshold": 1, "magnitudes": {"MemoryRetyped": 1}}` overrides
+   * the defaults event type by event type.
+   */
+  reviewPolicy: z
+    .string()
+    .optional()
+    .transform((v, ctx): ReviewPolicy => {
+      if (!v) return DEFAULT_REVIEW_POLICY;
+      const parsed = reviewPolicySchema.safeParse((() => {
+        try {
+          return JSON.parse(v) as unknown;
+        } catch {
+          return null;
+        }
+      })());
+      if (!parsed.success) {
+        ctx.addIssue({ code: 'custom', message: 'must be JSON like {"threshold": 1, "magnitudes": {"FactSuperseded": 1}}' });
+        return z.NEVER;
+      }
+      return { threshold: parsed.data.threshold ?? DEFAULT_REVIEW_POLICY.threshold, magnitudes: { ...DEFAULT_REVIEW_POLICY.magnitudes, ...parsed.data.magnitudes } };
+    }),
   /** How often the background indexer looks for new memories to embed. */
   indexIntervalMs: z.coerce.number().int().min(10).max(600_000).default(500),
 }).superRefine((c, ctx) => {
@@ -69,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     llmModel: env.FACTLEDGER_LLM_MODEL || undefined,
     llmApiKey: env.FACTLEDGER_LLM_API_KEY || undefined,
     llmMaxRevisions: env.FACTLEDGER_LLM_MAX_REVISIONS || undefined,
+    reviewPolicy: env.FACTLEDGER_REVIEW_POLICY || undefined,
     ...overrides,
   });
   if (!result.success) {

@@ -1,0 +1,38 @@
+import { DEFAULT_REVIEW_POLICY, InvalidInputError } from '@factledger/domain';
+import { loadConfig } from './ledger.config';
+
+describe('configuration', () => {
+  it('has defaults that work embedded', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ dataDir: '.data/factledger', embeddings: 'use-lite', addressTerms: [], traceRetentionDays: 30, llmMaxRevisions: 2 });
+    expect(c.reviewPolicy).toEqual(DEFAULT_REVIEW_POLICY);
+    expect(c.llmUrl).toBeUndefined();
+  });
+
+  it('reads address terms, the review policy (merged over the defaults) and the language model', () => {
+    const c = loadConfig({
+      FACTLEDGER_ADDRESS_TERMS: 'Socrates, bot ,',
+      FACTLEDGER_REVIEW_POLICY: '{"threshold":0.5,"magnitudes":{"MemoryRetyped":0.6}}',
+      FACTLEDGER_LLM_URL: 'http://127.0.0.1:11434',
+      FACTLEDGER_LLM_MODEL: 'llama3',
+    });
+    expect(c.addressTerms).toEqual(['Socrates', 'bot']);
+    expect(c.reviewPolicy).toEqual({ threshold: 0.5, magnitudes: { ...DEFAULT_REVIEW_POLICY.magnitudes, MemoryRetyped: 0.6 } });
+    expect(c).toMatchObject({ llmUrl: 'http://127.0.0.1:11434', llmModel: 'llama3' });
+  });
+
+  it('rejects what it cannot use, naming the setting', () => {
+    const issues = (env: Record<string, string>): string[] => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (error) {
+        expect(error).toBeInstanceOf(InvalidInputError);
+        return (error as InvalidInputError).issues.map((i) => i.path);
+      }
+    };
+    expect(issues({ FACTLEDGER_REVIEW_POLICY: 'not json' })).toEqual(['config.reviewPolicy']);
+    expect(issues({ FACTLEDGER_LLM_URL: 'http://x' })).toEqual(['config.llmModel']);
+    expect(issues({ FACTLEDGER_EMBEDDINGS: 'openai' })).toEqual(['config.embeddingsUrl', 'config.embeddingsModel', 'config.embeddingsDimensions']);
+  });
+});
