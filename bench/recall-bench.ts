@@ -268,11 +268,12 @@ async function main(): Promise<void> {
       await database.db.transaction().execute(async (trx) => {
         await sql`SELECT set_config('hnsw.ef_search', '40', true), set_config('pg_trgm.word_similarity_threshold', '0.5', true)`.execute(trx);
         await sql`SELECT memory_id FROM fl_recall_index WHERE dimensions = ${dims} ORDER BY embedding::vector(${dims}) <=> ${q}::vector(${dims}) LIMIT 40`.execute(trx);
-        const worded = await sql`SELECT memory_id FROM fl_recall_index
-          WHERE lexemes @@ (plainto_tsquery('simple', ${words.terms.join(' ')}) || plainto_tsquery('simple', ${words.distinctive.join(' ')}))
+        const worded = await sql`SELECT memory_id FROM (SELECT memory_id, lexemes FROM fl_recall_index
+          WHERE lexemes @@ (plainto_tsquery('simple', ${words.terms.join(' ')}) || plainto_tsquery('simple', ${words.distinctive.join(' ')})) LIMIT 200) hits
           ORDER BY ts_rank(lexemes, websearch_to_tsquery('simple', ${any})) DESC LIMIT 40`.execute(trx);
         if (worded.rows.length === 0) await sql`SELECT memory_id FROM fl_recall_index WHERE lexemes @@ websearch_to_tsquery('simple', ${any}) LIMIT 40`.execute(trx);
-        const all = await sql`SELECT memory_id FROM fl_recall_index WHERE ${trigramAll} ORDER BY word_similarity(${question}, text) DESC LIMIT 40`.execute(trx);
+        const all = await sql`SELECT memory_id FROM (SELECT memory_id, text FROM fl_recall_index WHERE ${trigramAll} LIMIT 200) hits
+          ORDER BY word_similarity(${question}, text) DESC LIMIT 40`.execute(trx);
         if (all.rows.length === 0) await sql`SELECT memory_id FROM fl_recall_index WHERE ${trigramAny} LIMIT 40`.execute(trx);
       });
     };

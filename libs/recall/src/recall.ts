@@ -212,6 +212,9 @@ export class Recall {
     const dims = sql.raw(String(Math.trunc(this.deps.embedder.dimensions)));
     const model = this.deps.embedder.model;
     const k = this.options.poolSize ?? 40;
+    // Lexical matches ranked are bounded: a short number or a common name can match thousands,
+    // and ranking them all costs more than the rest of the assembly.
+    const scan = k * 5;
     // Scoring: any content word counts. Searching: all of them together, or all distinctive ones
     // together — one common word alone ("service", "port", a common name) matches thousands.
     const anyWord = words.terms.join(' OR ');
@@ -235,13 +238,16 @@ export class Recall {
           SELECT i.memory_id FROM fl_recall_index i
           WHERE i.tenant = ${tenant} AND i.model = ${model} AND i.dimensions = ${dims} AND ${visible('i')}
           ORDER BY i.embedding::vector(${dims}) <=> ${q}::vector(${dims}) LIMIT ${k}),
-        -- Full text: versions holding all content words, or all distinctive ones (ranked); only
+        -- Full text: versions holding all content words, or all distinctive ones (the first
+        -- few hundred, ranked); only
         -- when none does, any holding one content word (unranked, bounded).
         worded_all AS (
-          SELECT i.memory_id FROM fl_recall_index i
-          WHERE ${anyWord} <> '' AND i.tenant = ${tenant} AND i.model = ${model}
-            AND i.lexemes @@ (plainto_tsquery('simple', ${allWords}) || plainto_tsquery('simple', ${distinctWords})) AND ${visible('i')}
-          ORDER BY ts_rank(i.lexemes, websearch_to_tsquery('simple', ${anyWord})) DESC LIMIT ${k}),
+          SELECT memory_id FROM (
+            SELECT i.memory_id, i.lexemes FROM fl_recall_index i
+            WHERE ${anyWord} <> '' AND i.tenant = ${tenant} AND i.model = ${model}
+              AND i.lexemes @@ (plainto_tsquery('simple', ${allWords}) || plainto_tsquery('simple', ${distinctWords})) AND ${visible('i')}
+            LIMIT ${scan}) hits
+          ORDER BY ts_rank(lexemes, websearch_to_tsquery('simple', ${anyWord})) DESC LIMIT ${k}),
         worded AS (
           SELECT memory_id FROM worded_all
           UNION ALL
@@ -249,12 +255,14 @@ export class Recall {
            WHERE NOT EXISTS (SELECT 1 FROM worded_all) AND ${anyWord} <> '' AND i.tenant = ${tenant} AND i.model = ${model}
              AND i.lexemes @@ websearch_to_tsquery('simple', ${anyWord}) AND ${visible('i')}
            LIMIT ${k})),
-        -- Trigrams: versions holding every distinctive word (few, so ranked); only when none
+        -- Trigrams: versions holding every distinctive word (the first few hundred, ranked); only when none
         -- does, any that holds one of them, unranked (a GIN bitmap stops at the limit).
         trigrams_all AS (
-          SELECT i.memory_id FROM fl_recall_index i
-          WHERE i.tenant = ${tenant} AND i.model = ${model} AND (${trigramAll}) AND ${visible('i')}
-          ORDER BY word_similarity(${text}, i.text) DESC LIMIT ${k}),
+          SELECT memory_id FROM (
+            SELECT i.memory_id, i.text FROM fl_recall_index i
+            WHERE i.tenant = ${tenant} AND i.model = ${model} AND (${trigramAll}) AND ${visible('i')}
+            LIMIT ${scan}) hits
+          ORDER BY word_similarity(${text}, hits.text) DESC LIMIT ${k}),
         trigrams AS (
           SELECT memory_id FROM trigrams_all
           UNION ALL
