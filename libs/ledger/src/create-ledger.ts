@@ -1,6 +1,6 @@
 /** Wires a Ledger from configuration: database, migrations, store, projections, clock. */
 import { type Clock, type ReviewPolicy, systemClock } from '@factledger/domain';
-import { AnswerProjection, AnswerReader, FactReader, PostgresFactProjection, ProjectionRunner } from '@factledger/projections';
+import { AnswerProjection, AnswerReader, BackgroundLoop, FactReader, PostgresFactProjection, ProjectionRunner } from '@factledger/projections';
 import { Answers } from './answers';
 import { ReReviewSaga } from './re-review.saga';
 import { type ChatModel, OpenAiChatModel } from '@factledger/llm';
@@ -42,13 +42,9 @@ export function ledgerOn(
   const answers = new Answers({ store, runner, facts: reader, answers: answerReader, clock });
   const saga = new ReReviewSaga(database.db, { answers, reader: answerReader, runner }, options.reviewPolicy);
   const verifier = new ClaimVerifier({ reader, now: () => clock.now() });
-  let timer: NodeJS.Timeout | null = null;
-  let current: Promise<unknown> = Promise.resolve();
-  const stopSaga = async (): Promise<void> => {
-    if (timer) clearTimeout(timer);
-    timer = null;
-    await current;
-  };
+  // The read models a write did not project inline (answers), then the saga.
+  const loop = new BackgroundLoop(() => runner.catchUp().then(() => saga.catchUp()));
+  const stopSaga = (): Promise<void> => loop.stop();
   return {
     ledger,
     database,
@@ -59,15 +55,7 @@ export function ledgerOn(
     verifier,
     reviser: options.llm ? new AnswerReviser({ model: options.llm, verifier }, options.maxRevisions) : null,
     startSaga(intervalMs = 500, onError = () => undefined) {
-      if (timer) return;
-      const tick = (): void => {
-        // The read models a write did not project inline (answers), then the saga.
-        current = runner.catchUp().then(() => saga.catchUp()).catch(onError);
-        void current.then(() => {
-          if (timer) timer = setTimeout(tick, intervalMs);
-        });
-      };
-      timer = setTimeout(tick, 0);
+      loop.start(intervalMs, onError);
     },
     stopSaga,
     async close() {

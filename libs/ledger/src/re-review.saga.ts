@@ -9,7 +9,7 @@
  * stays as it is until reviewed. Driven by the log, never by the in-memory event bus alone.
  */
 import { DEFAULT_REVIEW_POLICY, type MemoryEvent, MEMORY_EVENT_TYPES, type ReviewPolicy, reviewTrigger } from '@factledger/domain';
-import { type AnswerReader, lockProjection, type ProjectionRunner, readCheckpoint, writeCheckpoint } from '@factledger/projections';
+import { type AnswerReader, lockProjection, SingleFlightDrain, type ProjectionRunner, readCheckpoint, writeCheckpoint } from '@factledger/projections';
 import { readLog } from '@factledger/store';
 import { type Kysely, sql } from 'kysely';
 import type { Answers } from './answers';
@@ -18,8 +18,10 @@ export const RE_REVIEW = 're-review';
 const MEMORY_TYPES = new Set<string>(MEMORY_EVENT_TYPES);
 
 export class ReReviewSaga {
-  private running: Promise<number> | null = null;
-  private again = false;
+  private readonly drain = new SingleFlightDrain(async () => {
+    const { done, reopened } = await this.page();
+    return { done, count: reopened };
+  });
 
   constructor(
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -31,27 +33,7 @@ export class ReReviewSaga {
 
   /** Processes everything committed so far; concurrent callers share a run. Returns answers reopened. */
   catchUp(): Promise<number> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      let total = 0;
-      try {
-        do {
-          this.again = false;
-          for (;;) {
-            const page = await this.page();
-            total += page.reopened;
-            if (page.done) break;
-          }
-        } while (this.again);
-        return total;
-      } finally {
-        this.running = null;
-      }
-    })();
-    return this.running;
+    return this.drain.run();
   }
 
   /** One page: its reopens first, then the checkpoint (a crash in between replays the page harmlessly). */

@@ -7,3 +7,5 @@ export * from './projection-runner';
 export * from './fact-reader';
 export * from './answer-projection';
 export * from './answer-reader';
+export * from './single-flight-drain';
+export * from './background-loop';

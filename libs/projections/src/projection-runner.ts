@@ -8,6 +8,7 @@
 import { LOG_START, type LogPosition, readLog, type RecordedEvent } from '@factledger/store';
 import { type Kysely, sql } from 'kysely';
 import { ProjectionLagError } from './errors';
+import { SingleFlightDrain } from './single-flight-drain';
 import type { Projection } from './projection';
 
 export interface ProjectionStatus {
@@ -26,8 +27,10 @@ export interface RunnerOptions {
 }
 
 export class ProjectionRunner {
-  private running: Promise<void> | null = null;
-  private again = false;
+  private readonly drainAll = new SingleFlightDrain(async () => {
+    for (const p of this.projections) await this.drain(p);
+    return { done: true, count: 0 };
+  });
   private readonly batchSize: number;
   private readonly waitTimeoutMs: number;
   private ready: Promise<void> | null = null;
@@ -56,21 +59,7 @@ export class ProjectionRunner {
    * call made while a run is in progress gets one more pass, so it sees its own write.
    */
   async catchUp(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          for (const p of this.projections) await this.drain(p);
-        } while (this.again);
-      } finally {
-        this.running = null;
-      }
-    })();
-    return this.running;
+    await this.drainAll.run();
   }
 
   private async drain(projection: Projection): Promise<void> {

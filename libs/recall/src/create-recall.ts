@@ -5,7 +5,7 @@
  */
 import type { Clock } from '@factledger/domain';
 import { CachedEmbedder, type Embedder, OpenAiEmbedder, PostgresEmbeddingCache, UseLiteEmbedder } from '@factledger/embeddings';
-import type { ProjectionRunner } from '@factledger/projections';
+import { BackgroundLoop, type ProjectionRunner } from '@factledger/projections';
 import type { Kysely } from 'kysely';
 import { Recall } from './recall';
 import { RecallIndexer } from './recall-indexer';
@@ -48,35 +48,21 @@ export function recallOn(db: Kysely<any>, facts: ProjectionRunner, clock: Clock,
   const cached = new CachedEmbedder(embedder, new PostgresEmbeddingCache(db));
   const indexer = new RecallIndexer(db, cached, facts);
   const recall = new Recall(db, { embedder: cached, facts, indexer, tokens: new TiktokenCounter(), clock }, { addressTerms: settings.addressTerms });
-  let timer: NodeJS.Timeout | null = null;
-  let current: Promise<unknown> = Promise.resolve();
   let lastPurge = 0;
-  const tick = (onError: (error: unknown) => void): void => {
-    current = (async () => {
-      try {
-        await indexer.catchUp();
-        if (Date.now() - lastPurge > 3_600_000) {
-          lastPurge = Date.now();
-          await recall.purgeTraces(new Date(clock.now().getTime() - settings.traceRetentionDays * 86_400_000));
-        }
-      } catch (error) {
-        onError(error);
-      }
-      if (timer) timer = setTimeout(() => tick(onError), settings.indexIntervalMs);
-    })();
-  };
+  const loop = new BackgroundLoop(async () => {
+    await indexer.catchUp();
+    if (Date.now() - lastPurge > 3_600_000) {
+      lastPurge = Date.now();
+      await recall.purgeTraces(new Date(clock.now().getTime() - settings.traceRetentionDays * 86_400_000));
+    }
+  });
   return {
     recall,
     indexer,
     embedder: cached,
     start(onError = () => undefined) {
-      if (timer) return;
-      timer = setTimeout(() => tick(onError), 0);
+      loop.start(settings.indexIntervalMs, onError);
     },
-    async stop() {
-      if (timer) clearTimeout(timer);
-      timer = null;
-      await current;
-    },
+    stop: () => loop.stop(),
   };
 }

@@ -6,7 +6,7 @@
  * meanwhile, this pass's work is dropped rather than written twice.
  */
 import { type Embedder, embeddingText } from '@factledger/embeddings';
-import { checkpointLag, lockProjection, type ProjectionRunner, readCheckpoint, writeCheckpoint } from '@factledger/projections';
+import { checkpointLag, lockProjection, type ProjectionRunner, readCheckpoint, SingleFlightDrain, writeCheckpoint } from '@factledger/projections';
 import { readLog } from '@factledger/store';
 import { type Kysely, sql } from 'kysely';
 
@@ -24,8 +24,10 @@ export interface IndexLag {
 }
 
 export class RecallIndexer {
-  private running: Promise<number> | null = null;
-  private again = false;
+  private readonly drain = new SingleFlightDrain(async () => {
+    const { done, embedded } = await this.pass();
+    return { done, count: embedded };
+  });
   private vectorIndex: Promise<unknown> | null = null;
   private checkpointRow: Promise<unknown> | null = null;
 
@@ -51,27 +53,7 @@ export class RecallIndexer {
 
   /** Indexes everything committed so far; concurrent callers share a run. Returns versions embedded. */
   catchUp(): Promise<number> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      let total = 0;
-      try {
-        do {
-          this.again = false;
-          for (;;) {
-            const { done, embedded } = await this.pass();
-            total += embedded;
-            if (done) break;
-          }
-        } while (this.again);
-        return total;
-      } finally {
-        this.running = null;
-      }
-    })();
-    return this.running;
+    return this.drain.run();
   }
 
   /** The HNSW index for this model's vector length (migration 006 made the one for 512). */
