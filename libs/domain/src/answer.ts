@@ -35,16 +35,15 @@ export const ANSWER_EVENT_TYPES = ['AnswerRecorded', 'AnswerReopened', 'AnswerRe
 
 export interface AnswerState {
   answerId: string | null;
-  citations: Citation[];
   open: boolean;
 }
 
-export const initialAnswerState = (): AnswerState => ({ answerId: null, citations: [], open: false });
+export const initialAnswerState = (): AnswerState => ({ answerId: null, open: false });
 
 export function evolveAnswer(state: AnswerState, event: AnswerEvent): AnswerState {
   switch (event.type) {
     case 'AnswerRecorded':
-      return { answerId: event.data.answerId, citations: event.data.citations, open: false };
+      return { answerId: event.data.answerId, open: false };
     case 'AnswerReopened':
       return { ...state, open: true };
     case 'AnswerReviewed':

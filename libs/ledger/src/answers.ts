@@ -20,7 +20,7 @@ import {
 import type { AnswerReader, AnswerRow, FactReader, ProjectionRunner } from '@factledger/projections';
 import { ExpectedVersionConflict, type EventStore } from '@factledger/store';
 import { z } from 'zod';
-import { parse } from './ledger';
+import { MAX_CONFLICT_RETRIES, parse } from './ledger';
 import { tenantSchema } from './ledger.schemas';
 
 export const recordAnswerSchema = z
@@ -52,7 +52,6 @@ export interface AnswerView extends AnswerRow {
 
 export const answerStreamId = (answerId: string): string => `answer-${answerId}`;
 
-const MAX_CONFLICT_RETRIES = 5;
 
 export class Answers {
   constructor(
@@ -109,12 +108,7 @@ export class Answers {
     const t = parse(tenantSchema, tenant);
     const q = parse(citingQuerySchema, input);
     await this.deps.runner.awaitPosition(q.minPosition, 'answers');
-    const rows: AnswerRow[] = [];
-    for (const id of await this.deps.answers.citing(t, q.memoryId)) {
-      const row = await this.deps.answers.answer(t, id);
-      if (row) rows.push(row);
-    }
-    return rows;
+    return this.deps.answers.citing(t, q.memoryId);
   }
 
   private async execute(tenant: string, command: AnswerCommand, commandId: string | null): Promise<AnswerWriteResult> {

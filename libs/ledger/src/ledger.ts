@@ -131,7 +131,8 @@ export interface LedgerDeps {
 
 type Meta = { commandId?: string; correlationId?: string; causationId?: string; batch?: string };
 
-const MAX_CONFLICT_RETRIES = 5;
+/** Re-decides after this many concurrent changes to the same stream before giving up. */
+export const MAX_CONFLICT_RETRIES = 5;
 
 export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input ?? {});

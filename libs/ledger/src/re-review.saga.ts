@@ -48,7 +48,7 @@ export class ReReviewSaga {
       const trigger = reviewTrigger({ type: e.type, data: e.data } as MemoryEvent, this.policy);
       if (!trigger) continue;
       await this.deps.runner.awaitPosition(e.globalPosition, 'answers');
-      for (const answerId of await this.deps.reader.citing(e.tenant, trigger.memoryId, e.globalPosition)) {
+      for (const { answerId } of await this.deps.reader.citing(e.tenant, trigger.memoryId, e.globalPosition)) {
         const result = await this.deps.answers.reopen(e.tenant, {
           kind: 'ReopenAnswer',
           answerId,

@@ -41,10 +41,11 @@ export class AnswerReader {
   }
 
   /** Answers that cited this memory version, recorded before `beforePosition` when given. */
-  async citing(tenant: string, memoryId: string, beforePosition?: number): Promise<string[]> {
-    const bound = beforePosition === undefined ? sql`` : sql`AND position < ${beforePosition}`;
-    const rows = await sql<{ answer_id: string }>`
-      SELECT answer_id FROM fl_answer_citations WHERE tenant = ${tenant} AND memory_id = ${memoryId} ${bound} ORDER BY answer_id`.execute(this.db);
-    return rows.rows.map((r) => r.answer_id);
+  async citing(tenant: string, memoryId: string, beforePosition?: number): Promise<AnswerRow[]> {
+    const bound = beforePosition === undefined ? sql`` : sql`AND c.position < ${beforePosition}`;
+    const rows = await sql`
+      SELECT a.* FROM fl_answer_citations c JOIN fl_answers a ON a.tenant = c.tenant AND a.answer_id = c.answer_id
+      WHERE c.tenant = ${tenant} AND c.memory_id = ${memoryId} ${bound} ORDER BY a.answer_id`.execute(this.db);
+    return rows.rows.map(toRow);
   }
 }
