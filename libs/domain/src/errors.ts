@@ -59,3 +59,11 @@ export class UnknownAnswerError extends LedgerError {
     super(`no answer ${answerId} in this tenant`);
   }
 }
+
+/** No message with this id was ingested in the tenant. */
+export class UnknownMessageError extends LedgerError {
+  readonly code = 'unknown_message';
+  constructor(readonly messageId: string) {
+    super(`no message ${messageId} was ingested in this tenant`);
+  }
+}

@@ -7,3 +7,4 @@ export * from './fact.events';
 export * from './fact.commands';
 export * from './fact.decider';
 export * from './answer';
+export * from './message';

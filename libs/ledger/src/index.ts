@@ -7,3 +7,5 @@ export * from './answers';
 export * from './re-review.saga';
 export * from './verify-claims';
 export * from './answer-revision';
+export * from './ingest/admission-policy';
+export * from './ingest/message-ingestor';

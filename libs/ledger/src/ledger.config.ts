@@ -57,6 +57,8 @@ const configSchema = z.object({
       }
       return { threshold: parsed.data.threshold ?? DEFAULT_REVIEW_POLICY.threshold, magnitudes: { ...DEFAULT_REVIEW_POLICY.magnitudes, ...parsed.data.magnitudes } };
     }),
+  /** A JSON admission-policy file that overrides the built-in gates (README: "Admission policy"). */
+  admissionPolicy: z.string().min(1).optional(),
   /** How often the background indexer looks for new memories to embed. */
   indexIntervalMs: z.coerce.number().int().min(10).max(600_000).default(500),
 }).superRefine((c, ctx) => {
@@ -94,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     llmApiKey: env.FACTLEDGER_LLM_API_KEY || undefined,
     llmMaxRevisions: env.FACTLEDGER_LLM_MAX_REVISIONS || undefined,
     reviewPolicy: env.FACTLEDGER_REVIEW_POLICY || undefined,
+    admissionPolicy: env.FACTLEDGER_ADMISSION_POLICY || undefined,
     ...overrides,
   });
   if (!result.success) {

@@ -39,6 +39,9 @@ const writeMeta = {
   batch: z.string().min(1).max(200).optional().openapi({ description: 'Label that groups lifecycle changes for rollback.' }),
 };
 
+/** The metadata of a multi-op write, which belongs to the whole call. */
+export const writeManyMetaSchema = z.object(writeMeta).strict();
+
 export const assertSchema = z
   .object({
     subject: term('subject').optional(),

@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import {
   type Clock,
-  type Decision,
   decide,
+  evolve,
   factStreamId,
   InvalidInputError,
   type MemoryCommand,
@@ -20,12 +20,11 @@ import {
   replay,
   type RollbackItem,
   type StreamEvent,
-  type StreamState,
   UnknownBatchError,
   UnknownMemoryError,
 } from '@factledger/domain';
 import { type FactReader, type HistoryRow, type InlineProjection, type MemoryRow, type ProjectionRunner } from '@factledger/projections';
-import { type AppendContext, type EventStore, ExpectedVersionConflict, type NewEvent, type RecordedEvent } from '@factledger/store';
+import { type AppendContext, type EventStore, ExpectedVersionConflict, type NewEvent, type RecordedEvent, type StreamAppend } from '@factledger/store';
 import type { z } from 'zod';
 import {
   assertSchema,
@@ -39,6 +38,7 @@ import {
   rollbackSchema,
   subjectQuerySchema,
   tenantSchema,
+  writeManyMetaSchema,
 } from './ledger.schemas';
 
 export interface WriteResult {
@@ -131,6 +131,31 @@ export interface LedgerDeps {
 
 type Meta = { commandId?: string; correlationId?: string; causationId?: string; batch?: string };
 
+/** One write of a `writeMany`, with the input its single-write method takes. */
+export type LedgerOp = { assert: unknown } | { quarantine: unknown } | { retype: unknown } | { restore: unknown };
+
+export interface WriteManyOptions extends Meta {
+  /** Appends of the caller's own, given each write's outcome; they land in the same append. */
+  attach?: (results: { outcome: Outcome; memoryId: string }[]) => StreamAppend[];
+}
+
+export interface ManyWriteResult {
+  /** Global position of the last event written; pass it as `minPosition` to read your own writes. */
+  position: number;
+  replayed: boolean;
+  /** One per op, in order. */
+  results: { outcome: Outcome; memoryId: string }[];
+}
+
+type Planned = { streamId: string; command: MemoryCommand };
+
+const OWN_META = ['commandId', 'correlationId', 'causationId', 'batch'] as const;
+
+function rejectOwnMeta(input: Meta): void {
+  const set = OWN_META.filter((k) => input[k] !== undefined);
+  if (set.length) throw new InvalidInputError(set.map((k) => ({ path: k, message: 'set it on the whole write, not on one op' })));
+}
+
 /** Re-decides after this many concurrent changes to the same stream before giving up. */
 export const MAX_CONFLICT_RETRIES = 5;
 
@@ -198,29 +223,7 @@ export class Ledger {
   async assert(tenant: string, input: unknown): Promise<WriteResult> {
     const t = parse(tenantSchema, tenant);
     const a = parse(assertSchema, input);
-    const isFact = a.subject !== undefined;
-    const text = a.text ?? `${a.subject} ${a.relation} ${a.value}`;
-    const streamId = isFact ? factStreamId({ subject: a.subject!, relation: a.relation!, scope: a.scope ?? {} }) : proseStreamId(text);
-    const command: MemoryCommand = {
-      kind: 'AssertMemory',
-      memoryId: this.newId(),
-      memoryKind: isFact ? 'fact' : 'prose',
-      subject: a.subject ?? null,
-      relation: a.relation ?? null,
-      scope: a.scope ?? {},
-      value: a.value ?? null,
-      text,
-      type: a.type,
-      speaker: a.speaker,
-      source: a.source ?? null,
-      authority: a.authority,
-      cardinality: a.cardinality,
-      core: a.core,
-      validFrom: a.validFrom ?? this.deps.clock.now(),
-      validTo: a.validTo ?? null,
-      mode: a.mode,
-    };
-    return this.execute(t, streamId, a, (state) => decide(command, state));
+    return this.single(t, a, [this.planAssert(a)]);
   }
 
   async retract(tenant: string, input: unknown): Promise<WriteResult> {
@@ -236,25 +239,63 @@ export class Ledger {
       validFrom: r.validFrom ?? this.deps.clock.now(),
       reason: r.reason ?? null,
     };
-    return this.execute(t, streamId, r, (state) => decide(command, state));
+    return this.single(t, r, [{ streamId, command }]);
   }
 
   async quarantine(tenant: string, input: unknown): Promise<WriteResult> {
     const t = parse(tenantSchema, tenant);
     const q = parse(quarantineSchema, input);
-    return this.lifecycle(t, q, { kind: 'QuarantineMemory', memoryId: q.memoryId, reason: q.reason ?? null });
+    return this.single(t, q, [await this.planLifecycle(t, { kind: 'QuarantineMemory', memoryId: q.memoryId, reason: q.reason ?? null })]);
   }
 
   async restore(tenant: string, input: unknown): Promise<WriteResult> {
     const t = parse(tenantSchema, tenant);
     const r = parse(restoreSchema, input);
-    return this.lifecycle(t, r, { kind: 'RestoreMemory', memoryId: r.memoryId });
+    return this.single(t, r, [await this.planLifecycle(t, { kind: 'RestoreMemory', memoryId: r.memoryId })]);
   }
 
   async retype(tenant: string, input: unknown): Promise<WriteResult> {
     const t = parse(tenantSchema, tenant);
     const r = parse(retypeSchema, input);
-    return this.lifecycle(t, r, { kind: 'RetypeMemory', memoryId: r.memoryId, type: r.type });
+    return this.single(t, r, [await this.planLifecycle(t, { kind: 'RetypeMemory', memoryId: r.memoryId, type: r.type })]);
+  }
+
+  /**
+   * Several writes decided together and appended atomically, in one round trip: all land or
+   * none do, under one command id and batch label. `attach` adds streams of the caller's own
+   * (an ingest record) that see each write's outcome. Each op takes the input of its
+   * single-write method, without the write's own metadata (that belongs to the whole call).
+   */
+  async writeMany(tenant: string, ops: LedgerOp[], options: WriteManyOptions = {}): Promise<ManyWriteResult> {
+    const t = parse(tenantSchema, tenant);
+    const meta = parse(writeManyMetaSchema, { commandId: options.commandId, correlationId: options.correlationId, causationId: options.causationId, batch: options.batch });
+    const planned: Planned[] = [];
+    for (const [i, op] of ops.entries()) {
+      const where = (issues: { path: string; message: string }[]) => issues.map((x) => ({ path: `ops.${i}.${x.path}`.replace(/\.$/, ''), message: x.message }));
+      try {
+        if ('assert' in op) {
+          const a = parse(assertSchema, op.assert);
+          rejectOwnMeta(a);
+          planned.push(this.planAssert(a));
+        } else if ('quarantine' in op) {
+          const q = parse(quarantineSchema, op.quarantine);
+          rejectOwnMeta(q);
+          planned.push(await this.planLifecycle(t, { kind: 'QuarantineMemory', memoryId: q.memoryId, reason: q.reason ?? null }));
+        } else if ('retype' in op) {
+          const r = parse(retypeSchema, op.retype);
+          rejectOwnMeta(r);
+          planned.push(await this.planLifecycle(t, { kind: 'RetypeMemory', memoryId: r.memoryId, type: r.type }));
+        } else {
+          const r = parse(restoreSchema, op.restore);
+          rejectOwnMeta(r);
+          planned.push(await this.planLifecycle(t, { kind: 'RestoreMemory', memoryId: r.memoryId }));
+        }
+      } catch (error) {
+        if (error instanceof InvalidInputError) throw new InvalidInputError(where(error.issues));
+        throw error;
+      }
+    }
+    return this.run(t, meta, planned, options.attach);
   }
 
   /** Undoes a batch's lifecycle changes across every stream they touched, in one append. */
@@ -370,9 +411,39 @@ export class Ledger {
 
   // ---- plumbing -------------------------------------------------------------------------
 
-  private async lifecycle(tenant: string, meta: Meta & { memoryId: string }, command: MemoryCommand): Promise<WriteResult> {
-    const { streamId } = await this.locate(tenant, meta.memoryId);
-    return this.execute(tenant, streamId, meta, (state) => decide(command, state));
+  private planAssert(a: z.output<typeof assertSchema>): Planned {
+    const isFact = a.subject !== undefined;
+    const text = a.text ?? `${a.subject} ${a.relation} ${a.value}`;
+    const streamId = isFact ? factStreamId({ subject: a.subject!, relation: a.relation!, scope: a.scope ?? {} }) : proseStreamId(text);
+    const command: MemoryCommand = {
+      kind: 'AssertMemory',
+      memoryId: this.newId(),
+      memoryKind: isFact ? 'fact' : 'prose',
+      subject: a.subject ?? null,
+      relation: a.relation ?? null,
+      scope: a.scope ?? {},
+      value: a.value ?? null,
+      text,
+      type: a.type,
+      speaker: a.speaker,
+      source: a.source ?? null,
+      authority: a.authority,
+      cardinality: a.cardinality,
+      core: a.core,
+      validFrom: a.validFrom ?? this.deps.clock.now(),
+      validTo: a.validTo ?? null,
+      mode: a.mode,
+    };
+    return { streamId, command };
+  }
+
+  private async planLifecycle(tenant: string, command: MemoryCommand & { memoryId: string }): Promise<Planned> {
+    return { streamId: (await this.locate(tenant, command.memoryId)).streamId, command };
+  }
+
+  private async single(tenant: string, meta: Meta, planned: Planned[]): Promise<WriteResult> {
+    const r = await this.run(tenant, meta, planned);
+    return { ...r.results[0]!, position: r.position, replayed: r.replayed };
   }
 
   /** Finds a memory's stream within the tenant; another tenant's memory is simply unknown. */
@@ -398,10 +469,10 @@ export class Ledger {
   }
 
   /** The events as they will be recorded, positions stood in for by -1, -2, … (see InlineProjection). */
-  private pending(context: AppendContext, streamId: string, version: number, events: NewEvent[]): RecordedEvent[] {
+  private pending(context: AppendContext, streamId: string, version: number, events: NewEvent[], offset: number): RecordedEvent[] {
     return events.map((e, i) => ({
-      globalPosition: -(i + 1),
-      logPosition: { commit: '0', prepare: -(i + 1) },
+      globalPosition: -(offset + i + 1),
+      logPosition: { commit: '0', prepare: -(offset + i + 1) },
       tenant: context.tenant,
       streamId,
       streamVersion: version + 1 + i,
@@ -421,29 +492,48 @@ export class Ledger {
   }
 
   /**
-   * Read, decide, append with the version read; on a concurrent change to the same key,
-   * decide again against the new state. A hand-written loop rather than a retry library:
-   * the retry is part of the decision (re-read, re-decide), not a blind repeat of a call.
+   * Read, decide, append with the versions read; on a concurrent change to one of the streams,
+   * decide again against the new state. A hand-written loop rather than a retry library: the
+   * retry is part of the decision (re-read, re-decide), not a blind repeat of a call. Commands
+   * on the same stream are decided in order, each against the state the previous one left.
    */
-  private async execute(tenant: string, streamId: string, meta: Meta, decide: (s: StreamState) => Decision): Promise<WriteResult> {
+  private async run(tenant: string, meta: Meta, planned: Planned[], attach?: WriteManyOptions['attach']): Promise<ManyWriteResult> {
+    const streamIds = [...new Set(planned.map((p) => p.streamId))];
     for (let attempt = 0; ; attempt++) {
-      const stream = await this.deps.store.readStream(tenant, streamId);
-      const decision = decide(replay(stream.events.map(toStreamEvent)));
-      if (decision.events.length === 0) {
-        const last = stream.events[stream.events.length - 1];
-        return { outcome: decision.outcome, memoryId: decision.memoryId, position: last?.globalPosition ?? 0, replayed: false };
+      const read = await Promise.all(streamIds.map((id) => this.deps.store.readStream(tenant, id)));
+      const byStream = new Map(streamIds.map((id, i) => [id, { read: read[i]!, state: replay(read[i]!.events.map(toStreamEvent)), events: [] as NewEvent[] }]));
+      const results = planned.map(({ streamId, command }) => {
+        const s = byStream.get(streamId)!;
+        const decision = decide(command, s.state);
+        for (const event of decision.events) {
+          const e = this.toNew(event);
+          s.events.push(e);
+          s.state = evolve(s.state, { eventId: e.eventId, batch: meta.batch ?? null, event });
+        }
+        return { outcome: decision.outcome, memoryId: decision.memoryId };
+      });
+      const appends: StreamAppend[] = [...byStream.entries()]
+        .filter(([, s]) => s.events.length > 0)
+        .map(([streamId, s]) => ({ streamId, expectedVersion: s.read.version < 0 ? 'no-stream' : s.read.version, events: s.events }));
+      appends.push(...(attach?.(results) ?? []));
+      if (appends.length === 0) {
+        const last = Math.max(0, ...read.map((r) => r.events[r.events.length - 1]?.globalPosition ?? 0));
+        return { position: last, replayed: false, results };
       }
       const context = this.context(tenant, meta);
-      const events = decision.events.map((e) => this.toNew(e));
       // The read models take the new events in the same transaction (one round trip, one
       // commit); the runner is the fallback when that could not be done.
-      const followUp = this.deps.inline?.inline(stream.events, this.pending(context, streamId, stream.version, events)) ?? undefined;
+      let offset = 0;
+      const parts = appends.map((a) => {
+        const pending = this.pending(context, a.streamId, byStream.get(a.streamId)?.read.version ?? -1, a.events, offset);
+        offset += a.events.length;
+        return { stream: byStream.get(a.streamId)?.read.events ?? [], pending };
+      });
+      const followUp = this.deps.inline?.inline(parts) ?? undefined;
       try {
-        const result = await this.deps.store.append(context, [
-          { streamId, expectedVersion: stream.version < 0 ? 'no-stream' : stream.version, events },
-        ], followUp);
+        const result = await this.deps.store.append(context, appends, followUp);
         if (!(followUp && this.deps.inline?.settled(result.followUp))) await this.deps.runner.catchUp();
-        return { outcome: decision.outcome, memoryId: decision.memoryId, position: result.position, replayed: result.duplicate };
+        return { position: result.position, replayed: result.duplicate, results };
       } catch (error) {
         if (error instanceof ExpectedVersionConflict && attempt < MAX_CONFLICT_RETRIES) continue;
         throw error;
@@ -451,4 +541,3 @@ export class Ledger {
     }
   }
 }
-

@@ -8,13 +8,14 @@ import { type DynamicModule, Inject, Injectable, Module, type OnModuleDestroy, t
 import { CommandHandler, CqrsModule, EventBus, type IEvent, ofType, QueryHandler, Saga } from '@nestjs/cqrs';
 import { map, type Observable } from 'rxjs';
 import { type Clock, systemClock } from '@factledger/domain';
-import { createLedger, type LedgerConfig, type LedgerHandle, loadConfig } from '@factledger/ledger';
+import { AdmissionPolicies, createLedger, type IngestResult, type LedgerConfig, type LedgerHandle, loadConfig, MessageIngestor } from '@factledger/ledger';
 import { type RecallHandle, type RecallResult, recallOn } from '@factledger/recall';
-import { AssembleContextQuery, COMMAND_ROUTES, GetTraceQuery, LedgerWrittenEvent, QUERY_ROUTES, RunReReviewCommand } from './ledger.commands';
+import { AssembleContextQuery, COMMAND_ROUTES, GetMessageQuery, GetTraceQuery, IngestMessageCommand, LedgerWrittenEvent, QUERY_ROUTES, RunReReviewCommand } from './ledger.commands';
 
 export const LEDGER = Symbol('factledger.ledger');
 export const LEDGER_HANDLE = Symbol('factledger.handle');
 export const RECALL = Symbol('factledger.recall');
+export const INGESTOR = Symbol('factledger.ingestor');
 
 export interface FactLedgerOptions {
   /** Overrides of the environment-derived configuration. */
@@ -27,6 +28,8 @@ export interface FactLedgerOptions {
    * (and its background indexer started) when the module opens the database itself.
    */
   recall?: RecallHandle;
+  /** The message write path; built from the configuration (admission policy file, recall's embedder) when absent. */
+  ingestor?: MessageIngestor;
 }
 
 function recallOf(handle: RecallHandle | null): RecallHandle {
@@ -47,6 +50,27 @@ class GetTraceHandler {
   constructor(@Inject(RECALL) private readonly recall: RecallHandle | null) {}
   execute(query: GetTraceQuery): Promise<Record<string, unknown>> {
     return recallOf(this.recall).recall.trace(query.tenant, String((query.input as { id?: unknown })?.id ?? ''));
+  }
+}
+
+@CommandHandler(IngestMessageCommand)
+class IngestMessageHandler {
+  constructor(
+    @Inject(INGESTOR) private readonly ingestor: MessageIngestor,
+    private readonly events: EventBus,
+  ) {}
+  async execute(command: IngestMessageCommand): Promise<IngestResult> {
+    const result = await this.ingestor.ingest(command.tenant, command.input);
+    if (!result.replayed) this.events.publish(new LedgerWrittenEvent(command.tenant, result.position));
+    return result;
+  }
+}
+
+@QueryHandler(GetMessageQuery)
+class GetMessageHandler {
+  constructor(@Inject(INGESTOR) private readonly ingestor: MessageIngestor) {}
+  execute(query: GetMessageQuery): Promise<IngestResult> {
+    return this.ingestor.message(query.tenant, String((query.input as { messageId?: unknown })?.messageId ?? ''));
   }
 }
 
@@ -143,13 +167,31 @@ export class FactLedgerModule {
           useFactory: (h: LedgerHandle & { ownedRecall?: RecallHandle }) => options.recall ?? h.ownedRecall ?? null,
           inject: [LEDGER_HANDLE],
         },
+        {
+          provide: INGESTOR,
+          useFactory: (h: LedgerHandle, recall: RecallHandle | null) => {
+            if (options.ingestor) return options.ingestor;
+            const config = loadConfig(process.env, options.config ?? {});
+            return new MessageIngestor({
+              ledger: h.ledger,
+              store: h.store,
+              clock: options.clock ?? systemClock,
+              policies: AdmissionPolicies.fromFile(config.admissionPolicy),
+              embedder: recall?.embedder,
+              embedderLanguages: config.embeddings === 'openai' ? 'all' : ['en'],
+            });
+          },
+          inject: [LEDGER_HANDLE, RECALL],
+        },
         AssembleContextHandler,
         GetTraceHandler,
+        IngestMessageHandler,
+        GetMessageHandler,
         ReReviewSagas,
         RunReReviewHandler,
         ...handlers,
       ],
-      exports: [LEDGER, LEDGER_HANDLE, RECALL, CqrsModule],
+      exports: [LEDGER, LEDGER_HANDLE, RECALL, INGESTOR, CqrsModule],
     };
   }
 }

@@ -5,7 +5,7 @@
 import { Command, type IEvent, Query } from '@nestjs/cqrs';
 import type { AnswerRow } from '@factledger/projections';
 import { LlmNotConfiguredError } from '@factledger/llm';
-import type { AnswerView, AnswerWriteResult, ClaimVerdict, Revision, FactView, HistoryView, Ledger, LedgerHandle, MemoryView, RollbackResult, WriteResult } from '@factledger/ledger';
+import type { IngestResult, AnswerView, AnswerWriteResult, ClaimVerdict, Revision, FactView, HistoryView, Ledger, LedgerHandle, MemoryView, RollbackResult, WriteResult } from '@factledger/ledger';
 import type { RecallResult } from '@factledger/recall';
 
 abstract class TenantCommand<R> extends Command<R> {
@@ -76,6 +76,12 @@ export const QUERY_ROUTES = [
 
 /** Assembles the context for a prompt (handled by the recall given to FactLedgerModule.forRoot). */
 export class AssembleContextQuery extends TenantQuery<RecallResult> {}
+
+/** A raw chat message through triage, extraction and the admission gates (handled by the module's MessageIngestor). */
+export class IngestMessageCommand extends TenantCommand<IngestResult> {}
+
+/** The stored record of an ingested message, with every admission decision: input `{ messageId }`. */
+export class GetMessageQuery extends TenantQuery<IngestResult> {}
 
 /** Reads a stored assembly trace: input `{ id }`. */
 export class GetTraceQuery extends TenantQuery<Record<string, unknown>> {}

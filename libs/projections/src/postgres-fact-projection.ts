@@ -15,7 +15,7 @@ import {
   projectFacts,
   streamKey,
 } from './fact-projection';
-import type { InlineProjection, Projection } from './projection';
+import type { InlineProjection, PendingStream, Projection } from './projection';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Executor = Kysely<any> | Transaction<any>;
@@ -182,31 +182,30 @@ export class PostgresFactProjection implements Projection, InlineProjection {
   }
 
   /**
-   * Inline projection of an append: the changes that `pending` (events about to be appended to
-   * one stream, their positions stood in for by -1, -2, …) make to the rows that `stream` (every
-   * event already in it) left, as a follow-up for the append's own transaction. The prior rows
-   * are folded in memory from the stream, so nothing is loaded; fl_apply_fact_changes applies
-   * them only if the stored watermark shows the stream fully projected, and moves the checkpoint
-   * when it stood right before the append.
+   * Inline projection of an append: the changes that each stream's `pending` events make to the
+   * rows its `stream` (every event already in it) left, as one follow-up for the append's own
+   * transaction. The prior rows are folded in memory from the streams, so nothing is loaded;
+   * fl_apply_fact_changes applies them only if the stored watermarks show every stream fully
+   * projected, and moves the checkpoint when it stood right before the append.
    */
-  inline(stream: RecordedEvent[], pending: RecordedEvent[]): AppendFollowUp | null {
-    const fresh = pending.filter(isMemoryEvent);
-    if (fresh.length === 0) return null;
-    const before = projectFacts({ memories: [], openHistory: [], watermarks: new Map() }, stream.filter(isMemoryEvent));
-    const loaded: LoadedRows = {
-      memories: before.memories,
-      openHistory: before.inserts.filter((h) => h.txTo === null),
-      watermarks: new Map(before.watermarks.map((w) => [streamKey(w.tenant, w.streamId), w.version])),
-    };
-    const { tenant, streamId } = fresh[0]!;
-    return {
-      fn: 'fl_apply_fact_changes',
-      payload: {
-        ...changesPayload(projectFacts(loaded, fresh)),
-        expect: [{ tenant, streamId, version: before.watermarks[0]?.version ?? -1 }],
-        checkpoint: this.name,
-      },
-    };
+  inline(streams: PendingStream[]): AppendFollowUp | null {
+    const merged: Record<string, unknown[]> = { closes: [], drops: [], memories: [], inserts: [], watermarks: [] };
+    const expect: { tenant: string; streamId: string; version: number }[] = [];
+    for (const { stream, pending } of streams) {
+      const fresh = pending.filter(isMemoryEvent);
+      if (fresh.length === 0) continue;
+      const before = projectFacts({ memories: [], openHistory: [], watermarks: new Map() }, stream.filter(isMemoryEvent));
+      const loaded: LoadedRows = {
+        memories: before.memories,
+        openHistory: before.inserts.filter((h) => h.txTo === null),
+        watermarks: new Map(before.watermarks.map((w) => [streamKey(w.tenant, w.streamId), w.version])),
+      };
+      for (const [k, rows] of Object.entries(changesPayload(projectFacts(loaded, fresh)))) merged[k]!.push(...rows);
+      const { tenant, streamId } = fresh[0]!;
+      expect.push({ tenant, streamId, version: before.watermarks[0]?.version ?? -1 });
+    }
+    if (expect.length === 0) return null;
+    return { fn: 'fl_apply_fact_changes', payload: { ...merged, expect, checkpoint: this.name } };
   }
 
   settled(reply: unknown): boolean {

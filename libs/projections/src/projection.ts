@@ -20,13 +20,18 @@ export interface Projection {
   applyAll?(trx: ProjectionExecutor, events: RecordedEvent[]): Promise<void>;
 }
 
-/** A projection that can also apply one stream's new events inside the append's transaction. */
+/** One stream of an append, as an inline projection sees it. */
+export interface PendingStream {
+  /** Every event already in the stream. */
+  stream: RecordedEvent[];
+  /** The new ones, their positions stood in for by -1, -2, … counted over the whole append. */
+  pending: RecordedEvent[];
+}
+
+/** A projection that can also apply an append's new events inside the append's transaction. */
 export interface InlineProjection {
-  /**
-   * The follow-up to pass to the append, or null when there is nothing to apply. `stream` is
-   * every event already in the stream; `pending` the new ones, positions stood in for by -1, -2, ….
-   */
-  inline(stream: RecordedEvent[], pending: RecordedEvent[]): AppendFollowUp | null;
+  /** The follow-up to pass to the append, or null when there is nothing to apply. */
+  inline(streams: PendingStream[]): AppendFollowUp | null;
   /** Whether the follow-up's reply shows the projection fully caught up with the append. */
   settled(reply: unknown): boolean;
 }

@@ -3,7 +3,7 @@
  * CommandBus/QueryBus handlers that serve HTTP. Each step sets the ledger's clock to its `at`.
  */
 import { LedgerError, type ManualClock } from '@factledger/domain';
-import type { FactView, RollbackResult, WriteResult } from '@factledger/ledger';
+import type { FactView, IngestResult, RollbackResult, WriteResult } from '@factledger/ledger';
 import type { RecallResult } from '@factledger/recall';
 import {
   AssembleContextQuery,
@@ -12,6 +12,7 @@ import {
   RecordAnswerCommand,
   VerifyClaimsQuery,
   GetFactQuery,
+  IngestMessageCommand,
   QuarantineMemoryCommand,
   RestoreMemoryCommand,
   RetractMemoryCommand,
@@ -73,7 +74,7 @@ type Step = Record<string, any>;
 const FIRST_AT = new Date('2026-12-01T00:00:00Z');
 const WRITE_STEPS = new Set(['assert', 'retract', 'quarantine', 'restore', 'retype', 'rollback']);
 /** Step kinds that later parts of the product add; reported as failed until then, never skipped. */
-const NOT_YET = new Set(['message']);
+const NOT_YET = new Set<string>();
 const STEP_FIELDS = new Set(['step', 'tenant', 'at', 'note', 'expect', 'as', 'ref']);
 
 class StepFailure extends Error {}
@@ -148,6 +149,10 @@ export async function runScenario(file: string, text: string, bus: ScenarioBus):
           if (expectRejected) report('passed', `rejected: ${error.message}`);
           else report('failed', `rejected: ${error.message}`);
         }
+        continue;
+      }
+      if (step.step === 'message') {
+        report(...(await checkMessage(step, tenant, at, aliases, bus)));
         continue;
       }
       if (step.step === 'fact') {
@@ -254,6 +259,24 @@ async function checkFact(step: Step, tenant: string, bus: LedgerBus): Promise<[S
   return ['failed', `a fact step's expect needs 'value' or 'values'`];
 }
 
+/** A message through the whole write path; checks its triage, what was stored, as which types, with which values. */
+async function checkMessage(step: Step, tenant: string, at: Date, aliases: Map<string, string>, bus: LedgerBus): Promise<[StepStatus, string]> {
+  const result: IngestResult = await bus.commandBus.execute(new IngestMessageCommand(tenant, { at: at.toISOString(), ...inputOf(step) }));
+  if (step.as && result.stored[0]) aliases.set(step.as, result.stored[0]);
+  const kept = result.candidates.filter((c) => c.memoryId !== null && result.stored.includes(c.memoryId));
+  const types = [...new Set(kept.map((c) => c.type!))].sort();
+  const values = kept.map((c) => c.value).filter((v): v is string => v !== null);
+  const seen = `${result.kind} (${result.topic}); ${result.candidates.map((c) => `${c.verdict}${c.type ? ` as ${c.type}` : ''}: ${c.value ?? c.text} — ${c.reason}`).join('; ') || 'no candidates'}`;
+  const expect = step.expect;
+  if (!expect) return ['done', seen];
+  const problems: string[] = [];
+  if (expect.kind !== undefined && expect.kind !== result.kind) problems.push(`kind ${result.kind}, expected ${expect.kind}`);
+  if (expect.stored !== undefined && expect.stored !== result.stored.length > 0) problems.push(expect.stored ? 'nothing was stored' : `${result.stored.length} memories were stored`);
+  if (expect.types !== undefined && JSON.stringify([...(expect.types as string[])].sort()) !== JSON.stringify(types)) problems.push(`stored types ${JSON.stringify(types)}, expected ${JSON.stringify(expect.types)}`);
+  for (const v of (expect.values ?? []) as string[]) if (!values.includes(v)) problems.push(`no extracted fact has the value ${JSON.stringify(v)} (values: ${JSON.stringify(values)})`);
+  return problems.length ? ['failed', `${problems.join('; ')} — ${seen}`] : ['passed', seen];
+}
+
 async function checkQuery(step: Step, tenant: string, bus: LedgerBus): Promise<[StepStatus, string]> {
   await bus.indexRecall();
   const input: Step = { query: step.query };
@@ -268,6 +291,12 @@ async function runBaseline(step: Step, tenant: string, at: Date, rag: NaiveRag):
     const text = step.text ?? `${step.subject} ${step.relation} ${step.value}`;
     await rag.add(tenant, text, at);
     return ['done', `indexed: ${text}`];
+  }
+  if (step.step === 'message') {
+    // A plain RAG store has no door: every message is indexed as it came, questions and small talk included.
+    await rag.add(tenant, step.text, at);
+    const wrong = step.expect?.stored === false || step.expect?.kind === 'ask';
+    return [wrong ? 'failed' : 'done', `indexed as it came: ${step.text}`];
   }
   if (step.step === 'query') return judgeContext(step, await rag.query(tenant, step.query, step.budgetTokens));
   return ['done', `'${step.step}' has no effect on naive RAG`];

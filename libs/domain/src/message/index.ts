@@ -1,0 +1,4 @@
+export * from './triage';
+export * from './extraction';
+export * from './admission';
+export * from './message.events';
