@@ -12,7 +12,7 @@ import type { ScenarioReport } from '../apps/cli/src/eval/scenario-runner';
 
 const DEV = join(__dirname, '..', '..', 'shared', 'eval', 'dev');
 const files = readdirSync(DEV).filter((f) => f.endsWith('.jsonl')).sort();
-const SUPPORTED = new Set(['assert', 'retract', 'quarantine', 'restore', 'retype', 'rollback', 'fact', 'query', 'answer', 'expect', 'verify', 'note']);
+const SUPPORTED = new Set(['assert', 'retract', 'quarantine', 'restore', 'retype', 'rollback', 'fact', 'query', 'answer', 'expect', 'verify', 'note', 'message']);
 
 describe.each(testBackends())('dev scenarios on %s', (backend) => {
   it.each(files)('%s: every supported step passes', async (file) => {

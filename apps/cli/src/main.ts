@@ -1,19 +1,21 @@
 /**
- * `factledger` — the command line: migrate, rebuild, history, as-of, context, trace, answers, verify, eval.
- * Queries go through the same FactLedgerModule handlers as the HTTP API.
+ * `factledger` — the command line: migrate, rebuild, history, as-of, context, trace, answers, verify, ingest, message, triage, eval.
+ * Commands and queries go through the same FactLedgerModule handlers as the HTTP API.
  */
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
-import { LedgerError } from '@factledger/domain';
-import { createLedger, type LedgerHandle, loadConfig } from '@factledger/ledger';
+import { LedgerError, SPEAKERS } from '@factledger/domain';
+import { createLedger, type IngestResult, type LedgerHandle, loadConfig } from '@factledger/ledger';
 import {
   AssembleContextQuery,
   FactLedgerModule,
   GetAnswerQuery,
   GetFactQuery,
   GetHistoryQuery,
+  GetMessageQuery,
   GetSubjectQuery,
   GetTraceQuery,
+  IngestMessageCommand,
   LEDGER_HANDLE,
   ListReopenedAnswersQuery,
   VerifyClaimsQuery,
@@ -22,9 +24,10 @@ import { recallOn } from '@factledger/recall';
 import { systemClock } from '@factledger/domain';
 import { type Backend, migrate, openDatabase } from '@factledger/store';
 import { NestFactory } from '@nestjs/core';
-import { QueryBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { compareWithBaseline, evalFile, formatReport } from './eval/run-eval';
+import { triageCommand } from './triage-command';
 
 const program = new Command()
   .name('factledger')
@@ -56,8 +59,13 @@ function json(value: string): Record<string, string> {
   throw new InvalidArgumentError('must be a JSON object, e.g. {"env":"staging"}');
 }
 
-/** Runs `work` with the ledger's query bus, on the configured database. */
-async function withQueries<T>(work: (bus: QueryBus) => Promise<T>, options: { indexFirst?: boolean; sagaFirst?: boolean } = {}): Promise<T> {
+interface Buses {
+  commands: CommandBus;
+  queries: QueryBus;
+}
+
+/** Runs `work` with the ledger's command and query buses, on the configured database. */
+async function withBuses<T>(work: (buses: Buses) => Promise<T>, options: { indexFirst?: boolean; sagaFirst?: boolean; sagaAfter?: boolean } = {}): Promise<T> {
   const settings = config();
   const handle = await createLedger(settings);
   // Recall's model loads only when something is embedded, so reading a trace stays cheap.
@@ -66,14 +74,42 @@ async function withQueries<T>(work: (bus: QueryBus) => Promise<T>, options: { in
   try {
     if (options.indexFirst) await recall.indexer.catchUp();
     if (options.sagaFirst) await handle.saga.catchUp();
-    return await work(app.get(QueryBus));
+    const result = await work({ commands: app.get(CommandBus), queries: app.get(QueryBus) });
+    // A write wakes the re-review saga on the bus; let that run finish before the database closes under it.
+    if (options.sagaAfter) await handle.saga.catchUp();
+    return result;
   } finally {
     await app.close();
     await (app.get(LEDGER_HANDLE) as LedgerHandle).close();
   }
 }
 
+/** Runs `work` with the ledger's query bus, on the configured database. */
+function withQueries<T>(work: (bus: QueryBus) => Promise<T>, options: { indexFirst?: boolean; sagaFirst?: boolean } = {}): Promise<T> {
+  return withBuses(({ queries }) => work(queries), options);
+}
+
 const print = (value: unknown): void => console.log(JSON.stringify(value, null, 2));
+
+/** An ingest result for a person: the triage, then each candidate with its verdict, reason and every gate it met. */
+function formatIngest(r: IngestResult): string {
+  const lines = [
+    `message ${r.messageId} at position ${r.position}${r.replayed ? ' (already ingested: the first record, nothing appended)' : ''}`,
+    `triage: ${r.kind}, topic ${r.topic}, language ${r.language}, speaker ${r.speaker}`,
+    ...r.triage.map((reason) => `  ${reason}`),
+  ];
+  if (r.candidates.length === 0) lines.push('candidates: none');
+  r.candidates.forEach((c, i) => {
+    const said = c.memoryKind === 'fact' ? `${c.subject} / ${c.relation} = ${c.value}` : JSON.stringify(c.text);
+    lines.push(`candidate ${i + 1}: ${said} (${c.memoryKind}, rule ${c.rule})`);
+    const verdict = `${c.verdict}${c.type ? ` as ${c.type}` : ''}`;
+    lines.push(`  ${c.reason.startsWith(verdict) ? c.reason : `${verdict}: ${c.reason}`}`);
+    for (const g of c.gates) lines.push(`    ${g.passed ? 'pass' : 'FAIL'}  ${g.gate}: ${g.detail}`);
+    if (c.outcome) lines.push(`  ${c.outcome} ${c.memoryId}`);
+  });
+  lines.push(`stored: ${r.stored.length ? r.stored.join(', ') : 'nothing'}`);
+  return lines.join('\n');
+}
 
 program
   .command('migrate')
@@ -186,6 +222,30 @@ program
   });
 
 program
+  .command('ingest')
+  .description('a raw chat message through triage, extraction and the admission gates; prints every decision and why')
+  .argument('<text>', 'the message')
+  .addOption(new Option('--speaker <speaker>', 'who said it').choices(SPEAKERS).default('user'))
+  .option('--tenant <tenant>', 'memory space', 'default')
+  .option('--message-id <id>', 'its id, so a retry appends nothing twice (default: a new one)')
+  .option('--json', 'print the whole result as JSON')
+  .action(async (text: string, o: { speaker: string; tenant: string; messageId?: string; json?: boolean }) => {
+    const input = { text, speaker: o.speaker, messageId: o.messageId };
+    const result = await withBuses(({ commands }) => commands.execute(new IngestMessageCommand(o.tenant, input)), { sagaAfter: true });
+    if (o.json) print(result);
+    else console.log(formatIngest(result));
+  });
+
+program
+  .command('message')
+  .description('the stored record of an ingested message: its triage and every admission decision')
+  .argument('<message-id>', 'the id `ingest` printed')
+  .option('--tenant <tenant>', 'memory space', 'default')
+  .action(async (messageId: string, o: { tenant: string }) => {
+    print(await withQueries((bus) => bus.execute(new GetMessageQuery(o.tenant, { messageId }))));
+  });
+
+program
   .command('eval')
   .description('run memory scenarios (JSON Lines, see shared/eval/FORMAT.md), each on a fresh ledger')
   .argument('<files...>', 'scenario files')
@@ -211,6 +271,8 @@ program
     if (o.onlySupported) console.log(`scenario steps of supported kinds: ${blocking.length} failed; ${failures.length - blocking.length} of kinds not supported yet`);
     if (blocking.length > 0) process.exitCode = 1;
   });
+
+program.addCommand(triageCommand(config));
 
 program.parseAsync().catch((error: unknown) => {
   console.error(error instanceof LedgerError ? `${error.code}: ${error.message}` : error);

@@ -3,10 +3,11 @@
  * OpenAPI document describes. Inputs themselves are the ledger's own schemas (@factledger/ledger).
  */
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
-import type { FactView, HistoryView, Ledger, MemoryView, RollbackResult, VersionView, WriteResult } from '@factledger/ledger';
+import type { FactView, HistoryView, IngestResult, Ledger, MemoryView, RollbackResult, VersionView, WriteResult } from '@factledger/ledger';
 import {
   factQuerySchema,
   historyQuerySchema,
+  ingestMessageSchema,
   memoryQuerySchema,
   quarantineSchema,
   restoreSchema,
@@ -38,6 +39,13 @@ export const memoryParams = z.object({ tenant: tenantParam, memoryId: z.string()
 export const batchParams = z.object({ tenant: tenantParam, batch: z.string().min(1).max(200) });
 export const subjectParams = z.object({ tenant: tenantParam, subject: z.string().min(1).max(500) });
 export const traceParams = z.object({ tenant: tenantParam, id: z.string().uuid() });
+// The id a message was ingested under: the same rule the ingest input applies to a caller's own id.
+export const messageParams = z.object({ tenant: tenantParam, messageId: ingestMessageSchema.shape.messageId.unwrap() });
+
+// ---- bodies taken as the ledger defines them, registered by name for the document ----------
+
+// The ingest schema is defined without a component name (the ledger does not depend on OpenAPI for it).
+export const ingestMessageBody = ingestMessageSchema.openapi('IngestMessageInput');
 
 // ---- bodies whose memoryId / batch comes from the path -------------------------------------
 
@@ -197,9 +205,48 @@ export const healthSchema = z
 
 export type Health = z.infer<typeof healthSchema>;
 
+// ---- messages --------------------------------------------------------------------------------
+
+const gateFindingSchema = z.object({ gate: z.string().openapi({ example: 'role-play guard' }), passed: z.boolean(), detail: z.string() });
+
+const ingestedCandidateSchema = z
+  .object({
+    verdict: z.enum(['admitted', 'rejected', 'retyped']),
+    proposedType: z.string().openapi({ description: 'The type extraction proposed first.' }),
+    type: z.string().nullable().openapi({ description: 'The type it was stored as; null when rejected.' }),
+    gates: z.array(gateFindingSchema).openapi({ description: 'Every gate it met, passed or failed, in order.' }),
+    reason: z.string(),
+    memoryKind: z.enum(['fact', 'prose']),
+    subject: z.string().nullable(),
+    relation: z.string().nullable(),
+    value: z.string().nullable(),
+    text: z.string(),
+    validFrom: instant,
+    rule: z.string().openapi({ description: 'The extraction rule that produced it.' }),
+    outcome: z.string().nullable().openapi({ description: 'What the write did (created, superseded, reinforced, duplicate, …); null when nothing was written.' }),
+    memoryId: z.string().nullable(),
+  })
+  .openapi('IngestedCandidate');
+
+export const ingestResultSchema = z
+  .object({
+    messageId: z.string(),
+    position: z.number().int().openapi({ description: 'Log position of the record and its memories; pass it as minPosition to read them.' }),
+    replayed: z.boolean().openapi({ description: 'This messageId was ingested before; this is the stored record and nothing new was appended.' }),
+    kind: z.enum(['inform', 'ask']).openapi({ description: 'A question (ask) is never a source of memories.' }),
+    topic: z.string().openapi({ example: 'home' }),
+    language: z.enum(['en', 'ko', 'other']),
+    speaker: z.string(),
+    source: z.string(),
+    triage: z.array(z.string()).openapi({ description: 'Why the message was judged informing or asking.' }),
+    candidates: z.array(ingestedCandidateSchema),
+    stored: z.array(z.string()).openapi({ description: 'The memories the message is now in: new versions or confirmations of existing ones.' }),
+  })
+  .openapi('IngestResult');
+
 export const errorSchema = z
   .object({
-    error: z.string().openapi({ description: 'Stable code: invalid_input, unknown_memory, unknown_batch, cardinality_conflict, illegal_lifecycle, version_conflict, projection_lag, …' }),
+    error: z.string().openapi({ description: 'Stable code: invalid_input, unknown_memory, unknown_batch, unknown_message, cardinality_conflict, illegal_lifecycle, version_conflict, projection_lag, …' }),
     message: z.string(),
     issues: z.array(z.object({ path: z.string(), message: z.string() })).optional().openapi({ description: 'invalid_input only: what is wrong, field by field.' }),
   })
@@ -219,7 +266,10 @@ const responsesInSync: [
   Documented<typeof subjectFactSchema, Awaited<ReturnType<Ledger['subject']>>['facts'][number]>,
   Documented<typeof historyViewSchema, Awaited<ReturnType<Ledger['history']>>>,
   Documented<typeof historyEntrySchema, HistoryView>,
-] = [true, true, true, true, true, true, true, true, true, true];
+  Documented<typeof ingestResultSchema, IngestResult>,
+  Documented<typeof ingestedCandidateSchema, IngestResult['candidates'][number]>,
+  Documented<typeof gateFindingSchema, IngestResult['candidates'][number]['gates'][number]>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true];
 void responsesInSync;
 
 // ---- recall ----------------------------------------------------------------------------------

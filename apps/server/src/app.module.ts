@@ -14,6 +14,7 @@ import { HealthController } from './health.controller';
 import { LedgerExceptionFilter } from './http/ledger-exception.filter';
 import { createLogger, type Logger, SERVER_LOGGER } from './logging';
 import { MemoriesController } from './memories.controller';
+import { MessagesController } from './messages.controller';
 import { OpenApiController } from './openapi.controller';
 
 export interface ServerOptions extends FactLedgerOptions {
@@ -41,7 +42,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [FactLedgerModule.forRoot(ledgerOptions)],
-      controllers: [MemoriesController, AnswersController, FactsController, BatchesController, ContextController, HealthController, OpenApiController],
+      controllers: [MemoriesController, MessagesController, AnswersController, FactsController, BatchesController, ContextController, HealthController, OpenApiController],
       providers: [
         { provide: SERVER_LOGGER, useFactory: () => logger ?? serverLogger(options) },
         { provide: APP_FILTER, useClass: LedgerExceptionFilter },

@@ -311,6 +311,91 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
     expect(await get('/v1/nothing-here')).toMatchObject({ status: 404, body: { error: 'not_found' } });
   });
 
+  describe('messages through triage, extraction and the admission gates', () => {
+    const path = (tenant: string) => `/v1/tenants/${tenant}/messages`;
+
+    it('stores what a statement says (201), readable through /facts and /memories/:id with minPosition', async () => {
+      const reply = await post(path('inbox'), { text: 'I moved to Daejeon last week.' });
+      expect(reply.status).toBe(201);
+      expect(reply.body).toMatchObject({ messageId: expect.any(String), position: expect.any(Number), replayed: false, kind: 'inform', topic: 'home', speaker: 'user' });
+      const [candidate] = reply.body.candidates;
+      expect(reply.body.candidates).toHaveLength(1);
+      expect(candidate).toMatchObject({ verdict: 'admitted', memoryKind: 'fact', relation: 'lives in', value: 'Daejeon', outcome: 'created', memoryId: expect.any(String) });
+      expect(candidate.gates.length).toBeGreaterThan(0);
+      expect(reply.body.stored).toEqual([candidate.memoryId]);
+
+      const minPosition = reply.body.position;
+      const fact = await get(`/v1/tenants/inbox/facts?${q({ subject: candidate.subject, relation: 'lives in', minPosition })}`);
+      expect(fact.status).toBe(200);
+      expect(fact.body).toMatchObject({ value: 'Daejeon', versions: [expect.objectContaining({ memoryId: candidate.memoryId, speaker: 'user' })] });
+      const memory = await get(`/v1/tenants/inbox/memories/${candidate.memoryId}?${q({ minPosition })}`);
+      expect(memory.status).toBe(200);
+      expect(memory.body).toMatchObject({ status: 'active', value: 'Daejeon', source: `message:${reply.body.messageId}` });
+    });
+
+    it('stores nothing for a question', async () => {
+      const reply = await post(path('asking'), { text: 'Where do I live?' });
+      expect(reply.status).toBe(201);
+      expect(reply.body).toMatchObject({ kind: 'ask', candidates: [], stored: [] });
+      expect((await get(`/v1/tenants/asking/memories?${q({ minPosition: reply.body.position })}`)).body).toEqual([]);
+    });
+
+    it('rejects stage directions with a reason, and stores nothing', async () => {
+      const reply = await post(path('roleplay'), { text: '*smiles softly*' });
+      expect(reply.status).toBe(201);
+      expect(reply.body.stored).toEqual([]);
+      expect(reply.body.candidates).toEqual([
+        expect.objectContaining({ verdict: 'rejected', type: null, outcome: null, memoryId: null, reason: expect.stringMatching(/stage direction/) }),
+      ]);
+      expect((await get(`/v1/tenants/roleplay/memories?${q({ minPosition: reply.body.position })}`)).body).toEqual([]);
+    });
+
+    it("serves the stored record with its gates, and answers 404 for an unknown or another tenant's message", async () => {
+      const ingested = await post(path('record'), { text: 'I moved to Daejeon last week.', messageId: 'chat-42.7' });
+      expect(ingested.status).toBe(201);
+      const record = await get(`${path('record')}/chat-42.7`);
+      expect(record.status).toBe(200);
+      expect(record.body).toMatchObject({ messageId: 'chat-42.7', position: ingested.body.position, kind: 'inform', triage: ingested.body.triage, stored: ingested.body.stored });
+      expect(record.body.candidates).toEqual(ingested.body.candidates);
+      expect(record.body.candidates[0].gates).toEqual(
+        expect.arrayContaining([expect.objectContaining({ gate: 'role-play guard', passed: true, detail: expect.any(String) })]),
+      );
+
+      expect(await get(`${path('other')}/chat-42.7`)).toMatchObject({ status: 404, body: { error: 'unknown_message' } });
+      expect(await get(`${path('record')}/never-sent`)).toMatchObject({ status: 404, body: { error: 'unknown_message' } });
+    });
+
+    it('retries a messageId without storing anything twice', async () => {
+      const input = { text: 'I moved to Daejeon last week.', messageId: 'retry-1' };
+      const first = await post(path('retry'), input);
+      const again = await post(path('retry'), input);
+      expect(first.body.replayed).toBe(false);
+      expect(again.status).toBe(201);
+      expect(again.body).toMatchObject({ messageId: 'retry-1', replayed: true, position: first.body.position, stored: first.body.stored });
+      const memories = await get(`/v1/tenants/retry/memories?${q({ minPosition: again.body.position })}`);
+      expect(memories.body.map((m: { memoryId: string }) => m.memoryId)).toEqual(first.body.stored);
+    });
+
+    it('answers bad input with a 400 naming the field, and changes nothing', async () => {
+      const cases: [unknown, string][] = [
+        [{ speaker: 'user' }, 'text'],
+        [{ text: 'I moved to Daejeon last week.', speaker: 'robot' }, 'speaker'],
+        [{ text: '   ' }, 'text'],
+        [{ text: 'I moved to Daejeon last week.', messageId: 'has spaces' }, 'messageId'],
+        [{ text: 'I moved to Daejeon last week.', at: 'yesterday' }, 'at'],
+      ];
+      for (const [body, field] of cases) {
+        const reply = await post(path('bad'), body);
+        expect(reply.status).toBe(400);
+        expect(reply.body).toMatchObject({ error: 'invalid_input', message: expect.any(String) });
+        expect(reply.body.issues).toEqual(expect.arrayContaining([expect.objectContaining({ path: field })]));
+      }
+      expect((await post(path('bad'), ['I moved to Daejeon.'])).status).toBe(400);
+      expect((await get('/v1/tenants/bad/memories')).body).toEqual([]);
+      expect((await get(`/v1/tenants/bad/facts?${q({ subject: 'user', relation: 'lives in' })}`)).body).toMatchObject({ value: null, values: [] });
+    });
+  });
+
   it('serves an OpenAPI 3 document with every route', async () => {
     const doc = await get('/openapi.json');
     expect(doc.status).toBe(200);
@@ -338,11 +423,16 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
       [`${t}/memories/{memoryId}/answers`, 'get'],
       [`${t}/answers/revisions`, 'post'],
       [`${t}/traces/{id}`, 'get'],
+      [`${t}/messages`, 'post'],
+      [`${t}/messages/{messageId}`, 'get'],
       ['/health', 'get'],
     ];
     for (const [path, method] of expected) expect(doc.body.paths[path]?.[method]).toBeDefined();
     const factParams = doc.body.paths[`${t}/facts`].get.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`);
     expect(factParams).toEqual(expect.arrayContaining(['path:tenant', 'query:subject', 'query:relation', 'query:scope', 'query:validAt', 'query:knownAt', 'query:minPosition']));
     expect(doc.body.components.schemas).toHaveProperty('AssertInput');
+    expect(doc.body.components.schemas).toHaveProperty('IngestMessageInput');
+    expect(doc.body.components.schemas).toHaveProperty('IngestResult');
+    expect(doc.body.paths[`${t}/messages`].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/IngestMessageInput' });
   });
 });

@@ -18,6 +18,8 @@ export interface LedgerHandle {
   answers: Answers;
   saga: ReReviewSaga;
   verifier: ClaimVerifier;
+  /** The fact read models, for callers that read many memories at once (population triage). */
+  reader: FactReader;
   /** Model-backed answer revision; null when no language model is configured. */
   reviser: AnswerReviser | null;
   /** Every `intervalMs` until close: catches the projections up, then runs the re-review saga. */
@@ -53,6 +55,7 @@ export function ledgerOn(
     answers,
     saga,
     verifier,
+    reader,
     reviser: options.llm ? new AnswerReviser({ model: options.llm, verifier }, options.maxRevisions) : null,
     startSaga(intervalMs = 500, onError = () => undefined) {
       loop.start(intervalMs, onError);

@@ -9,3 +9,8 @@ export * from './verify-claims';
 export * from './answer-revision';
 export * from './ingest/admission-policy';
 export * from './ingest/message-ingestor';
+export * from './triage/memory-judge';
+export * from './triage/rule-judge';
+export * from './triage/llm-judge';
+export * from './triage/errors';
+export * from './triage/population-triage';

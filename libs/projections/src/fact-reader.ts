@@ -60,6 +60,28 @@ export class FactReader {
   }
 
   /**
+   * A population for triage: the tenant's memories of one (current) type, by status, recorded
+   * in [from, to), oldest first. `status` null means any status.
+   */
+  async population(tenant: string, p: { type: string; status: string | null; from?: Date; to?: Date }): Promise<MemoryRow[]> {
+    const rows = await sql`
+      SELECT * FROM fl_memories
+      WHERE tenant = ${tenant} AND type = ${p.type}
+        AND (${p.status}::text IS NULL OR status = ${p.status})
+        AND (${p.from?.toISOString() ?? null}::timestamptz IS NULL OR recorded_at >= ${p.from?.toISOString() ?? null}::timestamptz)
+        AND (${p.to?.toISOString() ?? null}::timestamptz IS NULL OR recorded_at < ${p.to?.toISOString() ?? null}::timestamptz)
+      ORDER BY recorded_at, memory_id`.execute(this.db);
+    return rows.rows.map(memoryFromDb);
+  }
+
+  /** Several memories by id (those that exist in the tenant). */
+  async memories(tenant: string, memoryIds: string[]): Promise<MemoryRow[]> {
+    if (memoryIds.length === 0) return [];
+    const rows = await sql`SELECT * FROM fl_memories WHERE tenant = ${tenant} AND memory_id = ANY(${memoryIds}::text[])`.execute(this.db);
+    return rows.rows.map(memoryFromDb);
+  }
+
+  /**
    * Every version of the tenant (any status) that a statement could rest on: its value appears
    * in the statement, or its text is close to it by trigram word similarity. Lexical on purpose:
    * verification must find retired values too, which recall's index never serves.

@@ -19,6 +19,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   projection_lag: 503,
   unknown_trace: 404,
   unknown_answer: 404,
+  unknown_message: 404,
   llm_not_configured: 501,
   llm_service_unreachable: 503,
   llm_timeout: 503,

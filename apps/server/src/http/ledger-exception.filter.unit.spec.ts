@@ -1,5 +1,5 @@
 import { BadRequestException, NotFoundException } from '@nestjs/common';
-import { CardinalityConflictError, IllegalLifecycleError, InvalidInputError, UnknownBatchError, UnknownMemoryError } from '@factledger/domain';
+import { CardinalityConflictError, IllegalLifecycleError, InvalidInputError, UnknownBatchError, UnknownMemoryError, UnknownMessageError } from '@factledger/domain';
 import { ProjectionLagError } from '@factledger/projections';
 import { ExpectedVersionConflict } from '@factledger/store';
 import { toHttpError } from './ledger-exception.filter';
@@ -9,6 +9,7 @@ describe('toHttpError', () => {
     [new InvalidInputError([{ path: 'relation', message: 'required' }]), 400, 'invalid_input'],
     [new UnknownMemoryError('m1'), 404, 'unknown_memory'],
     [new UnknownBatchError('b1'), 404, 'unknown_batch'],
+    [new UnknownMessageError('msg-1'), 404, 'unknown_message'],
     [new CardinalityConflictError('one', 'many'), 409, 'cardinality_conflict'],
     [new IllegalLifecycleError('cannot'), 409, 'illegal_lifecycle'],
     [new ExpectedVersionConflict('s', '1', 2), 409, 'version_conflict'],

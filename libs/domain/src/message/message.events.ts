@@ -42,5 +42,8 @@ export interface MessageIngested {
 
 export const messageStreamId = (messageId: string): string => `message:${messageId}`;
 
-/** Outcomes that mean the message's content is now in the ledger: a new version or a confirmation. */
-export const STORED_OUTCOMES: ReadonlySet<Outcome> = new Set<Outcome>(['created', 'superseded', 'corrected', 'filled-history', 'reinforced', 'overruled']);
+/**
+ * Outcomes that mean the message's content is in the ledger: a new version, a confirmation of the
+ * current one, or (`duplicate`) the very same text already stored, which is kept once.
+ */
+export const STORED_OUTCOMES: ReadonlySet<Outcome> = new Set<Outcome>(['created', 'superseded', 'corrected', 'filled-history', 'reinforced', 'overruled', 'duplicate']);

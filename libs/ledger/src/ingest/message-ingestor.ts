@@ -48,6 +48,7 @@ export interface IngestResult {
   messageId: string;
   /** Log position of the record (and of the memories it stored): a `minPosition` for reads. */
   position: number;
+  /** True when this call found the message already ingested (same `messageId`) and appended nothing. */
   replayed: boolean;
   kind: 'inform' | 'ask';
   topic: string;
@@ -170,17 +171,20 @@ export class MessageIngestor {
         return [{ streamId: messageStreamId(messageId), expectedVersion: 'no-stream', events: [{ eventId: this.newId(), type: 'MessageIngested', data: written }] }];
       },
     });
-    if (result.replayed) return this.message(t, messageId);
+    if (result.replayed) return this.record(t, messageId, true);
     return resultOf(written!, result.position, false);
   }
 
   /** The stored record of an ingested message: its triage and every admission decision. */
   async message(tenant: string, messageId: string): Promise<IngestResult> {
-    const t = parse(tenantSchema, tenant);
+    return this.record(parse(tenantSchema, tenant), messageId, false);
+  }
+
+  private async record(t: string, messageId: string, replayed: boolean): Promise<IngestResult> {
     const stream = await this.deps.store.readStream(t, messageStreamId(messageId));
     const event = stream.events.find((e) => e.type === 'MessageIngested');
     if (!event) throw new UnknownMessageError(messageId);
-    return resultOf(event.data as MessageIngested['data'], event.globalPosition, true);
+    return resultOf(event.data as MessageIngested['data'], event.globalPosition, replayed);
   }
 
   private async similarities(text: string, types: string[], policy: AdmissionPolicy, language: Language): Promise<Map<string, number>> {
