@@ -36,3 +36,12 @@ describe('admission policies', () => {
     expect(AdmissionPolicies.fromFile(join(dir, 'ok.json')).for('t').maxHighImportanceLabels).toBe(2);
   });
 });
+
+describe('the example policy file shipped in config/', () => {
+  it('is a valid policy file', () => {
+    const p = AdmissionPolicies.fromFile(join(__dirname, '..', '..', '..', '..', 'config', 'admission-policy.example.json'));
+    expect(p.for('companion-app').types.milestone!.onFail).toBe('reject');
+    expect(p.for('companion-app').types.gift).toBeUndefined();
+    expect(p.for('anyone').types.habit!.importance).toBe('high');
+  });
+});
