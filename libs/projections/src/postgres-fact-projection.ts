@@ -188,7 +188,7 @@ export class PostgresFactProjection implements Projection, InlineProjection {
    * fl_apply_fact_changes applies them only if the stored watermarks show every stream fully
    * projected, and moves the checkpoint when it stood right before the append.
    */
-  inline(streams: PendingStream[]): AppendFollowUp | null {
+  inline(streams: PendingStream[]): AppendFollowUp {
     const merged: Record<string, unknown[]> = { closes: [], drops: [], memories: [], inserts: [], watermarks: [] };
     const expect: { tenant: string; streamId: string; version: number }[] = [];
     for (const { stream, pending } of streams) {
@@ -204,7 +204,8 @@ export class PostgresFactProjection implements Projection, InlineProjection {
       const { tenant, streamId } = fresh[0]!;
       expect.push({ tenant, streamId, version: before.watermarks[0]?.version ?? -1 });
     }
-    if (expect.length === 0) return null;
+    // An append without memory events (an ingest record alone) still moves the checkpoint
+    // inline, so the runner has nothing to catch up on afterwards.
     return { fn: 'fl_apply_fact_changes', payload: { ...merged, expect, checkpoint: this.name } };
   }
 
