@@ -57,7 +57,9 @@ export interface AdmissionDecision {
 export type SimilarityOf = (type: string) => number | null;
 
 const STAGE = /\*[^*]*\*/g;
-const NARRATION = /^(?:she|he|they|it|[A-Z][a-z]+)\s+(?:\w+ly\s+)?(?:smiles|smiled|laughs|laughed|nods|nodded|sighs|sighed|looks|looked|walks|walked|leans|leaned|whispers|whispered|grins|grinned|blushes|blushed|turns|turned|steps|stepped|giggles|giggled|shrugs|shrugged|winks|winked)\b/;
+/** A third person doing something, as a story tells it: "She smiles…", "Minji laughed…" (not "It looks like…"). */
+const NARRATOR = String.raw`(?:she|he|they|(?!(?:It|This|That|These|Those|There|The|Everything|Everyone|Everybody|Nothing|Something|Someone|Nobody|What|Which|Who)\b)[A-Z][a-z]+)`;
+const NARRATION = new RegExp(String.raw`^${NARRATOR}\s+(?:\w+ly\s+)?(?:smiles|smiled|laughs|laughed|nods|nodded|sighs|sighed|looks|looked|walks|walked|leans|leaned|whispers|whispered|grins|grinned|blushes|blushed|turns|turned|steps|stepped|giggles|giggled|shrugs|shrugged|winks|winked)\b`);
 const PERSONAL = /\b(?:i|i'm|i've|my|me|we|our|you|your)\b|나|내|저|제/i;
 const STOPWORDS = new Set(
   'a an the and or but so to of in on at for with from by is are was were be been am it its this that these those i me my you your we our he she they them his her their ok okay oh ah um uh yes no yeah yep nope just really very too lol haha hahaha hehe hmm wow cool nice great sure thanks thank thx ty please'.split(
@@ -65,8 +67,11 @@ const STOPWORDS = new Set(
   ),
 );
 
+/** Words that carry content; a word's trailing dot or quote is punctuation ("is." is "is"). */
 export function contentWords(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}@._'-]*/gu) ?? []).filter((w) => !STOPWORDS.has(w) && (w.length > 1 || /\p{N}/u.test(w)));
+  return (text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}@._'-]*/gu) ?? [])
+    .map((w) => w.replace(/[._'-]+$/, ''))
+    .filter((w) => !STOPWORDS.has(w) && (w.length > 1 || /\p{N}/u.test(w)));
 }
 
 function roleplayGuard(c: Candidate): GateFinding {
@@ -79,16 +84,47 @@ function roleplayGuard(c: Candidate): GateFinding {
   return { gate: 'role-play guard', passed: true, detail: hadStage ? 'stage directions ignored; the rest is a statement' : 'no stage directions or narration' };
 }
 
+/** What may follow a Korean small-talk word: "고마워요", "ㅋㅋㅋ", "응!". */
+const KO_SMALL_TALK_TAIL = /^(?:요|용|염|여)?[ㅋㅎㅠㅜ~!]*$/;
+const HANGUL = /[\u3131-\u318e\uac00-\ud7a3]/;
+
+function sameWord(word: string, phrase: string): boolean {
+  if (word === phrase) return true;
+  return HANGUL.test(phrase) && word.startsWith(phrase) && KO_SMALL_TALK_TAIL.test(word.slice(phrase.length));
+}
+
+/**
+ * The small-talk phrase among the first three words, matched word for word: "k" is not the K of
+ * "K-pop", "좋아" is not the start of "좋아해", "응" not of "응급실".
+ */
+function smallTalkPhrase(spoken: string, phrases: string[]): string | null {
+  const words = spoken
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s'-]/gu, ' ')
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 3);
+  for (const phrase of phrases) {
+    const parts = phrase.toLowerCase().split(/\s+/);
+    for (let i = 0; i + parts.length <= words.length; i++) {
+      if (parts.every((p, j) => sameWord(words[i + j]!, p))) return phrase;
+    }
+  }
+  return null;
+}
+
 function chitchatFilter(c: Candidate, policy: AdmissionPolicy, language: Language): GateFinding {
   const spoken = c.text.replace(STAGE, ' ').trim();
   const words = spoken.split(/\s+/).filter(Boolean);
-  const phrase = containsAny(spoken.replace(/[^\p{L}\p{N}\s']/gu, ' ').trim().split(/\s+/).slice(0, 3).join(' '), policy.chitchat.phrases, language);
-  if (phrase !== null && words.length <= policy.chitchat.maxWords) {
-    return { gate: 'chit-chat filter', passed: false, detail: `small talk ("${phrase}", ${words.length} words)` };
-  }
+  const phrase = smallTalkPhrase(spoken, policy.chitchat.phrases);
   const content = contentWords(spoken).length;
-  if (content < policy.minContentWords) return { gate: 'chit-chat filter', passed: false, detail: `${content} content word(s); at least ${policy.minContentWords} needed` };
-  return { gate: 'chit-chat filter', passed: true, detail: `${content} content words` };
+  const small = phrase !== null && words.length <= policy.chitchat.maxWords;
+  if (!small && content >= policy.minContentWords) return { gate: 'chit-chat filter', passed: true, detail: `${content} content words` };
+  // "Nice, I got promoted!", "I love you": short, but the news a proposed label asks for is no small talk.
+  const label = c.labels.find((l) => (policy.types[l]?.requiredKeywords.length ?? 0) > 0 && containsAny(spoken, policy.types[l]!.requiredKeywords, language));
+  if (label) return { gate: 'chit-chat filter', passed: true, detail: `short, but carries what a ${label} needs` };
+  if (small) return { gate: 'chit-chat filter', passed: false, detail: `small talk ("${phrase}", ${words.length} words)` };
+  return { gate: 'chit-chat filter', passed: false, detail: `${content} content word(s); at least ${policy.minContentWords} needed` };
 }
 
 /** The gates of one type, in order: keywords first, similarity only for what has a keyword. */
