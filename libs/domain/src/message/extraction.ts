@@ -146,11 +146,12 @@ export function canonicalRelation(phrase: string): string {
 export const CORE_RELATIONS: ReadonlySet<string> = new Set(['name', 'lives in', 'works at', 'job']);
 
 /** The relations that are about a person (the speaker or the one spoken to). */
-const PROFILE_RELATIONS = /^(?:name|email|phone number|address|birthday|lives in|works at|job)$/;
+const PROFILE_RELATIONS = /^(?:name|email|phone number|address|birthday|lives in|works at|job|is from|age|speaks)$/;
 
 /** The type a triple's relation gives its memory. */
 export function typeOfRelation(relation: string): string {
   if (/^(?:likes|dislikes)$|^favourite\b|선호/.test(relation)) return 'preference';
+  if (/^(?:allergic to|diet)$/.test(relation)) return 'health';
   if (PROFILE_RELATIONS.test(relation)) return 'profile';
   return 'fact';
 }
@@ -337,7 +338,47 @@ function attributeValue(value: string): { relation: string; value: string } | nu
   return m && ATTRIBUTE_NOUNS.has(m[1]!.toLowerCase()) ? { relation: canonicalRelation(m[1]!), value: m[2]! } : null;
 }
 
+/** Everyday facts about oneself that take a set-phrase frame: where one is from, allergies, pets, diet, languages, age. */
+const EN_FROM = en(String.raw`${SUBJECT}${BE}${ADVERBS}\s+(?:originally\s+)?from\s+(.+)$`);
+const EN_ALLERGIC = en(String.raw`${SUBJECT}${BE}${ADVERBS}\s+(?:very\s+|severely\s+|mildly\s+)?allergic\s+to\s+(.+)$`);
+const EN_PET = en(String.raw`${SUBJECT}${HAVE}?(?:\s+got)?\s+(?:a|an|one|two|three)\s+(?:\w+\s+)?(dog|cat|puppy|kitten|rabbit|hamster|parrot|turtle|pet)\s+(?:named|called)\s+(\p{Lu}[\p{L}'-]*)`, 'iu');
+const EN_DIET = en(String.raw`${SUBJECT}${BE}${ADVERBS}\s+(?:a\s+)?(vegetarian|vegan|pescatarian|lactose intolerant|gluten[- ]free|on a keto diet|keto|halal|kosher)\b`);
+const EN_SPEAKS = en(String.raw`${SUBJECT}${ADVERBS}\s+speaks?\s+(?:fluent\s+|some\s+|a little\s+)?(\p{Lu}\p{L}+)`, 'iu');
+const EN_AGE = en(String.raw`${SUBJECT}${BE}${ADVERBS}\s+(\d{1,3})(?:\s+years?\s+old)?$`);
+
+const SET_PHRASE_RULES: Rule[] = [
+  (s, who) => {
+    const m = s.match(EN_FROM);
+    const value = m && placeValue(m[2]!);
+    // A place has a name: "from Busan", "from the US"; not "from the future", "from work".
+    if (!m || !value || !/^(?:the\s+)?[\p{Lu}\p{Lo}]/u.test(value)) return null;
+    return { subject: person(m[1]!, who), relation: 'is from', value, cardinality: 'one', rule: 'en: I am from Y' };
+  },
+  (s, who) => {
+    const m = s.match(EN_ALLERGIC);
+    const value = m && cleanValue(m[2]!);
+    return m && value ? { subject: person(m[1]!, who), relation: 'allergic to', value, cardinality: 'many', rule: "en: I'm allergic to Y" } : null;
+  },
+  (s, who) => {
+    const m = s.match(EN_PET);
+    return m ? { subject: person(m[1]!, who), relation: 'has a pet', value: `${m[3]} (${m[2]!.toLowerCase()})`, cardinality: 'many', rule: 'en: I have a dog named Y' } : null;
+  },
+  (s, who) => {
+    const m = s.match(EN_DIET);
+    return m ? { subject: person(m[1]!, who), relation: 'diet', value: m[2]!.toLowerCase().replace(/^on a\s+/, ''), cardinality: 'one', rule: "en: I'm vegetarian" } : null;
+  },
+  (s, who) => {
+    const m = s.match(EN_SPEAKS);
+    return m ? { subject: person(m[1]!, who), relation: 'speaks', value: m[2]!, cardinality: 'many', rule: 'en: I speak Y' } : null;
+  },
+  (s, who) => {
+    const m = s.match(EN_AGE);
+    return m && Number(m[2]) > 0 && Number(m[2]) < 130 ? { subject: person(m[1]!, who), relation: 'age', value: m[2]!, cardinality: 'one', rule: "en: I'm N years old" } : null;
+  },
+];
+
 const EN_RULES: Rule[] = [
+  ...SET_PHRASE_RULES,
   (s, who) => {
     const m = s.match(EN_MY_IS) ?? s.match(EN_MY_CONTRACTED);
     const value = m && cleanValue(m[3]!);

@@ -584,3 +584,30 @@ describe('extraction: stays fast on long input', () => {
     expect(performance.now() - start).toBeLessThan(50);
   });
 });
+
+describe('extraction: everyday set phrases about oneself', () => {
+  it.each([
+    ["I'm from Busan.", ['user', 'is from', 'Busan']],
+    ['I am originally from Lisbon', ['user', 'is from', 'Lisbon']],
+    ["I'm allergic to peanuts.", ['user', 'allergic to', 'peanuts']],
+    ['I have a dog named Coco.', ['user', 'has a pet', 'Coco (dog)']],
+    ["I've got a cat called Miso", ['user', 'has a pet', 'Miso (cat)']],
+    ["I'm vegetarian now.", ['user', 'diet', 'vegetarian']],
+    ['I am a vegan', ['user', 'diet', 'vegan']],
+    ['I speak Korean and English.', ['user', 'speaks', 'Korean']],
+    ["I'm 34 years old.", ['user', 'age', '34']],
+  ] as const)('%s', (text, expected) => {
+    expect(triple(text)).toEqual(expected);
+  });
+
+  it('types them: health for allergies and diet, profile for origin and age', () => {
+    expect(extract("I'm allergic to peanuts.")[0]!.labels).toEqual(['health']);
+    expect(extract("I'm from Busan.")[0]!.labels).toEqual(['profile']);
+  });
+
+  it('leaves plans, other people and non-values alone', () => {
+    noTriple("I'm from the future, obviously.");
+    noTriple('My sister is allergic to cats.');
+    noTriple("I'm 5 minutes away");
+  });
+});
