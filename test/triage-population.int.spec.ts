@@ -125,6 +125,11 @@ describe('population triage of 2,000+ planted milestones (rule judge, PGlite)', 
     // The judge found the planted noise: per-verdict agreement with the planted truth.
     const agree = frozen.verdicts.filter((v) => (v.action === 'retype' ? `retype:${v.type}` : v.action) === truth.get(v.memoryId)).length;
     const planted = [...truth.values()].filter((t) => t === 'quarantine').length;
+    // The figures the README quotes, printed by every run.
+    console.log(
+      `triage of ${truth.size} memories (${planted} planted noise): verdicts ${JSON.stringify(frozen.counts)}, ` +
+        `agreement with the planted truth ${((agree / frozen.verdicts.length) * 100).toFixed(1)}%, controls missed ${frozen.controls.missed.length}/${frozen.controls.total}`,
+    );
     expect(agree / frozen.verdicts.length).toBeGreaterThanOrEqual(0.9);
     expect(Math.abs(frozen.counts.quarantine - planted) / planted).toBeLessThan(0.1);
 
@@ -164,6 +169,7 @@ describe('population triage of 2,000+ planted milestones (rule judge, PGlite)', 
     // The same file again: every memory it names has changed since it was frozen.
     await expect(triage.apply(JSON.parse(readFileSync(file, 'utf8')))).rejects.toBeInstanceOf(TriageStaleError);
 
+    console.log(`dry run ${JSON.stringify(dry.counts)}; applied ${applied.ops.length} changes in one append at position ${applied.position}; count check ${JSON.stringify(applied.observed)}`);
     const rolled = await triage.rollback('t', applied.batch);
     expect(rolled.items.length).toBe(applied.ops.length);
     const restored = await handle.reader.population('t', { type: 'milestone', status: 'active' });
