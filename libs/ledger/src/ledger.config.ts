@@ -57,11 +57,16 @@ const configSchema = z.object({
       }
       return { threshold: parsed.data.threshold ?? DEFAULT_REVIEW_POLICY.threshold, magnitudes: { ...DEFAULT_REVIEW_POLICY.magnitudes, ...parsed.data.magnitudes } };
     }),
+  /** Who decides whether a message informs or asks: the offline rules, or the configured language model. */
+  triage: z.enum(['rules', 'llm']).default('rules'),
   /** A JSON admission-policy file that overrides the built-in gates (README: "Admission policy"). */
   admissionPolicy: z.string().min(1).optional(),
   /** How often the background indexer looks for new memories to embed. */
   indexIntervalMs: z.coerce.number().int().min(10).max(600_000).default(500),
 }).superRefine((c, ctx) => {
+  if (c.triage === 'llm' && !c.llmUrl) {
+    ctx.addIssue({ code: 'custom', path: ['triage'], message: "'llm' needs FACTLEDGER_LLM_URL and FACTLEDGER_LLM_MODEL" });
+  }
   if ((c.llmUrl === undefined) !== (c.llmModel === undefined)) {
     ctx.addIssue({ code: 'custom', path: [c.llmUrl ? 'llmModel' : 'llmUrl'], message: 'the language model needs both a URL and a model' });
   }
@@ -97,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     llmMaxRevisions: env.FACTLEDGER_LLM_MAX_REVISIONS || undefined,
     reviewPolicy: env.FACTLEDGER_REVIEW_POLICY || undefined,
     admissionPolicy: env.FACTLEDGER_ADMISSION_POLICY || undefined,
+    triage: env.FACTLEDGER_TRIAGE || undefined,
     ...overrides,
   });
   if (!result.success) {

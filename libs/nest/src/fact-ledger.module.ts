@@ -8,7 +8,8 @@ import { type DynamicModule, Inject, Injectable, Module, type OnModuleDestroy, t
 import { CommandHandler, CqrsModule, EventBus, type IEvent, ofType, QueryHandler, Saga } from '@nestjs/cqrs';
 import { map, type Observable } from 'rxjs';
 import { type Clock, systemClock } from '@factledger/domain';
-import { AdmissionPolicies, createLedger, type IngestResult, type LedgerConfig, type LedgerHandle, loadConfig, MessageIngestor } from '@factledger/ledger';
+import { OpenAiChatModel } from '@factledger/llm';
+import { AdmissionPolicies, LlmTriager, createLedger, type IngestResult, type LedgerConfig, type LedgerHandle, loadConfig, MessageIngestor } from '@factledger/ledger';
 import { type RecallHandle, type RecallResult, recallOn } from '@factledger/recall';
 import { AssembleContextQuery, COMMAND_ROUTES, GetMessageQuery, GetTraceQuery, IngestMessageCommand, LedgerWrittenEvent, QUERY_ROUTES, RunReReviewCommand } from './ledger.commands';
 
@@ -179,6 +180,7 @@ export class FactLedgerModule {
               policies: AdmissionPolicies.fromFile(config.admissionPolicy),
               embedder: recall?.embedder,
               embedderLanguages: config.embeddings === 'openai' ? 'all' : ['en'],
+              triager: config.triage === 'llm' ? new LlmTriager(new OpenAiChatModel({ baseUrl: config.llmUrl!, model: config.llmModel!, apiKey: config.llmApiKey })) : undefined,
             });
           },
           inject: [LEDGER_HANDLE, RECALL],

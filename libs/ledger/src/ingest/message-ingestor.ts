@@ -18,7 +18,6 @@ import {
   similarityNeeded,
   SPEAKERS,
   STORED_OUTCOMES,
-  triageMessage,
   UnknownMessageError,
 } from '@factledger/domain';
 import { cosineSimilarity, type Embedder, type Embedding } from '@factledger/embeddings';
@@ -27,6 +26,7 @@ import { z } from 'zod';
 import { type Ledger, type LedgerOp, parse } from '../ledger';
 import { isoTime, tenantSchema } from '../ledger.schemas';
 import { AdmissionPolicies } from './admission-policy';
+import { type MessageTriager, ruleTriager } from './message-triager';
 
 export const ingestMessageSchema = z
   .object({
@@ -70,6 +70,8 @@ export interface IngestorDeps {
   embedder?: Embedder;
   /** The languages the embedder's vectors mean something for; 'all' for a multilingual model. */
   embedderLanguages?: Language[] | 'all';
+  /** Informing or asking: the offline rules unless a model is plugged in. */
+  triager?: MessageTriager;
   newId?: () => string;
 }
 
@@ -113,7 +115,8 @@ export class MessageIngestor {
     const at = m.at ?? this.deps.clock.now();
     const source = m.source ?? `message:${messageId}`;
     const policy = this.policyFor(t);
-    const triage = triageMessage(m.text);
+    const triager = this.deps.triager ?? ruleTriager;
+    const triage = await triager.triage(m.text);
     const cues = Object.fromEntries(Object.entries(policy.types).map(([type, tp]) => [type, tp.cues]));
     const candidates = triage.kind === 'ask' ? [] : extractCandidates({ text: m.text, speaker: m.speaker, at, triage, cues });
     const similarities = await this.similarities(candidates.map((c) => c.text).join(' '), similarityNeeded(candidates, policy, triage.language), policy, triage.language);
@@ -143,7 +146,7 @@ export class MessageIngestor {
         topic: triage.topic,
         language: triage.language,
         triage: triage.reasons,
-        triagedBy: `rules; admission policy: ${this.policies.source}`,
+        triagedBy: `${triager.name}; admission policy: ${this.policies.source}`,
         candidates: decisions.map(({ candidate: c, ...d }) => {
           const written = d.type !== null ? results[next++] : undefined;
           return {
@@ -163,7 +166,9 @@ export class MessageIngestor {
     };
     let written: MessageIngested['data'] | null = null;
     const result = await this.deps.ledger.writeMany(t, ops, {
-      commandId: `ingest:${messageId}`,
+      // A caller-given id can come back (a retry): the command id makes that append nothing. A
+      // fresh id cannot, and the record's stream (which must not exist yet) guards it anyway.
+      commandId: m.messageId ? `ingest:${messageId}` : undefined,
       correlationId: m.correlationId,
       causationId: source,
       attach: (results) => {
