@@ -35,6 +35,9 @@ export interface Database {
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
     const pool = new Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    // An idle connection the server ends (a restart, a forced drop, an idle timeout) is simply
+    // dropped from the pool; unhandled, pg would crash the process. Queries in flight still fail.
+    pool.on('error', () => undefined);
     const db = new Kysely({ dialect: new PostgresDialect({ pool }) });
     return { db, backend: 'postgres', close: () => db.destroy() };
   }
