@@ -23,8 +23,18 @@ import {
   UnknownBatchError,
   UnknownMemoryError,
 } from '@factledger/domain';
-import { type FactReader, type HistoryRow, type InlineProjection, type MemoryRow, type ProjectionRunner } from '@factledger/projections';
-import { type AppendContext, type EventStore, ExpectedVersionConflict, type NewEvent, type RecordedEvent, type StreamAppend } from '@factledger/store';
+import { type FactReader, type HistoryRow, type InlineProjection, type MemoryRow, type PendingStream, type ProjectionRunner } from '@factledger/projections';
+import {
+  type AppendContext,
+  type AppendResult,
+  type EventStore,
+  ExpectedVersionConflict,
+  type NewEvent,
+  type ReadStreamResult,
+  type RecordedEvent,
+  type StreamAppend,
+} from '@factledger/store';
+import { StreamCache } from './stream-cache';
 import type { z } from 'zod';
 import {
   assertSchema,
@@ -213,6 +223,7 @@ function versionView(h: HistoryRow): VersionView {
 
 export class Ledger {
   private readonly newId: () => string;
+  private readonly streams = new StreamCache();
 
   constructor(private readonly deps: LedgerDeps) {
     this.newId = deps.newId ?? randomUUID;
@@ -317,6 +328,7 @@ export class Ledger {
         }
       }
       try {
+        for (const a of appends) this.streams.drop(t, a.streamId);
         const position = appends.length
           ? (await this.deps.store.append(this.context(t, { commandId: r.commandId, batch: `rollback:${r.batch}` }), appends)).position
           : await this.deps.store.head();
@@ -492,6 +504,44 @@ export class Ledger {
   }
 
   /**
+   * The stream a command is decided on. First attempt: the copy this process keeps, if any; a
+   * stream that only asserts prose (its id is the text's hash) is assumed new without a read.
+   * Both are guesses that the append's expected version checks; a retry always reads.
+   */
+  private async streamOf(tenant: string, streamId: string, planned: Planned[], guess: boolean): Promise<ReadStreamResult> {
+    if (guess) {
+      const cached = this.streams.get(tenant, streamId);
+      if (cached) return cached;
+      const mine = planned.filter((p) => p.streamId === streamId);
+      if (mine.every((p) => p.command.kind === 'AssertMemory' && p.command.memoryKind === 'prose')) return { version: -1, events: [] };
+    }
+    const read = await this.deps.store.readStream(tenant, streamId);
+    this.streams.put(tenant, streamId, read);
+    return read;
+  }
+
+  /** Keeps the streams just written, with their real positions, for the next command on them. */
+  private remember(tenant: string, byStream: Map<string, { read: ReadStreamResult; events: NewEvent[] }>, parts: PendingStream[], result: AppendResult): void {
+    const pending = parts.flatMap((p) => p.pending);
+    if (result.duplicate || result.positions.length !== pending.length) {
+      for (const id of byStream.keys()) this.streams.drop(tenant, id);
+      return;
+    }
+    const written = new Map<string, RecordedEvent[]>();
+    pending.forEach((e, i) => {
+      const position = result.positions[i]!;
+      const list = written.get(e.streamId) ?? [];
+      list.push({ ...e, globalPosition: position, logPosition: { commit: '0', prepare: position } });
+      written.set(e.streamId, list);
+    });
+    for (const [id, s] of byStream) {
+      const mine = written.get(id);
+      if (!mine) continue;
+      this.streams.put(tenant, id, { version: result.streamVersions[id] ?? s.read.version + mine.length, events: [...s.read.events, ...mine] });
+    }
+  }
+
+  /**
    * Read, decide, append with the versions read; on a concurrent change to one of the streams,
    * decide again against the new state. A hand-written loop rather than a retry library: the
    * retry is part of the decision (re-read, re-decide), not a blind repeat of a call. Commands
@@ -500,7 +550,7 @@ export class Ledger {
   private async run(tenant: string, meta: Meta, planned: Planned[], attach?: WriteManyOptions['attach']): Promise<ManyWriteResult> {
     const streamIds = [...new Set(planned.map((p) => p.streamId))];
     for (let attempt = 0; ; attempt++) {
-      const read = await Promise.all(streamIds.map((id) => this.deps.store.readStream(tenant, id)));
+      const read = await Promise.all(streamIds.map((id) => this.streamOf(tenant, id, planned, attempt === 0)));
       const byStream = new Map(streamIds.map((id, i) => [id, { read: read[i]!, state: replay(read[i]!.events.map(toStreamEvent)), events: [] as NewEvent[] }]));
       const results = planned.map(({ streamId, command }) => {
         const s = byStream.get(streamId)!;
@@ -530,14 +580,17 @@ export class Ledger {
         return { stream: byStream.get(a.streamId)?.read.events ?? [], pending };
       });
       const followUp = this.deps.inline?.inline(parts) ?? undefined;
+      let result: AppendResult;
       try {
-        const result = await this.deps.store.append(context, appends, followUp);
-        if (!(followUp && this.deps.inline?.settled(result.followUp))) await this.deps.runner.catchUp();
-        return { position: result.position, replayed: result.duplicate, results };
+        result = await this.deps.store.append(context, appends, followUp);
       } catch (error) {
+        for (const id of streamIds) this.streams.drop(tenant, id);
         if (error instanceof ExpectedVersionConflict && attempt < MAX_CONFLICT_RETRIES) continue;
         throw error;
       }
+      this.remember(tenant, byStream, parts, result);
+      if (!(followUp && this.deps.inline?.settled(result.followUp))) await this.deps.runner.catchUp();
+      return { position: result.position, replayed: result.duplicate, results };
     }
   }
 }

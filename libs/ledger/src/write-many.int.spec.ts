@@ -72,3 +72,49 @@ describe.each(testBackends())('Ledger.writeMany on %s', (backend) => {
     expect(await events()).toBe(before);
   });
 });
+
+describe.each(testBackends())('the stream cache on %s', (backend) => {
+  let database: TestDatabase;
+  const clock = new ManualClock(new Date('2026-12-01T00:00:00Z'));
+
+  beforeAll(async () => {
+    database = await createTestDatabase(backend);
+  });
+  afterAll(() => database.close());
+
+  it('decides the next write on a hot key without reading it back, and a new prose memory without a read', async () => {
+    const handle = ledgerOn(database, { clock });
+    await handle.ledger.assert('c', { subject: 'svc', relation: 'port', value: '1' });
+    const reads = jest.spyOn(handle.store, 'readStream');
+    clock.advance(1000);
+    expect((await handle.ledger.assert('c', { subject: 'svc', relation: 'port', value: '2' })).outcome).toBe('superseded');
+    expect((await handle.ledger.assert('c', { text: 'a brand new note' })).outcome).toBe('created');
+    expect((await handle.ledger.assert('c', { text: 'a brand new note' })).outcome).toBe('duplicate');
+    expect(reads).not.toHaveBeenCalled();
+    // Another process with no copy: its guess that the prose is new fails on the append, and the retry reads it.
+    const other = ledgerOn(database, { clock });
+    const otherReads = jest.spyOn(other.store, 'readStream');
+    expect((await other.ledger.assert('c', { text: 'a brand new note' })).outcome).toBe('duplicate');
+    expect(otherReads).toHaveBeenCalledTimes(1);
+  });
+
+  it('stays correct when another process writes the same keys: the stale copy conflicts and is read again', async () => {
+    const a = ledgerOn(database, { clock });
+    const b = ledgerOn(database, { clock });
+    const outcomes: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      clock.advance(1000);
+      const writer = i % 2 === 0 ? a : b;
+      outcomes.push((await writer.ledger.assert('x', { subject: 'api', relation: 'region', value: `r${i}` })).outcome);
+    }
+    expect(outcomes).toEqual(['created', 'superseded', 'superseded', 'superseded', 'superseded', 'superseded']);
+    const history = await a.ledger.history('x', { subject: 'api', relation: 'region' });
+    expect(history.entries.filter((e) => e.knownTo === null && e.validTo === null).map((e) => e.value)).toEqual(['r5']);
+    expect(await a.store.readStream('x', history.entries[0] ? (await a.reader.memory('x', history.entries[0].memoryId))!.streamId : '')).toMatchObject({ version: 10 });
+    // A rollback elsewhere leaves this process's copy stale too; the next write still decides on the truth.
+    const q = await b.ledger.writeMany('x', [{ quarantine: { memoryId: history.entries.find((e) => e.value === 'r5')!.memoryId } }], { batch: 'qb' });
+    expect(q.results[0]!.outcome).toBe('quarantined');
+    clock.advance(1000);
+    expect((await a.ledger.assert('x', { subject: 'api', relation: 'region', value: 'r5' })).outcome).not.toBe('reinforced');
+  });
+});

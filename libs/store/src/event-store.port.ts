@@ -36,6 +36,8 @@ export interface AppendContext {
 export interface AppendResult {
   /** Global position of the last event written (or of the original write, for a retried command). */
   position: number;
+  /** Each new event's global position, in the order given; empty for a duplicate. */
+  positions: number[];
   /** True when the command id had already been appended: nothing was written this time. */
   duplicate: boolean;
   streamVersions: Record<string, number>;

@@ -86,6 +86,7 @@ const VERSION_CONFLICT = 'FL409';
 interface AppendReply {
   duplicate: boolean;
   position: number;
+  positions?: number[];
   versions: Record<string, number>;
   then?: unknown;
 }
@@ -111,7 +112,7 @@ export class PostgresEventStore implements EventStore {
         n: a.events.length,
       }))
       .sort((a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : 0)); // one lock order for every writer
-    if (streams.length === 0) return { position: 0, duplicate: false, streamVersions: {}, followUp: null };
+    if (streams.length === 0) return { position: 0, positions: [], duplicate: false, streamVersions: {}, followUp: null };
     const events: { s: string; i: string; t: string; d: unknown }[] = [];
     for (const a of appends) for (const e of a.events) events.push({ s: a.streamId, i: e.eventId, t: e.type, d: e.data });
     let reply: AppendReply;
@@ -128,6 +129,7 @@ export class PostgresEventStore implements EventStore {
     }
     return {
       position: Number(reply.position ?? 0),
+      positions: (reply.positions ?? []).map(Number),
       duplicate: reply.duplicate,
       streamVersions: reply.versions,
       followUp: reply.duplicate ? null : (reply.then ?? null),

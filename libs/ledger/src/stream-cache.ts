@@ -1,0 +1,53 @@
+/**
+ * The streams this process wrote or read last, kept in memory with their versions, so the next
+ * command on a hot key is decided without reading the stream back (one round trip fewer). It is
+ * only ever a guess: every append still carries the expected version, so a stream changed by
+ * another process answers with a version conflict, and the ledger then reads it and decides again.
+ */
+import type { RecordedEvent } from '@factledger/store';
+
+export interface CachedStream {
+  version: number;
+  events: RecordedEvent[];
+}
+
+export class StreamCache {
+  private readonly entries = new Map<string, CachedStream>();
+
+  constructor(
+    private readonly maxStreams = 10_000,
+    /** Longer streams are not kept: the memory they hold outweighs a read. */
+    private readonly maxEvents = 1_000,
+  ) {}
+
+  private key(tenant: string, streamId: string): string {
+    return `${tenant}\u0000${streamId}`;
+  }
+
+  get(tenant: string, streamId: string): CachedStream | undefined {
+    const k = this.key(tenant, streamId);
+    const hit = this.entries.get(k);
+    if (hit) {
+      // Least recently used goes first: re-insert at the end.
+      this.entries.delete(k);
+      this.entries.set(k, hit);
+    }
+    return hit;
+  }
+
+  put(tenant: string, streamId: string, stream: CachedStream): void {
+    const k = this.key(tenant, streamId);
+    this.entries.delete(k);
+    if (stream.events.length > this.maxEvents) return;
+    this.entries.set(k, stream);
+    if (this.entries.size > this.maxStreams) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  drop(tenant: string, streamId: string): void {
+    this.entries.delete(this.key(tenant, streamId));
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
