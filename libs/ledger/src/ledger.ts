@@ -20,6 +20,7 @@ import {
   replay,
   type RollbackItem,
   type StreamEvent,
+  type StreamState,
   UnknownBatchError,
   UnknownMemoryError,
 } from '@factledger/domain';
@@ -30,11 +31,10 @@ import {
   type EventStore,
   ExpectedVersionConflict,
   type NewEvent,
-  type ReadStreamResult,
   type RecordedEvent,
   type StreamAppend,
 } from '@factledger/store';
-import { StreamCache } from './stream-cache';
+import { type CachedStream, StreamCache } from './stream-cache';
 import type { z } from 'zod';
 import {
   assertSchema,
@@ -508,36 +508,38 @@ export class Ledger {
    * stream that only asserts prose (its id is the text's hash) is assumed new without a read.
    * Both are guesses that the append's expected version checks; a retry always reads.
    */
-  private async streamOf(tenant: string, streamId: string, planned: Planned[], guess: boolean): Promise<ReadStreamResult> {
+  private async streamOf(tenant: string, streamId: string, planned: Planned[], guess: boolean): Promise<CachedStream> {
     if (guess) {
-      const cached = this.streams.get(tenant, streamId);
+      const cached = this.streams.take(tenant, streamId);
       if (cached) return cached;
       const mine = planned.filter((p) => p.streamId === streamId);
       if (mine.every((p) => p.command.kind === 'AssertMemory' && p.command.memoryKind === 'prose')) return { version: -1, events: [] };
+    } else {
+      this.streams.drop(tenant, streamId);
     }
-    const read = await this.deps.store.readStream(tenant, streamId);
-    this.streams.put(tenant, streamId, read);
-    return read;
+    return this.deps.store.readStream(tenant, streamId);
   }
 
-  /** Keeps the streams just written, with their real positions, for the next command on them. */
-  private remember(tenant: string, byStream: Map<string, { read: ReadStreamResult; events: NewEvent[] }>, parts: PendingStream[], result: AppendResult): void {
+  /**
+   * Puts the streams back after a successful append (or when nothing was appended), the written
+   * ones with their new events at their real positions and the state already folded over them.
+   */
+  private remember(tenant: string, byStream: Map<string, { read: CachedStream; state: StreamState; events: NewEvent[] }>, parts: PendingStream[], result: AppendResult | null): void {
     const pending = parts.flatMap((p) => p.pending);
-    if (result.duplicate || result.positions.length !== pending.length) {
-      for (const id of byStream.keys()) this.streams.drop(tenant, id);
-      return;
-    }
+    if (result && (result.duplicate || result.positions.length !== pending.length)) return;
     const written = new Map<string, RecordedEvent[]>();
     pending.forEach((e, i) => {
-      const position = result.positions[i]!;
+      const position = result!.positions[i]!;
       const list = written.get(e.streamId) ?? [];
       list.push({ ...e, globalPosition: position, logPosition: { commit: '0', prepare: position } });
       written.set(e.streamId, list);
     });
     for (const [id, s] of byStream) {
-      const mine = written.get(id);
-      if (!mine) continue;
-      this.streams.put(tenant, id, { version: result.streamVersions[id] ?? s.read.version + mine.length, events: [...s.read.events, ...mine] });
+      const mine = written.get(id) ?? [];
+      const version = mine.length ? (result!.streamVersions[id] ?? s.read.version + mine.length) : s.read.version;
+      // A guessed-new stream that nothing was written to is not known to exist or not: keep nothing.
+      if (!mine.length && s.read.version < 0 && s.read.events.length === 0 && !s.read.state) continue;
+      this.streams.put(tenant, id, { version, events: mine.length ? [...s.read.events, ...mine] : s.read.events, state: s.state });
     }
   }
 
@@ -551,7 +553,7 @@ export class Ledger {
     const streamIds = [...new Set(planned.map((p) => p.streamId))];
     for (let attempt = 0; ; attempt++) {
       const read = await Promise.all(streamIds.map((id) => this.streamOf(tenant, id, planned, attempt === 0)));
-      const byStream = new Map(streamIds.map((id, i) => [id, { read: read[i]!, state: replay(read[i]!.events.map(toStreamEvent)), events: [] as NewEvent[] }]));
+      const byStream = new Map(streamIds.map((id, i) => [id, { read: read[i]!, state: read[i]!.state ?? replay(read[i]!.events.map(toStreamEvent)), events: [] as NewEvent[] }]));
       const results = planned.map(({ streamId, command }) => {
         const s = byStream.get(streamId)!;
         const decision = decide(command, s.state);
@@ -567,6 +569,7 @@ export class Ledger {
         .map(([streamId, s]) => ({ streamId, expectedVersion: s.read.version < 0 ? 'no-stream' : s.read.version, events: s.events }));
       appends.push(...(attach?.(results) ?? []));
       if (appends.length === 0) {
+        this.remember(tenant, byStream, [], null);
         const last = Math.max(0, ...read.map((r) => r.events[r.events.length - 1]?.globalPosition ?? 0));
         return { position: last, replayed: false, results };
       }
@@ -584,7 +587,6 @@ export class Ledger {
       try {
         result = await this.deps.store.append(context, appends, followUp);
       } catch (error) {
-        for (const id of streamIds) this.streams.drop(tenant, id);
         if (error instanceof ExpectedVersionConflict && attempt < MAX_CONFLICT_RETRIES) continue;
         throw error;
       }

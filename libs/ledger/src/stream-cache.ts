@@ -4,11 +4,14 @@
  * only ever a guess: every append still carries the expected version, so a stream changed by
  * another process answers with a version conflict, and the ledger then reads it and decides again.
  */
+import type { StreamState } from '@factledger/domain';
 import type { RecordedEvent } from '@factledger/store';
 
 export interface CachedStream {
   version: number;
   events: RecordedEvent[];
+  /** The decider's state folded from `events`, so the next command skips the replay too. */
+  state?: StreamState;
 }
 
 export class StreamCache {
@@ -24,17 +27,18 @@ export class StreamCache {
     return `${tenant}\u0000${streamId}`;
   }
 
-  get(tenant: string, streamId: string): CachedStream | undefined {
+  /**
+   * Checks a stream out: the caller decides on it (the state is mutated as it goes) and puts it
+   * back once its append succeeded, so two writers in this process never share one state.
+   */
+  take(tenant: string, streamId: string): CachedStream | undefined {
     const k = this.key(tenant, streamId);
     const hit = this.entries.get(k);
-    if (hit) {
-      // Least recently used goes first: re-insert at the end.
-      this.entries.delete(k);
-      this.entries.set(k, hit);
-    }
+    this.entries.delete(k);
     return hit;
   }
 
+  /** Least recently put goes first when the cache is full. */
   put(tenant: string, streamId: string, stream: CachedStream): void {
     const k = this.key(tenant, streamId);
     this.entries.delete(k);
