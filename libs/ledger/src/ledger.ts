@@ -524,9 +524,16 @@ export class Ledger {
    * Puts the streams back after a successful append (or when nothing was appended), the written
    * ones with their new events at their real positions and the state already folded over them.
    */
-  private remember(tenant: string, byStream: Map<string, { read: CachedStream; state: StreamState; events: NewEvent[] }>, parts: PendingStream[], result: AppendResult | null): void {
+  private remember(
+    tenant: string,
+    byStream: Map<string, { read: CachedStream; state: StreamState; events: NewEvent[] }>,
+    parts: PendingStream[],
+    result: AppendResult | null,
+    rowsAfter?: unknown[],
+  ): void {
     const pending = parts.flatMap((p) => p.pending);
     if (result && (result.duplicate || result.positions.length !== pending.length)) return;
+    const rows = new Map(parts.map((p, i) => [p.pending[0]?.streamId ?? '', rowsAfter?.[i]]));
     const written = new Map<string, RecordedEvent[]>();
     pending.forEach((e, i) => {
       const position = result!.positions[i]!;
@@ -539,7 +546,7 @@ export class Ledger {
       const version = mine.length ? (result!.streamVersions[id] ?? s.read.version + mine.length) : s.read.version;
       // A guessed-new stream that nothing was written to is not known to exist or not: keep nothing.
       if (!mine.length && s.read.version < 0 && s.read.events.length === 0 && !s.read.state) continue;
-      this.streams.put(tenant, id, { version, events: mine.length ? [...s.read.events, ...mine] : s.read.events, state: s.state });
+      this.streams.put(tenant, id, { version, events: mine.length ? [...s.read.events, ...mine] : s.read.events, state: s.state, rows: mine.length ? rows.get(id) : s.read.rows });
     }
   }
 
@@ -578,11 +585,13 @@ export class Ledger {
       // commit); the runner is the fallback when that could not be done.
       let offset = 0;
       const parts = appends.map((a) => {
-        const pending = this.pending(context, a.streamId, byStream.get(a.streamId)?.read.version ?? -1, a.events, offset);
+        const known = byStream.get(a.streamId)?.read;
+        const pending = this.pending(context, a.streamId, known?.version ?? -1, a.events, offset);
         offset += a.events.length;
-        return { stream: byStream.get(a.streamId)?.read.events ?? [], pending };
+        return { stream: known?.events ?? [], pending, rows: known?.rows };
       });
-      const followUp = this.deps.inline?.inline(parts) ?? undefined;
+      const inline = this.deps.inline?.inline(parts);
+      const followUp = inline?.followUp ?? undefined;
       let result: AppendResult;
       try {
         result = await this.deps.store.append(context, appends, followUp);
@@ -590,7 +599,7 @@ export class Ledger {
         if (error instanceof ExpectedVersionConflict && attempt < MAX_CONFLICT_RETRIES) continue;
         throw error;
       }
-      this.remember(tenant, byStream, parts, result);
+      this.remember(tenant, byStream, parts, result, inline?.rowsAfter(result.positions));
       if (!(followUp && this.deps.inline?.settled(result.followUp))) await this.deps.runner.catchUp();
       return { position: result.position, replayed: result.duplicate, results };
     }

@@ -12,6 +12,8 @@ export interface CachedStream {
   events: RecordedEvent[];
   /** The decider's state folded from `events`, so the next command skips the replay too. */
   state?: StreamState;
+  /** The inline projection's rows for `events` (opaque), so it skips its fold too. */
+  rows?: unknown;
 }
 
 export class StreamCache {

@@ -4,7 +4,7 @@
  * statements per batch (rows travel as one jsonb parameter each).
  */
 import { normalizeTerm, scopeKey } from '@factledger/domain';
-import type { AppendFollowUp, RecordedEvent } from '@factledger/store';
+import type { RecordedEvent } from '@factledger/store';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import {
   type HistoryRow,
@@ -15,7 +15,7 @@ import {
   projectFacts,
   streamKey,
 } from './fact-projection';
-import type { InlineProjection, PendingStream, Projection } from './projection';
+import type { InlineFollowUp, InlineProjection, PendingStream, Projection } from './projection';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Executor = Kysely<any> | Transaction<any>;
@@ -183,30 +183,34 @@ export class PostgresFactProjection implements Projection, InlineProjection {
 
   /**
    * Inline projection of an append: the changes that each stream's `pending` events make to the
-   * rows its `stream` (every event already in it) left, as one follow-up for the append's own
-   * transaction. The prior rows are folded in memory from the streams, so nothing is loaded;
-   * fl_apply_fact_changes applies them only if the stored watermarks show every stream fully
-   * projected, and moves the checkpoint when it stood right before the append.
+   * rows its `stream` left, as one follow-up for the append's own transaction. The prior rows come
+   * from the caller (`rows`, kept from the previous append) or are folded in memory from the
+   * stream, so nothing is loaded; fl_apply_fact_changes applies them only if the stored watermarks
+   * show every stream fully projected, and moves the checkpoint when it stood right before the
+   * append. An append without memory events (an ingest record alone) still moves the checkpoint
+   * inline, so the runner has nothing to catch up on afterwards.
    */
-  inline(streams: PendingStream[]): AppendFollowUp {
+  inline(streams: PendingStream[]): InlineFollowUp {
     const merged: Record<string, unknown[]> = { closes: [], drops: [], memories: [], inserts: [], watermarks: [] };
     const expect: { tenant: string; streamId: string; version: number }[] = [];
-    for (const { stream, pending } of streams) {
+    const steps: { loaded: LoadedRows; changes: ProjectionChanges | null }[] = [];
+    for (const { stream, pending, rows } of streams) {
       const fresh = pending.filter(isMemoryEvent);
-      if (fresh.length === 0) continue;
-      const before = projectFacts({ memories: [], openHistory: [], watermarks: new Map() }, stream.filter(isMemoryEvent));
-      const loaded: LoadedRows = {
-        memories: before.memories,
-        openHistory: before.inserts.filter((h) => h.txTo === null),
-        watermarks: new Map(before.watermarks.map((w) => [streamKey(w.tenant, w.streamId), w.version])),
-      };
-      for (const [k, rows] of Object.entries(changesPayload(projectFacts(loaded, fresh)))) merged[k]!.push(...rows);
+      const loaded = (rows as LoadedRows | undefined) ?? rowsOf(stream.filter(isMemoryEvent));
+      if (fresh.length === 0) {
+        steps.push({ loaded, changes: null });
+        continue;
+      }
+      const changes = projectFacts(loaded, fresh);
+      steps.push({ loaded, changes });
+      for (const [k, list] of Object.entries(changesPayload(changes))) merged[k]!.push(...list);
       const { tenant, streamId } = fresh[0]!;
-      expect.push({ tenant, streamId, version: before.watermarks[0]?.version ?? -1 });
+      expect.push({ tenant, streamId, version: loaded.watermarks.get(streamKey(tenant, streamId)) ?? -1 });
     }
-    // An append without memory events (an ingest record alone) still moves the checkpoint
-    // inline, so the runner has nothing to catch up on afterwards.
-    return { fn: 'fl_apply_fact_changes', payload: { ...merged, expect, checkpoint: this.name } };
+    return {
+      followUp: { fn: 'fl_apply_fact_changes', payload: { ...merged, expect, checkpoint: this.name } },
+      rowsAfter: (positions) => steps.map(({ loaded, changes }) => (changes ? rowsAfter(loaded, changes, positions) : loaded)),
+    };
   }
 
   settled(reply: unknown): boolean {
@@ -216,6 +220,31 @@ export class PostgresFactProjection implements Projection, InlineProjection {
   private async write(trx: Executor, changes: ProjectionChanges): Promise<void> {
     await sql`SELECT fl_apply_fact_changes(${JSON.stringify(changesPayload(changes))}::jsonb, NULL)`.execute(trx);
   }
+}
+
+/** The rows a stream's events leave, folded in memory (nothing loaded). */
+function rowsOf(events: RecordedEvent[]): LoadedRows {
+  const before = projectFacts({ memories: [], openHistory: [], watermarks: new Map() }, events);
+  return {
+    memories: before.memories,
+    openHistory: before.inserts.filter((h) => h.txTo === null),
+    watermarks: new Map(before.watermarks.map((w) => [streamKey(w.tenant, w.streamId), w.version])),
+  };
+}
+
+/** The rows after `changes`, their placeholder positions (-1, -2, …) replaced by the real ones. */
+function rowsAfter(loaded: LoadedRows, changes: ProjectionChanges, positions: number[]): LoadedRows {
+  const real = (p: number): number => (p < 0 ? positions[-p - 1]! : p);
+  const memories = new Map(loaded.memories.map((m) => [m.memoryId, m]));
+  for (const m of changes.memories) memories.set(m.memoryId, { ...m, lastPosition: real(m.lastPosition) });
+  const gone = new Set([...changes.closes, ...changes.drops].map((c) => `${c.memoryId}|${c.openedBy}`));
+  const openHistory = [
+    ...loaded.openHistory.filter((h) => !gone.has(`${h.memoryId}|${h.openedBy}`)),
+    ...changes.inserts.filter((h) => h.txTo === null).map((h) => ({ ...h, openedBy: real(h.openedBy) })),
+  ];
+  const watermarks = new Map(loaded.watermarks);
+  for (const w of changes.watermarks) watermarks.set(streamKey(w.tenant, w.streamId), w.version);
+  return { memories: [...memories.values()], openHistory, watermarks };
 }
 
 /** The changes as fl_apply_fact_changes (migrations/004) reads them. */

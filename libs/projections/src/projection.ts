@@ -26,12 +26,23 @@ export interface PendingStream {
   stream: RecordedEvent[];
   /** The new ones, their positions stood in for by -1, -2, … counted over the whole append. */
   pending: RecordedEvent[];
+  /**
+   * The projection's own rows for `stream`, as `rowsAfter` handed them out after the previous
+   * append (opaque to the caller); when given, `stream` is not folded again.
+   */
+  rows?: unknown;
+}
+
+export interface InlineFollowUp {
+  /** What to pass to the append; null when there is nothing to apply. */
+  followUp: AppendFollowUp | null;
+  /** Once the append succeeded: each stream's rows after it (same order as given), with real positions. */
+  rowsAfter(positions: number[]): unknown[];
 }
 
 /** A projection that can also apply an append's new events inside the append's transaction. */
 export interface InlineProjection {
-  /** The follow-up to pass to the append, or null when there is nothing to apply. */
-  inline(streams: PendingStream[]): AppendFollowUp | null;
+  inline(streams: PendingStream[]): InlineFollowUp;
   /** Whether the follow-up's reply shows the projection fully caught up with the append. */
   settled(reply: unknown): boolean;
 }
