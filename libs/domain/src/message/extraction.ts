@@ -139,11 +139,11 @@ export function canonicalRelation(phrase: string): string {
 }
 
 /**
- * Who the user is, where they live and work: the few facts an agent should always have at hand,
+ * Who the user is, where they live, come from and work: the few facts an agent should always have at hand,
  * so they go to the always-on profile channel (bounded by its own budget). Everything else is
  * recalled only when a query calls for it.
  */
-export const CORE_RELATIONS: ReadonlySet<string> = new Set(['name', 'lives in', 'works at', 'job']);
+export const CORE_RELATIONS: ReadonlySet<string> = new Set(['name', 'lives in', 'is from', 'works at', 'job']);
 
 /** The relations that are about a person (the speaker or the one spoken to). */
 const PROFILE_RELATIONS = /^(?:name|email|phone number|address|birthday|lives in|works at|job|is from|age|speaks)$/;
@@ -349,7 +349,7 @@ const EN_AGE = en(String.raw`${SUBJECT}${BE}${ADVERBS}\s+(\d{1,3})(?:\s+years?\s
 const SET_PHRASE_RULES: Rule[] = [
   (s, who) => {
     const m = s.match(EN_FROM);
-    const value = m && placeValue(m[2]!);
+    const value = m && placeValue(m[2]!.replace(/\s+(?:originally|by birth|myself)\s*$/i, ''));
     // A place has a name: "from Busan", "from the US"; not "from the future", "from work".
     if (!m || !value || !/^(?:the\s+)?[\p{Lu}\p{Lo}]/u.test(value)) return null;
     return { subject: person(m[1]!, who), relation: 'is from', value, cardinality: 'one', rule: 'en: I am from Y' };

@@ -589,6 +589,7 @@ describe('extraction: everyday set phrases about oneself', () => {
   it.each([
     ["I'm from Busan.", ['user', 'is from', 'Busan']],
     ['I am originally from Lisbon', ['user', 'is from', 'Lisbon']],
+    ["I'm from Busan originally.", ['user', 'is from', 'Busan']],
     ["I'm allergic to peanuts.", ['user', 'allergic to', 'peanuts']],
     ['I have a dog named Coco.', ['user', 'has a pet', 'Coco (dog)']],
     ["I've got a cat called Miso", ['user', 'has a pet', 'Miso (cat)']],
