@@ -27,7 +27,7 @@
  * _WARMUP (200 per path), _USERS (50), _PROFILED (300), _DOMAIN_PASSES (5); FL_PG_ADMIN_URL.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { type AdmissionPolicy, admit, extractCandidates, ManualClock, similarityNeeded, triageMessage } from '@factledger/domain';
 import { CachedEmbedder, cosineSimilarity, type Embedder, type Embedding, InMemoryEmbeddingCache, UseLiteEmbedder } from '@factledger/embeddings';
@@ -35,7 +35,7 @@ import { AdmissionPolicies, type AdmissionPolicyFile, type IngestResult, type Le
 import { type Backend, createTestDatabase } from '@factledger/store';
 import { sql } from 'kysely';
 import { QueryProfiler, type ProfileReport } from './profile';
-import { fmtInt, fmtMs, type LatencySummary, msSince, Rng, round, summarize, tick } from './stats';
+import { fmtInt, fmtMs, type LatencySummary, loadSampler, msSince, Rng, round, summarize, tick } from './stats';
 
 process.env.FL_PG_ADMIN_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
 const env = process.env;
@@ -381,20 +381,6 @@ interface BackendResult {
   runtimeMs: number;
   /** 1-minute load average sampled every 2 s (on 2 cores, above 2 means other work competed for the CPU). */
   loadAverage: { min: number; mean: number; max: number };
-}
-
-/** Samples the 1-minute load average, so that figures taken on a busy machine say so. */
-function loadSampler(): { stop(): { min: number; mean: number; max: number } } {
-  const samples = [loadavg()[0]!];
-  const timer = setInterval(() => samples.push(loadavg()[0]!), 2000);
-  timer.unref();
-  return {
-    stop: () => {
-      clearInterval(timer);
-      samples.push(loadavg()[0]!);
-      return { min: round(Math.min(...samples), 2), mean: round(samples.reduce((a, x) => a + x, 0) / samples.length, 2), max: round(Math.max(...samples), 2) };
-    },
-  };
 }
 
 async function runBackend(backend: Backend, messages: BenchMessage[], embedder: CachedEmbedder, counter: CountingEmbedder): Promise<BackendResult> {

@@ -11,7 +11,7 @@
  * Progress goes to stderr; the markdown table to stdout; figures to bench/results/*.json.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ManualClock } from '@factledger/domain';
 import { ledgerOn } from '@factledger/ledger';
@@ -32,7 +32,7 @@ import {
   type Sizes,
 } from './measures';
 import type { ProfileReport } from './profile';
-import { fmtInt, fmtMs, msSince, tick } from './stats';
+import { fmtInt, fmtMs, loadSampler, msSince, tick } from './stats';
 import { FactWorkload } from './workload';
 
 const DEFAULT_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -106,21 +106,6 @@ interface BackendResult {
   /** 1-minute load average sampled every 2 s during this backend's run (2 cores: above 2 means contention). */
   loadAverage: { min: number; mean: number; max: number };
   markdown: string;
-}
-
-/** Samples the 1-minute load average, so that figures taken on a busy machine say so. */
-function loadSampler(): { stop(): { min: number; mean: number; max: number } } {
-  const samples = [loadavg()[0]!];
-  const timer = setInterval(() => samples.push(loadavg()[0]!), 2000);
-  timer.unref();
-  return {
-    stop: () => {
-      clearInterval(timer);
-      samples.push(loadavg()[0]!);
-      const r = (x: number): number => Math.round(x * 100) / 100;
-      return { min: r(Math.min(...samples)), mean: r(samples.reduce((a, x) => a + x, 0) / samples.length), max: r(Math.max(...samples)) };
-    },
-  };
 }
 
 const log = (message: string): void => {

@@ -1,4 +1,5 @@
-/** Timing and summary helpers of the benchmark: monotonic clock, percentiles, a seeded PRNG. */
+/** Timing and summary helpers of the benchmark: monotonic clock, percentiles, a seeded PRNG, the machine's load. */
+import { loadavg } from 'node:os';
 
 export const tick = (): bigint => process.hrtime.bigint();
 
@@ -49,3 +50,23 @@ export class Rng {
 
 export const fmtInt = (x: number): string => Math.round(x).toLocaleString('en-US');
 export const fmtMs = (x: number): string => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+
+export interface LoadAverage {
+  min: number;
+  mean: number;
+  max: number;
+}
+
+/** Samples the 1-minute load average every 2 s, so that figures taken on a busy machine say so. */
+export function loadSampler(): { stop(): LoadAverage } {
+  const samples = [loadavg()[0]!];
+  const timer = setInterval(() => samples.push(loadavg()[0]!), 2000);
+  timer.unref();
+  return {
+    stop: () => {
+      clearInterval(timer);
+      samples.push(loadavg()[0]!);
+      return { min: round(Math.min(...samples), 2), mean: round(samples.reduce((a, x) => a + x, 0) / samples.length, 2), max: round(Math.max(...samples), 2) };
+    },
+  };
+}
