@@ -17,7 +17,8 @@ import {
   type TriagePlan,
 } from '@factledger/ledger';
 import { LlmNotConfiguredError, OpenAiChatModel } from '@factledger/llm';
-import { recallOn } from '@factledger/recall';
+import { CachedEmbedder, PostgresEmbeddingCache } from '@factledger/embeddings';
+import { embedderFrom } from '@factledger/recall';
 import { Command, InvalidArgumentError, Option } from 'commander';
 
 function rate(value: string): number {
@@ -56,7 +57,8 @@ async function withTriage<T>(config: () => LedgerConfig, work: (t: PopulationTri
   try {
     return await work(triage, {
       judge(name, tenant) {
-        if (name === 'rules') return new RuleJudge(policies.for(tenant), recallOn(handle.database.db, handle.runner, systemClock, settings).embedder);
+        // The configured model behind the same persistent cache recall uses: a text is embedded once.
+        if (name === 'rules') return new RuleJudge(policies.for(tenant), new CachedEmbedder(embedderFrom(settings), new PostgresEmbeddingCache(handle.database.db)));
         if (!settings.llmUrl || !settings.llmModel) throw new LlmNotConfiguredError('the language-model judge');
         return new LlmJudge(new OpenAiChatModel({ baseUrl: settings.llmUrl, model: settings.llmModel, apiKey: settings.llmApiKey }));
       },

@@ -514,8 +514,6 @@ export class Ledger {
       if (cached) return cached;
       const mine = planned.filter((p) => p.streamId === streamId);
       if (mine.every((p) => p.command.kind === 'AssertMemory' && p.command.memoryKind === 'prose')) return { version: -1, events: [] };
-    } else {
-      this.streams.drop(tenant, streamId);
     }
     return this.deps.store.readStream(tenant, streamId);
   }
@@ -544,8 +542,8 @@ export class Ledger {
     for (const [id, s] of byStream) {
       const mine = written.get(id) ?? [];
       const version = mine.length ? (result!.streamVersions[id] ?? s.read.version + mine.length) : s.read.version;
-      // A guessed-new stream that nothing was written to is not known to exist or not: keep nothing.
-      if (!mine.length && s.read.version < 0 && s.read.events.length === 0 && !s.read.state) continue;
+      // A stream that does not exist (or was only guessed new) and got nothing: nothing to keep.
+      if (!mine.length && s.read.version < 0) continue;
       this.streams.put(tenant, id, { version, events: mine.length ? [...s.read.events, ...mine] : s.read.events, state: s.state, rows: mine.length ? rows.get(id) : s.read.rows });
     }
   }

@@ -134,7 +134,7 @@ export class MessageIngestor {
         validFrom: c.validFrom.toISOString(),
       },
     }));
-    const record = (results: { outcome: IngestedCandidate['outcome']; memoryId: string }[]): MessageIngested['data'] => {
+    const recordOf = (results: { outcome: IngestedCandidate['outcome']; memoryId: string }[]): MessageIngested['data'] => {
       let next = 0;
       return {
         messageId,
@@ -172,7 +172,7 @@ export class MessageIngestor {
       correlationId: m.correlationId,
       causationId: source,
       attach: (results) => {
-        written = record(results);
+        written = recordOf(results);
         return [{ streamId: messageStreamId(messageId), expectedVersion: 'no-stream', events: [{ eventId: this.newId(), type: 'MessageIngested', data: written }] }];
       },
     });

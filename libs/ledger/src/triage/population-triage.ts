@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { type AdmissionPolicy, type Clock, InvalidInputError, SPEAKERS } from '@factledger/domain';
-import type { FactReader, MemoryRow } from '@factledger/projections';
+import type { FactReader } from '@factledger/projections';
 import type { EventStore } from '@factledger/store';
 import { describeType } from '@factledger/embeddings';
 import { z } from 'zod';
@@ -145,12 +145,6 @@ export class PopulationTriage {
     return { type, description: describeType(type), retypeTo };
   }
 
-  async select(tenant: string, input: unknown): Promise<MemoryRow[]> {
-    const t = parse(tenantSchema, tenant);
-    const p = parse(populationSchema, input);
-    return this.deps.reader.population(t, { type: p.type, status: p.status === 'any' ? null : p.status, from: p.from, to: p.to });
-  }
-
   /** Controls first, then every memory of the population; the verdicts, frozen. Throws TriageControlsFailedError. */
   async judge(
     tenant: string,
@@ -203,13 +197,15 @@ export class PopulationTriage {
       controls: { total: controls.length, missRate, maxMissRate, missed },
       counts: countVerdicts(verdicts),
       checksum: checksumOf(frozen),
-      population,
     };
   }
 
   /** The dry run: what an apply of this file would write now, and what changed since it was frozen. */
   async plan(json: unknown, options: { batch?: string } = {}): Promise<TriagePlan> {
-    const f = readFrozen(json);
+    return this.planFrozen(readFrozen(json), options);
+  }
+
+  private async planFrozen(f: FrozenVerdicts, options: { batch?: string }): Promise<TriagePlan> {
     const members = new Map((await this.deps.reader.memories(f.tenant, f.verdicts.map((v) => v.memoryId))).map((m) => [m.memoryId, m]));
     const changed: TriagePlan['changed'] = [];
     const ops: TriagePlan['ops'] = [];
@@ -232,7 +228,7 @@ export class PopulationTriage {
   /** Writes the file's quarantines and retypes as one batch, in one append, then checks the store against the file. */
   async apply(json: unknown, options: { batch?: string; skipChanged?: boolean } = {}): Promise<TriageApplied> {
     const f = readFrozen(json);
-    const plan = await this.plan(f, options);
+    const plan = await this.planFrozen(f, options);
     if (plan.changed.length && !options.skipChanged) throw new TriageStaleError(plan.changed.length, plan.changed.slice(0, 3).map((c) => `${c.memoryId}: ${c.why}`));
     const ops: LedgerOp[] = plan.ops.map((o) =>
       o.action === 'quarantine' ? { quarantine: { memoryId: o.memoryId, reason: `triage ${plan.batch}: judged by ${f.judge}` } } : { retype: { memoryId: o.memoryId, type: o.type } },
@@ -261,8 +257,7 @@ export class PopulationTriage {
   private async run(judge: MemoryJudge, task: JudgeTask, items: JudgeInput[]): Promise<Map<string, { action: JudgeAction; type?: string; label: string; reason: string }>> {
     const verdicts = items.length ? await judge.judge(task, items) : [];
     const byRef = new Map(verdicts.map((v) => [v.ref, v]));
-    const missing = items.filter((i) => !byRef.has(i.ref));
-    if (missing.length || byRef.size !== items.length) throw new Error(`judge ${judge.name} answered ${byRef.size} of ${items.length} items`);
+    if (byRef.size !== items.length || items.some((i) => !byRef.has(i.ref))) throw new Error(`judge ${judge.name} answered ${byRef.size} of ${items.length} items`);
     return byRef;
   }
 }
