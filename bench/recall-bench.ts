@@ -115,7 +115,7 @@ async function load(handle: ReturnType<typeof ledgerOn>, rng: Rng, facts: number
     };
     const decision = decide(command, key.state);
     for (const event of decision.events) evolve(key.state, { eventId: '', batch: null, event });
-    key.state.log.length = 0;
+    key.state.log = null;
     pending.push({ streamId: key.streamId, expectedVersion: key.version < 0 ? 'no-stream' : key.version, events: decision.events.map((e) => ({ eventId: randomUUID(), type: e.type, data: e.data })) });
     key.version += decision.events.length;
     if (key.value) key.superseded.push(key.value);

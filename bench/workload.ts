@@ -193,7 +193,7 @@ export class FactWorkload {
       this.counts.events++;
       this.counts.payloadBytes += JSON.stringify(event.data).length;
     }
-    key.state.log.length = 0; // only rollback needs the log; keep memory flat
+    key.state.log = null; // only rollback needs the log; keep memory flat
     this.counts.asserts++;
     if (decision.outcome === 'superseded') this.counts.superseded++;
     else if (key.version < 0) this.counts.created++;

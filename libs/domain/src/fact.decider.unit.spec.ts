@@ -26,7 +26,7 @@ const inBatch = (batch: string, command: MemoryCommand): Step => ({ batch, comma
 
 /** Append events to the state's log with the next ids (e<n>), as the store would. */
 function apply(state: StreamState, events: MemoryEvent[], batch: string | null = null): StreamState {
-  for (const event of events) evolve(state, { eventId: `e${state.log.length + 1}`, batch, event });
+  for (const event of events) evolve(state, { eventId: `e${state.log!.length + 1}`, batch, event });
   return state;
 }
 
@@ -345,7 +345,7 @@ describe('R5: quarantine, restore, retype, retract', () => {
     const state = given(assertProse('p1', 'I am working on a Kafka consumer.', 'milestone'));
     const decision = when(state, retype('p1', 'current_project'));
     then(decision, { outcome: 'retyped', events: [{ type: 'MemoryRetyped', data: { memoryId: 'p1', from: 'milestone', to: 'current_project' } }] });
-    const replayed = replay(apply(state, decision.events).log);
+    const replayed = replay(apply(state, decision.events).log!);
     expect(replayed.versions.get('p1')).toMatchObject({ type: 'current_project', originalType: 'milestone' });
   });
 
@@ -361,7 +361,7 @@ describe('R5: quarantine, restore, retype, retract', () => {
       const state = given(assertFact('v1', 'db-03', '2026-02-01'));
       const decision = when(state, retract('v1', at));
       then(decision, { outcome: 'retracted', events: [{ type: 'FactRetracted', data: { memoryId: 'v1', validTo: iso('2026-02-01') } }] });
-      expect(replay(apply(state, decision.events).log).versions.get('v1')!.withdrawn).toBe(true);
+      expect(replay(apply(state, decision.events).log!).versions.get('v1')!.withdrawn).toBe(true);
     }
   });
 

@@ -138,6 +138,11 @@ async function liveSequence(handle: LedgerHandle, clock: ManualClock): Promise<v
     await ledger.quarantine(tenant, { memoryId: carol.memoryId, batch: 'twice' });
     tick();
     expect((await ledger.rollback(tenant, { batch: 'twice' })).items.map((i) => i.result)).toEqual(['compensated', 'compensated']);
+    // Text that COPY's format must escape (a rebuild bulk-loads with it): tabs, newlines, backslashes, a literal \\N.
+    tick();
+    await ledger.assert(tenant, { text: 'Logs go to C:\\logs\\new\tthen\nthe next line, "quoted", \\N, 서울' });
+    tick();
+    await ledger.assert(tenant, { subject: 'deploy\tbot', relation: 'uses', value: 'path\\to\nconfig', scope: { env: 'a\tb\\c' } });
     // And one that stays out of the read paths.
     tick();
     await ledger.quarantine(tenant, { memoryId: prose.memoryId, reason: 'not about work' });
@@ -177,7 +182,7 @@ describe.each(testBackends())('ProjectionRunner on %s', (backend) => {
     it('rebuilds the same rows through the incremental apply, a few events per batch', async () => {
       await handle.runner.catchUp();
       const live = await dump(database);
-      // Without applyAll the rebuild folds the log through apply(), batch after batch: open rows
+      // Without a rebuilder (the fast path) the rebuild folds the log through apply(), page by page: open rows
       // are loaded, closed and reopened across batch boundaries as in live operation.
       const real = new PostgresFactProjection();
       const incremental: Projection = { name: 'facts', tables: real.tables, apply: (trx, events) => real.apply(trx, events), reset: (trx) => real.reset(trx) };

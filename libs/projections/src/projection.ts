@@ -1,5 +1,5 @@
 /** What a projection is to its runner: a name (its checkpoint), a way to apply events, a reset. */
-import type { AppendFollowUp, RecordedEvent } from '@factledger/store';
+import type { AppendFollowUp, RecordedEvent, Session } from '@factledger/store';
 import type { Kysely, Transaction } from 'kysely';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -14,10 +14,18 @@ export interface Projection {
   /** Empties the projection's tables, for a rebuild from position 0. */
   reset(trx: ProjectionExecutor): Promise<void>;
   /**
-   * Optional fast path for a rebuild: the whole log at once, onto tables just reset. Must leave
-   * exactly what `apply` would have left.
+   * Optional fast path for a rebuild from position 0, onto tables just reset: the runner hands
+   * it the log page by page, then lets it write everything at once. Must leave exactly what
+   * `apply` would have left.
    */
-  applyAll?(trx: ProjectionExecutor, events: RecordedEvent[]): Promise<void>;
+  rebuilder?(): ProjectionRebuild;
+}
+
+export interface ProjectionRebuild {
+  /** Folds the next page of the log (in memory; nothing is written yet). */
+  add(events: readonly RecordedEvent[]): void;
+  /** Writes what the pages left, in the rebuild's transaction, bulk-loading rows with `copyIn`. */
+  finish(trx: ProjectionExecutor, copyIn: Session['copyIn']): Promise<void>;
 }
 
 /** One stream of an append, as an inline projection sees it. */

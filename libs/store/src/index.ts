@@ -1,6 +1,7 @@
 /** @factledger/store — the event-store port and its PostgreSQL adapter (native and embedded). */
 export * from './event-store.port';
 export * from './errors';
+export * from './copy-rows';
 export * from './database';
 export * from './migrations';
 export * from './postgres-event-store';
