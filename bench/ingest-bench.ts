@@ -407,6 +407,10 @@ async function runBackend(backend: Backend, messages: BenchMessage[], embedder: 
 
     // Warm-up (JIT, connection pool, plans) on tenants of its own, untimed.
     for (let i = 0; i < WARMUP; i++) for (const path of PATHS) await ingest(path, 'warm', messages[i % messages.length]!);
+    // Statistics for the tables the warm-up started, as autovacuum would give them within a
+    // minute: plpgsql caches a generic plan per statement, and one planned over empty tables
+    // scans them whole for every message until the next ANALYZE replaces it.
+    await sql`ANALYZE`.execute(database.db);
     const modelTextsBefore = counter.texts;
 
     // Sequential: rounds of ROUND messages, the paths taking turns and swapping who goes first.
