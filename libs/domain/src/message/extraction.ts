@@ -614,10 +614,24 @@ const MAX_CLAUSE_CHARS = 300;
 
 const stripStage = (s: string): string => s.replace(/\*[^*]*\*/g, ' ').replace(/\s+/g, ' ').trim();
 
+/**
+ * Whole-word patterns by cue, compiled once: the gates test the same few hundred cues on every
+ * message (compiling them each time was a fifth of a message's JavaScript). Policies are small;
+ * the bound only keeps a pathological one from growing it without end.
+ */
+const CUE_PATTERNS = new Map<string, RegExp>();
+const MAX_CUE_PATTERNS = 10_000;
+
 function matchesCue(text: string, cue: string, language: Language): boolean {
   const c = cue.toLowerCase();
   if (/[\uac00-\ud7a3]/.test(c) || language === 'ko') return text.toLowerCase().includes(c);
-  return new RegExp(`(?<![\\p{L}\\p{N}])${c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'iu').test(text);
+  let pattern = CUE_PATTERNS.get(c);
+  if (!pattern) {
+    pattern = new RegExp(`(?<![\\p{L}\\p{N}])${c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'iu');
+    if (CUE_PATTERNS.size >= MAX_CUE_PATTERNS) CUE_PATTERNS.clear();
+    CUE_PATTERNS.set(c, pattern);
+  }
+  return pattern.test(text);
 }
 
 /** Whether any of the words or phrases appears: whole words in English, substrings in Korean. */
