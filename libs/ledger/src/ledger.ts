@@ -505,15 +505,17 @@ export class Ledger {
 
   /**
    * The stream a command is decided on. First attempt: the copy this process keeps, if any; a
-   * stream that only asserts prose (its id is the text's hash) is assumed new without a read.
-   * Both are guesses that the append's expected version checks; a retry always reads.
+   * stream this process has no copy of and that only takes asserts is assumed new without a
+   * read (a new key, or prose, whose stream id is the text's hash). Both are guesses that the
+   * append's expected version checks: a wrong one costs a refused append (refused before any
+   * event is written) instead of the read it saved; a retry always reads.
    */
   private async streamOf(tenant: string, streamId: string, planned: Planned[], guess: boolean): Promise<CachedStream> {
     if (guess) {
       const cached = this.streams.take(tenant, streamId);
       if (cached) return cached;
       const mine = planned.filter((p) => p.streamId === streamId);
-      if (mine.every((p) => p.command.kind === 'AssertMemory' && p.command.memoryKind === 'prose')) return { version: -1, events: [] };
+      if (mine.every((p) => p.command.kind === 'AssertMemory')) return { version: -1, events: [] };
     }
     return this.deps.store.readStream(tenant, streamId);
   }

@@ -82,7 +82,7 @@ describe.each(testBackends())('the stream cache on %s', (backend) => {
   });
   afterAll(() => database.close());
 
-  it('decides the next write on a hot key without reading it back, and a new prose memory without a read', async () => {
+  it('decides the next write on a hot key without reading it back, and a new key or prose memory without a read', async () => {
     const handle = ledgerOn(database, { clock });
     await handle.ledger.assert('c', { subject: 'svc', relation: 'port', value: '1' });
     const reads = jest.spyOn(handle.store, 'readStream');
@@ -96,6 +96,14 @@ describe.each(testBackends())('the stream cache on %s', (backend) => {
     const otherReads = jest.spyOn(other.store, 'readStream');
     expect((await other.ledger.assert('c', { text: 'a brand new note' })).outcome).toBe('duplicate');
     expect(otherReads).toHaveBeenCalledTimes(1);
+    // The same for a fact key it has no copy of: guessed new, refused by the append, read once, superseded.
+    clock.advance(1000);
+    expect((await other.ledger.assert('c', { subject: 'svc', relation: 'port', value: '3' })).outcome).toBe('superseded');
+    expect(otherReads).toHaveBeenCalledTimes(2);
+    // A key nobody wrote yet costs no read at all.
+    expect((await handle.ledger.assert('c', { subject: 'svc', relation: 'owner', value: 'ops' })).outcome).toBe('created');
+    expect(reads).not.toHaveBeenCalled();
+    expect((await handle.ledger.fact('c', { subject: 'svc', relation: 'port' })).value).toBe('3');
   });
 
   it('stays correct when another process writes the same keys: the stale copy conflicts and is read again', async () => {
