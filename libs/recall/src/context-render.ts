@@ -42,26 +42,38 @@ export interface BudgetCut {
 /**
  * Takes items in the order given (profile, fresh, detail) while the whole rendered block, frame
  * included, stays within `budgetTokens`; profile items also stay within their own cap.
+ *
+ * Each item is counted once, on its own line: counting the whole block again for every item made
+ * the cut quadratic (it was most of the assembly's JavaScript). Lines joined by newlines tokenize
+ * as apart or a token shorter, so the running sum is a bound; the block is counted whole at the
+ * end, and should that ever say more than the budget, items come off the end until it fits.
  */
 export function fitBudget(items: ContextItem[], budgetTokens: number, profileCapTokens: number, count: (text: string) => number): BudgetCut {
   const included: ContextItem[] = [];
   const cut: BudgetCut['cut'] = [];
   let profileTokens = 0;
-  let tokens = 0;
+  let running = count(`${FRAME_OPEN}\n${FRAME_CLOSE}`);
   for (const item of items) {
     const itemTokens = count(renderItem(item));
     if (item.channel === 'profile' && profileTokens + itemTokens > profileCapTokens) {
       cut.push({ item, reason: `profile cap of ${profileCapTokens} tokens` });
       continue;
     }
-    const next = count(renderContext([...included, item]));
+    const next = running + itemTokens + count('\n');
     if (next > budgetTokens) {
       cut.push({ item, reason: `budget of ${budgetTokens} tokens (would need ${next})` });
       continue;
     }
     included.push(item);
-    tokens = next;
+    running = next;
     if (item.channel === 'profile') profileTokens += itemTokens;
   }
-  return { included, cut, text: renderContext(included), tokens };
+  let text = renderContext(included);
+  let tokens = count(text);
+  while (tokens > budgetTokens && included.length > 0) {
+    cut.push({ item: included.pop()!, reason: `budget of ${budgetTokens} tokens (the whole block counted ${tokens})` });
+    text = renderContext(included);
+    tokens = count(text);
+  }
+  return { included, cut, text, tokens };
 }

@@ -40,4 +40,23 @@ describe('context rendering and budget', () => {
     expect(cut.included.map((i) => i.memoryId)).toContain('d');
     expect(cut.cut[0]!.reason).toMatch(/profile cap of 60 tokens/);
   });
+
+  it('counts each item once, and trims the end when the whole block counts more than its pieces did', () => {
+    const items = Array.from({ length: 8 }, (_, i) => item(`d${i}`, 'detail', `Detail number ${i}.`));
+    const calls: string[] = [];
+    // A counter under which the whole block costs 5 more per line than its pieces added up to.
+    const count = (t: string): number => {
+      calls.push(t);
+      return t.length + (t.startsWith(FRAME_OPEN) && t.split('\n').length > 3 ? 5 * t.split('\n').length : 0);
+    };
+    const pieces = count(renderContext(items)) - 5 * (items.length + 3);
+    calls.length = 0;
+    const cut = fitBudget(items, pieces, 0, count);
+    expect(cut.tokens).toBe(count(cut.text));
+    expect(cut.tokens).toBeLessThanOrEqual(pieces);
+    expect(cut.included.length).toBeLessThan(8);
+    expect(cut.cut.at(-1)!.reason).toMatch(/the whole block counted/);
+    // Not quadratic: one count per item, the frame, the newline, and a few for the whole block.
+    expect(calls.filter((t) => t.startsWith(FRAME_OPEN) && t.split('\n').length > 3).length).toBeLessThanOrEqual(8);
+  });
 });
