@@ -54,6 +54,20 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     expect(january.text).not.toContain('8080');
   });
 
+  it('compares the best candidates by their stored vectors for diversity, and the trace shows how close each came', async () => {
+    const { ledger } = handle;
+    await ledger.assert('d', { text: 'The billing service listens on port 9000.' });
+    await ledger.assert('d', { text: 'The billing service listens on port 9000 in production.' });
+    await indexer.catchUp();
+    const context = await recall.assemble('d', { query: 'Which port does the billing service listen on?' });
+    const trace = (await recall.trace('d', context.traceId)) as Record<string, any>;
+    const closeness = (trace.diversity as { maxCosineToTaken: number }[]).map((d) => d.maxCosineToTaken);
+    expect(closeness).toHaveLength(2);
+    expect(closeness[0]).toBe(0);
+    // The second was compared with the first through their embeddings: near-duplicates, close to 1.
+    expect(closeness[1]).toBeGreaterThan(0.8);
+  });
+
   it('injects a write that is not embedded yet through the fresh channel, until the index catches up', async () => {
     const { ledger } = handle;
     const written = await ledger.assert('f', { text: 'My new email address is minji@newmail.example.', type: 'profile' });

@@ -63,13 +63,14 @@ interface Row {
   source: string | null;
   core: boolean;
   recorded_at: Date;
-  embedding: string | null;
+  /** Whether the index holds an embedding of this version (its vector is fetched only if needed). */
+  embedded: boolean;
   cosine: number | null;
   text_rank: number;
   trigram: number;
 }
 
-const parseVector = (v: string | null): Float32Array | null => (v ? Float32Array.from(JSON.parse(v) as number[]) : null);
+const parseVector = (v: string): Float32Array => Float32Array.from(JSON.parse(v) as number[]);
 
 export class Recall {
   private readonly thresholds: Thresholds;
@@ -107,7 +108,8 @@ export class Recall {
       }
     }
     const rows = [...pool.values()];
-    const scored = (r: Row): Scored => ({ memoryId: r.memory_id, cosine: r.cosine, textRank: r.text_rank, trigram: r.trigram, embedding: parseVector(r.embedding) });
+    const byId = new Map(rows.map((r) => [r.memory_id, r]));
+    const scored = (r: Row): Scored => ({ memoryId: r.memory_id, cosine: r.cosine, textRank: r.text_rank, trigram: r.trigram, embedding: null });
     const item = (r: Row, channel: ContextItem['channel'], fused: number | null): RecalledItem => ({
       memoryId: r.memory_id,
       channel,
@@ -121,7 +123,7 @@ export class Recall {
 
     const profile = rows.filter((r) => r.core).sort((a, b) => +new Date(a.recorded_at) - +new Date(b.recorded_at));
     const fresh = rows
-      .filter((r) => !r.core && r.embedding === null)
+      .filter((r) => !r.core && !r.embedded)
       .sort((a, b) => b.text_rank + b.trigram - (a.text_rank + a.trigram) || +new Date(b.recorded_at) - +new Date(a.recorded_at))
       .slice(0, this.options.freshLimit ?? 5);
     const freshIds = new Set(fresh.map((r) => r.memory_id));
@@ -136,8 +138,11 @@ export class Recall {
     // Diversity among the best few: more could never fit a prompt's budget anyway.
     const best = relevant.sort((a, b) => fused.get(b.memoryId)! - fused.get(a.memoryId)!).slice(0, this.options.detailLimit ?? 20);
     for (const c of relevant.slice(best.length)) excluded.push({ memoryId: c.memoryId, reason: `beyond the ${best.length} best fused` });
+    // Only the few that diversity compares need their vectors: the pool's hundred-odd would cost
+    // more to print as text and parse again than the rest of the assembly's JavaScript.
+    const stored = await this.vectors(tenant, best.filter((c) => byId.get(c.memoryId)!.embedded).map((c) => c.memoryId));
+    for (const c of best) c.embedding = stored.get(c.memoryId) ?? null;
     const diverse = maximalMarginalRelevance(best.map((c) => ({ item: c, score: fused.get(c.memoryId)! })));
-    const byId = new Map(rows.map((r) => [r.memory_id, r]));
     const ordered: RecalledItem[] = [
       ...profile.map((r) => item(r, 'profile', null)),
       ...fresh.map((r) => item(r, 'fresh', null)),
@@ -156,7 +161,7 @@ export class Recall {
         memoryId: r.memory_id,
         text: r.text,
         core: r.core,
-        embedded: r.embedding !== null,
+        embedded: r.embedded,
         scores: { cosineSimilarity: r.cosine, tsRank: r.text_rank, trigramWordSimilarity: r.trigram },
       })),
       thresholds: this.thresholds,
@@ -186,6 +191,15 @@ export class Recall {
     const r = row.rows[0];
     if (!r) throw new UnknownTraceError(id);
     return { id, tenant, createdAt: new Date(r.created_at).toISOString(), ...r.trace };
+  }
+
+  /** The stored embeddings of these versions (by memory id) for the index's model. */
+  private async vectors(tenant: string, memoryIds: string[]): Promise<Map<string, Float32Array>> {
+    if (memoryIds.length === 0) return new Map();
+    const rows = await sql<{ memory_id: string; embedding: string }>`
+      SELECT memory_id, embedding::text AS embedding FROM fl_recall_index
+      WHERE tenant = ${tenant} AND model = ${this.deps.embedder.model} AND memory_id = ANY(${memoryIds})`.execute(this.db);
+    return new Map(rows.rows.map((r) => [r.memory_id, parseVector(r.embedding)]));
   }
 
   /** Deletes traces recorded before `before` (the retention period); returns how many. */
@@ -280,7 +294,7 @@ export class Recall {
         pool AS (
           SELECT memory_id FROM nearest UNION SELECT memory_id FROM worded UNION SELECT memory_id FROM trigrams
           UNION SELECT memory_id FROM profile UNION SELECT memory_id FROM fresh)
-        SELECT h.memory_id, h.text, h.type, h.speaker, h.source, m.core, m.recorded_at, i.embedding::text AS embedding,
+        SELECT h.memory_id, h.text, h.type, h.speaker, h.source, m.core, m.recorded_at, i.embedding IS NOT NULL AS embedded,
           CASE WHEN i.embedding IS NULL THEN NULL ELSE 1 - (i.embedding <=> ${q}::vector) END AS cosine,
           CASE WHEN ${anyWord} = '' THEN 0 ELSE ts_rank(to_tsvector('simple', h.text), websearch_to_tsquery('simple', ${anyWord})) END AS text_rank,
           word_similarity(${text}, h.text) AS trigram
