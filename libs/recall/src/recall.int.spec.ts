@@ -2,6 +2,7 @@ import { InvalidInputError, ManualClock } from '@factledger/domain';
 import { UseLiteEmbedder } from '@factledger/embeddings';
 import { type LedgerHandle, ledgerOn } from '@factledger/ledger';
 import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
+import { sql } from 'kysely';
 import { UnknownTraceError } from './errors';
 import { Recall } from './recall';
 import { RecallIndexer } from './recall-indexer';
@@ -66,6 +67,17 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     expect(closeness[0]).toBe(0);
     // The second was compared with the first through their embeddings: near-duplicates, close to 1.
     expect(closeness[1]).toBeGreaterThan(0.8);
+  });
+
+  it('keeps no pending list on the lexical indexes, so that a query never scans one first', async () => {
+    const options = await sql<{ name: string; options: string[] | null }>`
+      SELECT relname AS name, reloptions AS options FROM pg_class WHERE relname IN ('fl_recall_index_lexemes', 'fl_recall_index_trigrams') ORDER BY relname`.execute(
+      database.db,
+    );
+    expect(options.rows).toEqual([
+      { name: 'fl_recall_index_lexemes', options: ['fastupdate=off'] },
+      { name: 'fl_recall_index_trigrams', options: ['fastupdate=off'] },
+    ]);
   });
 
   it('injects a write that is not embedded yet through the fresh channel, until the index catches up', async () => {
