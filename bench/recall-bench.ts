@@ -22,7 +22,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { type AssertMemory, decide, evolve, factStreamId, initialState, ManualClock, type StreamState } from '@factledger/domain';
-import { CachedEmbedder, type Embedder, type Embedding, PostgresEmbeddingCache, UseLiteEmbedder } from '@factledger/embeddings';
+import { CachedEmbedder, type Embedder, type Embedding, PostgresEmbeddingCache, toVectorText, UseLiteEmbedder } from '@factledger/embeddings';
 import { ledgerOn } from '@factledger/ledger';
 import { cleanQuery, Recall, type RecallSettings, recallOn, TiktokenCounter } from '@factledger/recall';
 import { createTestDatabase, migrate, openDatabase, type StreamAppend } from '@factledger/store';
@@ -259,7 +259,7 @@ async function main(): Promise<void> {
     // The floor: the three retrievers' statements as recall issues them (same words, same
     // operators, same indexes), without the visibility filter, the scoring pass or the trace.
     const floor = async (question: string, vector: Embedding): Promise<void> => {
-      const q = `[${Array.from(vector).join(',')}]`;
+      const q = toVectorText(vector);
       const words = cleanQuery(question);
       const any = words.terms.join(' OR ');
       const trigramOf = (glue: string) => (words.distinctive.length ? sql.join(words.distinctive.map((t) => sql`${t} <% text`), sql.raw(` ${glue} `)) : sql`false`);

@@ -10,8 +10,10 @@ import type { CachedEmbedding, EmbeddingCacheStore } from './embedding-cache.por
 
 const ROWS_PER_INSERT = 500;
 
-const toVectorText = (embedding: Embedding): string => `[${Array.from(embedding).join(',')}]`;
-const fromVectorText = (text: string): Embedding => Float32Array.from(text.slice(1, -1).split(','), Number);
+/** pgvector's text form of a vector, `[x,y,…]` (round-trips float32 exactly). */
+export const toVectorText = (embedding: Embedding): string => `[${Array.from(embedding).join(',')}]`;
+/** A vector from pgvector's text form. */
+export const fromVectorText = (text: string): Embedding => Float32Array.from(text.slice(1, -1).split(','), Number);
 
 export class PostgresEmbeddingCache implements EmbeddingCacheStore {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -137,9 +137,9 @@ export class PostgresFactProjection implements Projection, InlineProjection {
 
   /**
    * Rebuild fast path: the log folds in memory page by page (no loads, no row closes), then the
-   * rows are bulk-loaded with COPY, the history's secondary indexes and overlap constraint
-   * dropped first and recreated from their own stored definitions afterwards, so each is built
-   * once instead of row by row.
+   * rows are bulk-loaded with COPY, the tables' keys, indexes and overlap constraint dropped first
+   * and recreated from their own stored definitions afterwards, so each is built once instead of
+   * row by row.
    */
   rebuilder(): ProjectionRebuild {
     const fold = new FactFold({ memories: [], openHistory: [], watermarks: new Map() });

@@ -100,7 +100,7 @@ export class ProjectionRunner {
     const started = Date.now();
     const pageSize = this.batchSize * 10;
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const run = (db: Kysely<any>, copyIn?: Session['copyIn']): Promise<number> =>
+    const run = (db: Kysely<any>, copyIn?: Session['copyIn']): Promise<{ count: number; loaded: boolean }> =>
       db.transaction().execute(async (trx) => {
         await lockProjection(trx, projection.name);
         await projection.reset(trx);
@@ -128,16 +128,16 @@ export class ProjectionRunner {
         }
         if (fast) await fast.finish(trx, copyIn!);
         await writeCheckpoint(trx, projection.name, checkpoint);
-        return count;
+        return { count, loaded: fast !== undefined };
       });
-    const total = this.session ? await this.session((s) => run(s.db, s.copyIn)) : await run(this.db);
+    const { count, loaded } = this.session ? await this.session((s) => run(s.db, s.copyIn)) : await run(this.db);
     // Freshly loaded tables: give the planner their new statistics now. A fast path loads its
     // rows frozen (hint bits and visibility map set); rows that went through `apply` are
     // vacuumed, rather than leave that to the first readers and autovacuum.
     const tables = sql.join(projection.tables.map((t) => sql.ref(t)));
-    if (this.session && projection.rebuilder) await sql`ANALYZE ${tables}`.execute(this.db);
+    if (loaded) await sql`ANALYZE ${tables}`.execute(this.db);
     else await sql`VACUUM (ANALYZE) ${tables}`.execute(this.db);
-    return { events: total, ms: Date.now() - started };
+    return { events: count, ms: Date.now() - started };
   }
 
   private behind(name: string, position: number | null): Promise<{ events: number; oldest: Date | null }> {

@@ -7,7 +7,7 @@ export type ProjectionExecutor = Kysely<any> | Transaction<any>;
 
 export interface Projection {
   readonly name: string;
-  /** The tables it owns (reset empties them; a rebuild vacuums and analyses them afterwards). */
+  /** The tables it owns (reset empties them; a rebuild refreshes their statistics afterwards). */
   readonly tables: string[];
   /** Applies events in log order; must be idempotent (a replayed event changes nothing). */
   apply(trx: ProjectionExecutor, events: RecordedEvent[]): Promise<void>;

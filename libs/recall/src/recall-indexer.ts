@@ -5,7 +5,7 @@
  * Embedding happens outside any transaction; if another process indexed the same events
  * meanwhile, this pass's work is dropped rather than written twice.
  */
-import { type Embedder, embeddingText } from '@factledger/embeddings';
+import { type Embedder, embeddingText, toVectorText } from '@factledger/embeddings';
 import { checkpointLag, lockProjection, type ProjectionRunner, readCheckpoint, SingleFlightDrain, writeCheckpoint } from '@factledger/projections';
 import { readLog } from '@factledger/store';
 import { type Kysely, sql } from 'kysely';
@@ -102,7 +102,7 @@ export class RecallIndexer {
       const now = await readCheckpoint(trx, RECALL_INDEX);
       if (now.prepare !== from.prepare) return false; // another process indexed these events
       if (rows.length) {
-        const payload = rows.map((r, i) => ({ t: r.tenant, m: r.memory_id, x: r.text, v: `[${Array.from(vectors[i]!).join(',')}]` }));
+        const payload = rows.map((r, i) => ({ t: r.tenant, m: r.memory_id, x: r.text, v: toVectorText(vectors[i]!) }));
         await sql`
           INSERT INTO fl_recall_index (tenant, memory_id, model, dimensions, embedding, text)
           SELECT r.t, r.m, ${this.embedder.model}, ${this.embedder.dimensions}, r.v::vector, r.x

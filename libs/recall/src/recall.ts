@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type Clock, InvalidInputError } from '@factledger/domain';
-import type { Embedder } from '@factledger/embeddings';
+import { type Embedder, fromVectorText, toVectorText } from '@factledger/embeddings';
 import type { ProjectionRunner } from '@factledger/projections';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
@@ -69,8 +69,6 @@ interface Row {
   text_rank: number;
   trigram: number;
 }
-
-const parseVector = (v: string): Float32Array => Float32Array.from(JSON.parse(v) as number[]);
 
 export class Recall {
   private readonly thresholds: Thresholds;
@@ -199,7 +197,7 @@ export class Recall {
     const rows = await sql<{ memory_id: string; embedding: string }>`
       SELECT memory_id, embedding::text AS embedding FROM fl_recall_index
       WHERE tenant = ${tenant} AND model = ${this.deps.embedder.model} AND memory_id = ANY(${memoryIds})`.execute(this.db);
-    return new Map(rows.rows.map((r) => [r.memory_id, parseVector(r.embedding)]));
+    return new Map(rows.rows.map((r) => [r.memory_id, fromVectorText(r.embedding)]));
   }
 
   /** Deletes traces recorded before `before` (the retention period); returns how many. */
@@ -238,7 +236,7 @@ export class Recall {
       words.distinctive.length ? sql.join(words.distinctive.map((t) => sql`${t} <% i.text`), sql.raw(` ${glue} `)) : sql`false`;
     const trigramAll = trigramOf('AND');
     const trigramAny = trigramOf('OR');
-    const q = `[${Array.from(vector).join(',')}]`;
+    const q = toVectorText(vector);
     const validAt = at.validAt.toISOString();
     const knownAt = at.knownAt.toISOString();
     const visible = (alias: string) => sql`EXISTS (SELECT 1 FROM fl_fact_history h WHERE h.tenant = ${sql.ref(`${alias}.tenant`)}
