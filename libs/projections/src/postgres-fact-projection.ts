@@ -122,6 +122,11 @@ const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 export class PostgresFactProjection implements Projection, InlineProjection {
   readonly name = 'facts';
   readonly tables = ['fl_memories', 'fl_fact_history', 'fl_projected_streams'];
+  // What the readers (fact reader, recall, the indexer, this projection's own loads) look rows up by.
+  readonly statistics = {
+    fl_memories: ['tenant', 'memory_id', 'stream_id', 'subject_norm', 'status', 'core', 'type', 'recorded_at', 'valid_from', 'valid_to'],
+    fl_fact_history: ['tenant', 'memory_id', 'stream_id', 'subject_norm', 'status', 'opened_by', 'valid', 'tx'],
+  };
 
   async apply(trx: Executor, events: RecordedEvent[]): Promise<void> {
     const relevant = events.filter(isMemoryEvent);

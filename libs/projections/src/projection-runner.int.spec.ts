@@ -177,6 +177,11 @@ describe.each(testBackends())('ProjectionRunner on %s', (backend) => {
       expect(await dump(database)).toEqual(live);
       const [status] = await handle.runner.status(clock.now());
       expect(status).toMatchObject({ name: 'facts', behindEvents: 0, lagMs: 0, checkpoint: log[log.length - 1]!.logPosition });
+      // The planner knows the new tables at once: their size, and the statistics of the columns reads look rows up by.
+      const sized = await sql<{ reltuples: number }>`SELECT reltuples FROM pg_class WHERE relname = 'fl_memories'`.execute(database.db);
+      expect(Number(sized.rows[0]!.reltuples)).toBe(live.memories.length);
+      const analyzed = await sql<{ attname: string }>`SELECT attname FROM pg_stats WHERE tablename = 'fl_fact_history' AND attname = 'stream_id'`.execute(database.db);
+      expect(analyzed.rows).toHaveLength(1);
     });
 
     it('rebuilds the same rows through the incremental apply, a few events per batch', async () => {

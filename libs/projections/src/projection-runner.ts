@@ -132,11 +132,16 @@ export class ProjectionRunner {
       });
     const { count, loaded } = this.session ? await this.session((s) => run(s.db, s.copyIn)) : await run(this.db);
     // Freshly loaded tables: give the planner their new statistics now. A fast path loads its
-    // rows frozen (hint bits and visibility map set); rows that went through `apply` are
-    // vacuumed, rather than leave that to the first readers and autovacuum.
-    const tables = sql.join(projection.tables.map((t) => sql.ref(t)));
-    if (loaded) await sql`ANALYZE ${tables}`.execute(this.db);
-    else await sql`VACUUM (ANALYZE) ${tables}`.execute(this.db);
+    // rows frozen (hint bits and visibility map set), and only the columns reads look rows up by
+    // are analyzed at once (a third of the time of a whole ANALYZE here); rows that went through
+    // `apply` are vacuumed, rather than leave that to the first readers and autovacuum.
+    if (loaded) {
+      const target = (t: string) => {
+        const columns = projection.statistics?.[t];
+        return columns ? sql`${sql.ref(t)} (${sql.join(columns.map((c) => sql.ref(c)))})` : sql.ref(t);
+      };
+      await sql`ANALYZE ${sql.join(projection.tables.map(target))}`.execute(this.db);
+    } else await sql`VACUUM (ANALYZE) ${sql.join(projection.tables.map((t) => sql.ref(t)))}`.execute(this.db);
     return { events: count, ms: Date.now() - started };
   }
 

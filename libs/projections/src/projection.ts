@@ -9,6 +9,12 @@ export interface Projection {
   readonly name: string;
   /** The tables it owns (reset empties them; a rebuild refreshes their statistics afterwards). */
   readonly tables: string[];
+  /**
+   * Per table, the columns its reads filter, join and sort on. A rebuild refreshes the statistics
+   * of these before it returns and leaves the others to autovacuum (which sees the whole table
+   * changed); a table not listed is analyzed whole.
+   */
+  readonly statistics?: Readonly<Record<string, readonly string[]>>;
   /** Applies events in log order; must be idempotent (a replayed event changes nothing). */
   apply(trx: ProjectionExecutor, events: RecordedEvent[]): Promise<void>;
   /** Empties the projection's tables, for a rebuild from position 0. */
