@@ -112,7 +112,7 @@ export function projectFacts(loaded: LoadedRows, events: RecordedEvent[]): Proje
  * A version's row. Field by field rather than `{ ...version }`: V8 spreads these objects many
  * times slower than it builds a literal, and a rebuild makes one row per memory of the log.
  */
-function memoryRow(v: VersionState, last: LastChange, recordedAt: Date): MemoryRow {
+function memoryRow(v: VersionState, stream: StreamFold, memory: MemoryFold): MemoryRow {
   return {
     memoryId: v.memoryId,
     kind: v.kind,
@@ -137,96 +137,127 @@ function memoryRow(v: VersionState, last: LastChange, recordedAt: Date): MemoryR
     retracted: v.retracted,
     overruled: v.overruled,
     supersededBy: v.supersededBy,
-    tenant: last.tenant,
-    streamId: last.streamId,
-    status: statusOf(v, last.recordedAt.getTime()),
-    recordedAt,
-    updatedAt: last.recordedAt,
-    lastPosition: last.globalPosition,
+    tenant: stream.tenant,
+    streamId: stream.streamId,
+    status: statusOf(v, memory.lastRecordedAt.getTime()),
+    recordedAt: memory.firstRecorded,
+    updatedAt: memory.lastRecordedAt,
+    lastPosition: memory.lastPosition,
   };
 }
 
-/** What a memory row needs of the last event that changed it. */
-interface LastChange {
+/** A memory as the fold has it: its version after the last event that changed it, and when. */
+interface MemoryFold {
+  /** Null only for an open history row loaded without its memory row, until an event changes it. */
+  version: VersionState | null;
+  /** When it was first recorded. */
+  firstRecorded: Date;
+  lastRecordedAt: Date;
+  lastPosition: number;
+  /** Whether an event of this fold changed it (loaded rows that no event touched are not written again). */
+  changed: boolean;
+  /** Its open history row, if it has one. */
+  open: HistoryRow | null;
+}
+
+/** One stream as the fold has it: everything a memory event of it needs, in one place. */
+interface StreamFold {
   tenant: string;
   streamId: string;
-  recordedAt: Date;
-  globalPosition: number;
+  state: StreamState;
+  /** Last stream version applied (-1: none). */
+  watermark: number;
+  touched: boolean;
+  memories: Map<string, MemoryFold>;
+  /** History rows this fold opened (closed since or not), in the order they opened. */
+  fresh: Set<HistoryRow>;
+}
+
+/** A stream's rows once its last event is folded: nothing later can change them. */
+export interface FinalStream {
+  memories: MemoryRow[];
+  history: HistoryRow[];
+  watermark: { tenant: string; streamId: string; version: number } | null;
 }
 
 /**
  * The fold behind `projectFacts`, able to take the log in pieces: `add` as many times as there
  * are pages, then `changes` once. A rebuild streams the whole log through one fold and keeps
- * nothing of an event once it is folded (the streams' states keep no event log either).
+ * nothing of an event once it is folded (the streams' states keep no event log either); it can
+ * also `take` a stream out as soon as its last event is folded, and write its rows early.
  */
 export class FactFold {
-  private readonly states = new Map<string, StreamState>();
-  /** When each memory was first recorded; the rows themselves are built once, at the end. */
-  private readonly firstRecorded = new Map<string, Date>();
-  private readonly open: Map<string, HistoryRow>;
-  private readonly fresh = new Set<HistoryRow>();
+  private readonly streams = new Map<string, StreamFold>();
   private readonly closes: HistoryClose[] = [];
   private readonly drops: ProjectionChanges['drops'] = [];
-  private readonly changed = new Map<string, { version: VersionState; last: LastChange }>();
-  private readonly watermarks: Map<string, number>;
-  private readonly touchedStreams = new Map<string, { tenant: string; streamId: string; version: number }>();
 
-  constructor(loaded: LoadedRows) {
+  constructor(private readonly loaded: LoadedRows) {
     for (const row of loaded.memories) {
-      const key = streamKey(row.tenant, row.streamId);
-      let state = this.states.get(key);
-      if (!state) {
-        state = { cardinality: row.cardinality, versions: new Map(), log: null, compensated: new Set() };
-        this.states.set(key, state);
-      }
-      state.versions.set(row.memoryId, { ...row });
-      this.firstRecorded.set(`${row.tenant}|${row.memoryId}`, row.recordedAt);
+      const stream = this.stream(row.tenant, row.streamId, row.cardinality);
+      stream.state.versions.set(row.memoryId, { ...row });
+      const lastRecordedAt = row.updatedAt;
+      stream.memories.set(row.memoryId, { version: row, firstRecorded: row.recordedAt, lastRecordedAt, lastPosition: row.lastPosition, changed: false, open: null });
     }
-    this.open = new Map(loaded.openHistory.map((r) => [`${r.tenant}|${r.memoryId}`, r]));
-    this.watermarks = new Map(loaded.watermarks);
+    for (const row of loaded.openHistory) {
+      const memory = this.streams.get(streamKey(row.tenant, row.streamId))?.memories.get(row.memoryId);
+      if (memory) memory.open = row;
+      else this.stream(row.tenant, row.streamId, null).memories.set(row.memoryId, { version: null, firstRecorded: row.txFrom, lastRecordedAt: row.txFrom, lastPosition: row.openedBy, changed: false, open: row });
+    }
+  }
+
+  private stream(tenant: string, streamId: string, cardinality: VersionState['cardinality'] | null, key = streamKey(tenant, streamId)): StreamFold {
+    let stream = this.streams.get(key);
+    if (!stream) {
+      stream = {
+        tenant,
+        streamId,
+        state: { cardinality, versions: new Map(), log: null, compensated: new Set() },
+        watermark: this.loaded.watermarks.get(key) ?? -1,
+        touched: false,
+        memories: new Map(),
+        fresh: new Set(),
+      };
+      this.streams.set(key, stream);
+    }
+    return stream;
   }
 
   add(events: readonly RecordedEvent[]): void {
-    const { states, open, fresh, watermarks } = this;
     for (const recorded of events) {
       if (!isMemoryEvent(recorded)) continue;
-      const skey = streamKey(recorded.tenant, recorded.streamId);
-      if ((watermarks.get(skey) ?? -1) >= recorded.streamVersion) continue; // already applied
-      watermarks.set(skey, recorded.streamVersion);
-      const touched = this.touchedStreams.get(skey);
-      if (touched) touched.version = recorded.streamVersion;
-      else this.touchedStreams.set(skey, { tenant: recorded.tenant, streamId: recorded.streamId, version: recorded.streamVersion });
+      const stream = this.stream(recorded.tenant, recorded.streamId, null);
+      if (stream.watermark >= recorded.streamVersion) continue; // already applied
+      stream.watermark = recorded.streamVersion;
+      stream.touched = true;
 
-      let state = states.get(skey);
-      if (!state) {
-        state = { cardinality: null, versions: new Map(), log: null, compensated: new Set() };
-        states.set(skey, state);
-      }
+      const { state } = stream;
       const event = { type: recorded.type, data: recorded.data } as MemoryEvent;
       const memoryId = (event.data as { memoryId: string }).memoryId;
       const prior = state.versions.get(memoryId);
       const before = prior ? { status: historyStatus(prior), validFrom: prior.validFrom, validTo: prior.validTo, type: prior.type } : null;
       evolve(state, { eventId: recorded.eventId, batch: recorded.batch, event });
       const version = state.versions.get(memoryId)!;
-      const mkey = `${recorded.tenant}|${memoryId}`;
-      const last = { tenant: recorded.tenant, streamId: recorded.streamId, recordedAt: recorded.recordedAt, globalPosition: recorded.globalPosition };
-      const seen = this.changed.get(mkey);
-      if (seen) {
-        seen.version = version;
-        seen.last = last;
+      let memory = stream.memories.get(memoryId);
+      if (!memory) {
+        memory = { version, firstRecorded: recorded.recordedAt, lastRecordedAt: recorded.recordedAt, lastPosition: recorded.globalPosition, changed: true, open: null };
+        stream.memories.set(memoryId, memory);
       } else {
-        this.changed.set(mkey, { version, last });
-        if (!this.firstRecorded.has(mkey)) this.firstRecorded.set(mkey, recorded.recordedAt);
+        if (memory.version === null) memory.firstRecorded = recorded.recordedAt;
+        memory.version = version;
+        memory.lastRecordedAt = recorded.recordedAt;
+        memory.lastPosition = recorded.globalPosition;
+        memory.changed = true;
       }
 
       if (sameRow(before, version)) continue;
-      const current = open.get(mkey);
+      const current = memory.open;
       if (current) {
         const txTo = new Date(Math.max(current.txFrom.getTime(), recorded.recordedAt.getTime()));
         const neverSeen = txTo.getTime() === current.txFrom.getTime();
-        if (fresh.has(current) && neverSeen) {
-          fresh.delete(current);
-        } else if (fresh.has(current)) {
+        const mine = stream.fresh.has(current);
+        if (mine && neverSeen) {
+          stream.fresh.delete(current);
+        } else if (mine) {
           current.txTo = txTo;
           current.closedBy = recorded.globalPosition;
           current.closedEventType = recorded.type;
@@ -242,7 +273,7 @@ export class FactFold {
             closedEventType: recorded.type,
           });
         }
-        open.delete(mkey);
+        memory.open = null;
       }
       const status = historyStatus(version);
       if (status === null) continue;
@@ -271,19 +302,49 @@ export class FactFold {
         closedBy: null,
         closedEventType: null,
       };
-      fresh.add(opened);
-      open.set(mkey, opened);
+      stream.fresh.add(opened);
+      memory.open = opened;
     }
   }
 
-  changes(): ProjectionChanges {
-    const memories = [...this.changed].map(([mkey, { version, last }]) => memoryRow(version, last, this.firstRecorded.get(mkey)!));
+  /**
+   * Takes a stream out of the fold with the rows it leaves (null when the fold has nothing of
+   * it). For a rebuild, once the stream's last event is folded: its rows are final.
+   */
+  take(tenant: string, streamId: string): FinalStream | null {
+    const key = streamKey(tenant, streamId);
+    const stream = this.streams.get(key);
+    if (!stream) return null;
+    this.streams.delete(key);
+    return this.rowsOf(stream);
+  }
+
+  /** Takes out every stream left, in the order the fold first saw them. */
+  *rest(): Generator<FinalStream> {
+    for (const [key, stream] of this.streams) {
+      this.streams.delete(key);
+      yield this.rowsOf(stream);
+    }
+  }
+
+  private rowsOf(stream: StreamFold): FinalStream {
+    const memories: MemoryRow[] = [];
+    for (const memory of stream.memories.values()) if (memory.changed) memories.push(memoryRow(memory.version!, stream, memory));
     return {
       memories,
-      closes: this.closes,
-      drops: this.drops,
-      inserts: [...this.fresh],
-      watermarks: [...this.touchedStreams.values()],
+      history: [...stream.fresh],
+      watermark: stream.touched ? { tenant: stream.tenant, streamId: stream.streamId, version: stream.watermark } : null,
     };
+  }
+
+  changes(): ProjectionChanges {
+    const changes: ProjectionChanges = { memories: [], closes: this.closes, drops: this.drops, inserts: [], watermarks: [] };
+    for (const stream of this.streams.values()) {
+      const rows = this.rowsOf(stream);
+      for (const m of rows.memories) changes.memories.push(m);
+      for (const h of rows.history) changes.inserts.push(h);
+      if (rows.watermark) changes.watermarks.push(rows.watermark);
+    }
+    return changes;
   }
 }
