@@ -37,7 +37,7 @@ export function ledgerOn(
   const clock = options.clock ?? systemClock;
   const store = new PostgresEventStore(database.db);
   const facts = new PostgresFactProjection();
-  const runner = new ProjectionRunner(database.db, [facts, new AnswerProjection()], { waitTimeoutMs: options.waitTimeoutMs, session: database.session });
+  const runner = new ProjectionRunner(database.db, [facts, new AnswerProjection()], { waitTimeoutMs: options.waitTimeoutMs, sessions: database });
   const reader = new FactReader(database.db);
   const ledger = new Ledger({ store, runner, inline: facts, reader, clock });
   const answerReader = new AnswerReader(database.db);

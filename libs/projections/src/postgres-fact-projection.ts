@@ -4,10 +4,11 @@
  * statements per batch (rows travel as one jsonb parameter each).
  */
 import { normalizeTerm, scopeKey } from '@factledger/domain';
-import { copyRows, type RecordedEvent } from '@factledger/store';
+import type { RecordedEvent } from '@factledger/store';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import {
   FactFold,
+  type FinalStream,
   type HistoryRow,
   isMemoryEvent,
   type LoadedRows,
@@ -16,38 +17,10 @@ import {
   projectFacts,
   streamKey,
 } from './fact-projection';
-import type { InlineFollowUp, InlineProjection, PendingStream, Projection, ProjectionRebuild } from './projection';
+import type { InlineFollowUp, InlineProjection, PendingStream, Projection, ProjectionRebuild, RebuildSink } from './projection';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Executor = Kysely<any> | Transaction<any>;
-
-/**
- * Drops the indexes, primary keys and exclusion constraints of `tables` and returns how to
- * recreate them from their own stored definitions: a bulk load then checks and builds each one
- * once, by sorting, instead of row by row. Transactional, like all DDL in PostgreSQL.
- */
-async function deferIndexes(trx: Executor, tables: string[]): Promise<{ rebuild(): Promise<void> }> {
-  const defs = await sql<{ tbl: string; name: string; def: string; kind: 'constraint' | 'index' }>`
-    SELECT conrelid::regclass::text AS tbl, conname AS name, pg_get_constraintdef(oid) AS def, 'constraint' AS kind
-    FROM pg_constraint WHERE conrelid = ANY(${tables}::regclass[]) AND contype IN ('p', 'x')
-    UNION ALL
-    SELECT x.indrelid::regclass::text, i.relname, pg_get_indexdef(i.oid), 'index'
-    FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
-    WHERE x.indrelid = ANY(${tables}::regclass[])
-      AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid)`.execute(trx);
-  for (const d of defs.rows) {
-    if (d.kind === 'constraint') await sql`ALTER TABLE ${sql.ref(d.tbl)} DROP CONSTRAINT ${sql.ref(d.name)}`.execute(trx);
-    else await sql`DROP INDEX ${sql.ref(d.name)}`.execute(trx);
-  }
-  return {
-    rebuild: async () => {
-      for (const d of defs.rows) {
-        if (d.kind === 'constraint') await sql`ALTER TABLE ${sql.ref(d.tbl)} ADD CONSTRAINT ${sql.ref(d.name)} ${sql.raw(d.def)}`.execute(trx);
-        else await sql.raw(d.def).execute(trx);
-      }
-    },
-  };
-}
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export function memoryFromDb(r: any): MemoryRow {
@@ -141,25 +114,25 @@ export class PostgresFactProjection implements Projection, InlineProjection {
   }
 
   /**
-   * Rebuild fast path: the log folds in memory page by page (no loads, no row closes), then the
-   * rows are bulk-loaded with COPY, the tables' keys, indexes and overlap constraint dropped first
-   * and recreated from their own stored definitions afterwards, so each is built once instead of
-   * row by row.
+   * Rebuild fast path (see rebuild.ts): the log folds in memory page by page, with no loads and
+   * no row closes, and a stream's rows go out as soon as its last event is folded.
    */
-  rebuilder(): ProjectionRebuild {
+  rebuilder(sink: RebuildSink, lastOfStream: (event: RecordedEvent) => boolean): ProjectionRebuild {
     const fold = new FactFold({ memories: [], openHistory: [], watermarks: new Map() });
+    const out = (rows: FinalStream | null): void => {
+      if (!rows) return;
+      for (const m of rows.memories) sink.row('fl_memories', memoryValues(m));
+      for (const h of rows.history) sink.row('fl_fact_history', historyCopyRow(h));
+      if (rows.watermark) sink.row('fl_projected_streams', [rows.watermark.tenant, rows.watermark.streamId, rows.watermark.version]);
+    };
     return {
-      add: (events) => fold.add(events),
-      finish: async (trx, copyIn) => {
-        const changes = fold.changes();
-        const deferred = await deferIndexes(trx, this.tables);
-        // Frozen: the tables were truncated in this transaction, so the rows go in as a VACUUM
-        // would leave them, and the first readers need not set their hint bits.
-        const frozen = { freeze: true };
-        await copyIn('fl_memories', MEMORY_COLUMNS, inChunks(changes.memories, memoryValues), frozen);
-        await copyIn('fl_fact_history', HISTORY_COPY_COLUMNS, inChunks(changes.inserts, historyCopyRow), frozen);
-        await copyIn('fl_projected_streams', ['tenant', 'stream_id', 'version'], inChunks(changes.watermarks, (w) => [w.tenant, w.streamId, w.version]), frozen);
-        await deferred.rebuild();
+      columns: { fl_memories: MEMORY_COLUMNS, fl_fact_history: HISTORY_COPY_COLUMNS, fl_projected_streams: ['tenant', 'stream_id', 'version'] },
+      add: (events) => {
+        fold.add(events);
+        for (const e of events) if (lastOfStream(e)) out(fold.take(e.tenant, e.streamId));
+      },
+      end: () => {
+        for (const rows of fold.rest()) out(rows);
       },
     };
   }
@@ -310,13 +283,4 @@ function historyCopyRow(h: HistoryRow): unknown[] {
     h.subject === null ? null : normalizeTerm(h.subject), h.scope, h.value, h.text, h.type, h.speaker, h.source, h.status,
     range(h.validFrom, h.validTo), range(h.txFrom, h.txTo), h.closedBy, h.closedEventType,
   ];
-}
-
-/**
- * Rows in COPY text, a thousand at a time, made only as the COPY takes them. Small pieces die
- * young: with the whole fold still alive, larger ones survived into V8's old generation and the
- * garbage collector took three times as long as the serialising.
- */
-function* inChunks<T>(rows: readonly T[], toRow: (row: T) => readonly unknown[], size = 1000): Generator<string> {
-  for (let i = 0; i < rows.length; i += size) yield copyRows(rows.slice(i, i + size).map(toRow));
 }

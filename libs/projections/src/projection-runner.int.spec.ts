@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { type AssertMemory, decide, factStreamId, initialState, ManualClock } from '@factledger/domain';
 import { type LedgerHandle, ledgerOn } from '@factledger/ledger';
-import { createTestDatabase, type RecordedEvent, type TestDatabase, testBackends } from '@factledger/store';
+import { createTestDatabase, type RecordedEvent, type Session, type TestDatabase, testBackends } from '@factledger/store';
 import { sql } from 'kysely';
 import { Client } from 'pg';
 import { ProjectionLagError } from './errors';
@@ -205,6 +205,68 @@ describe.each(testBackends())('ProjectionRunner on %s', (backend) => {
       expect(await dump(database)).toEqual(live);
     });
   });
+
+  // Several connections at once: the rebuild loads new tables beside the live ones and swaps them in.
+  if (backend === 'postgres') {
+    describe('(a2) rebuild beside the live tables', () => {
+      const names = async (): Promise<string[]> =>
+        (
+          await sql<{ name: string }>`
+            SELECT c.relname || ':' || c.relkind::text AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = 'public' AND (c.relname LIKE 'fl\\_memories%' OR c.relname LIKE 'fl\\_fact\\_history%' OR c.relname LIKE 'fl\\_projected\\_streams%')
+            UNION ALL SELECT conrelid::regclass::text || '.' || conname FROM pg_constraint WHERE conrelid IN ('fl_memories'::regclass, 'fl_fact_history'::regclass, 'fl_projected_streams'::regclass)
+            ORDER BY 1`.execute(database.db)
+        ).rows.map((r) => r.name);
+
+      it('keeps every table, index and constraint name, and leaves no new table behind', async () => {
+        const before = await names();
+        expect(before).toContain('fl_fact_history.fl_fact_history_no_overlap');
+        await handle.runner.rebuild('facts');
+        expect(await names()).toEqual(before);
+      });
+
+      it('replaces what a rebuild that died half-way left behind', async () => {
+        await sql`CREATE TABLE fl_memories__rebuild (leftover int)`.execute(database.db);
+        await handle.runner.catchUp();
+        const live = await dump(database);
+        await handle.runner.rebuild('facts');
+        expect(await dump(database)).toEqual(live);
+        expect((await names()).filter((n) => n.includes('__rebuild'))).toEqual([]);
+      });
+
+      it('loses nothing written while it runs: the checkpoint goes back to what the new tables hold, and a catch-up applies the rest', async () => {
+        await handle.runner.catchUp();
+        const written: number[] = [];
+        let opened = 0;
+        // A write lands after the rebuild took its snapshot of the log, before the new tables are swapped in.
+        const during = {
+          concurrentSessions: true,
+          session: async <T,>(work: (s: Session) => Promise<T>): Promise<T> => {
+            opened++;
+            if (opened === 2) {
+              clock.advance(1000);
+              written.push((await handle.ledger.assert('acme', { subject: 'carol', relation: 'works at', value: `Initech ${opened}` })).position);
+            }
+            return database.session(work);
+          },
+        };
+        const runner = new ProjectionRunner(database.db, [new PostgresFactProjection()], { sessions: during });
+        const head = await handle.store.head();
+        const result = await runner.rebuild('facts');
+        expect(written).toHaveLength(1);
+        expect(result.events).toBe(head); // the log as the snapshot had it
+        const [status] = await runner.status(clock.now());
+        expect(status!.checkpoint.prepare).toBe(head);
+        expect(status!.behindEvents).toBe(1);
+        await runner.catchUp();
+        const caughtUp = await dump(database);
+        expect(JSON.stringify(caughtUp.memories)).toContain(`Initech 2`);
+        // The same rows as a rebuild with nothing written meanwhile.
+        await handle.runner.rebuild('facts');
+        expect(await dump(database)).toEqual(caughtUp);
+      });
+    });
+  }
 
   describe('(b) idempotence', () => {
     it('changes nothing when an already applied batch is applied again', async () => {

@@ -5,11 +5,12 @@
  * and per-stream watermarks make a replayed event a no-op. An advisory lock per projection
  * lets several processes run the same runner without applying anything twice.
  */
-import { LOG_START, type LogPosition, readLog, type Session } from '@factledger/store';
+import { type Database, LOG_START, type LogPosition, readLog } from '@factledger/store';
 import { type Kysely, sql } from 'kysely';
 import { ProjectionLagError } from './errors';
 import { SingleFlightDrain } from './single-flight-drain';
 import type { Projection } from './projection';
+import { type RebuildPlan, rebuildBeside, rebuildInPlace } from './rebuild';
 
 export interface ProjectionStatus {
   name: string;
@@ -25,11 +26,11 @@ export interface RunnerOptions {
   /** How long a read with `minPosition` waits for the projection before failing. */
   waitTimeoutMs?: number;
   /**
-   * A connection of the runner's own that can bulk-load (Database.session); with it, a rebuild
-   * takes a projection's fast path (Projection.rebuilder), without it every page goes through
-   * `apply`.
+   * Connections of the runner's own that can bulk-load (Database.session); with them, a rebuild
+   * takes a projection's fast path (Projection.rebuilder, see rebuild.ts), without them every
+   * page goes through `apply`.
    */
-  session?: <T>(work: (session: Session) => Promise<T>) => Promise<T>;
+  sessions?: Pick<Database, 'session' | 'concurrentSessions'>;
 }
 
 export class ProjectionRunner {
@@ -39,7 +40,7 @@ export class ProjectionRunner {
   });
   private readonly batchSize: number;
   private readonly waitTimeoutMs: number;
-  private readonly session: RunnerOptions['session'];
+  private readonly sessions: RunnerOptions['sessions'];
   private ready: Promise<void> | null = null;
 
   constructor(
@@ -50,7 +51,7 @@ export class ProjectionRunner {
   ) {
     this.batchSize = options.batchSize ?? 1000;
     this.waitTimeoutMs = options.waitTimeoutMs ?? 2000;
-    this.session = options.session;
+    this.sessions = options.sessions;
   }
 
   private ensureCheckpoints(): Promise<void> {
@@ -89,9 +90,9 @@ export class ProjectionRunner {
   }
 
   /**
-   * Rebuilds a projection from position 0 in one transaction: readers wait for it (the reset
-   * locks the tables) and never see a half-built read model. The log is read page by page, the
-   * next page while the current one is folded.
+   * Rebuilds a projection from position 0. With a fast path and sessions, see rebuild.ts;
+   * otherwise in one transaction that empties the tables and applies the log page by page
+   * (readers wait for it and never see a half-built read model).
    */
   async rebuild(name: string): Promise<{ events: number; ms: number }> {
     const projection = this.projections.find((p) => p.name === name);
@@ -99,49 +100,37 @@ export class ProjectionRunner {
     await this.ensureCheckpoints();
     const started = Date.now();
     const pageSize = this.batchSize * 10;
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    const run = (db: Kysely<any>, copyIn?: Session['copyIn']): Promise<{ count: number; loaded: boolean }> =>
-      db.transaction().execute(async (trx) => {
-        await lockProjection(trx, projection.name);
-        await projection.reset(trx);
-        const fast = copyIn ? projection.rebuilder?.() : undefined;
-        const page = (after: LogPosition): ReturnType<typeof readLog> => {
-          const read = readLog(trx, after, pageSize);
-          read.catch(() => undefined); // awaited below; a failure must not also go unhandled
-          return read;
-        };
-        let checkpoint = LOG_START;
-        let count = 0;
-        let next = page(checkpoint);
-        for (;;) {
-          const events = await next;
-          if (events.length === 0) break;
-          count += events.length;
-          checkpoint = events[events.length - 1]!.logPosition;
-          if (fast) {
-            next = page(checkpoint);
-            fast.add(events);
-          } else {
-            await projection.apply(trx, events);
-            next = page(checkpoint);
-          }
-        }
-        if (fast) await fast.finish(trx, copyIn!);
-        await writeCheckpoint(trx, projection.name, checkpoint);
-        return { count, loaded: fast !== undefined };
-      });
-    const { count, loaded } = this.session ? await this.session((s) => run(s.db, s.copyIn)) : await run(this.db);
-    // Freshly loaded tables: give the planner their new statistics now. A fast path loads its
-    // rows frozen (hint bits and visibility map set), and only the columns reads look rows up by
-    // are analyzed at once (a third of the time of a whole ANALYZE here); rows that went through
-    // `apply` are vacuumed, rather than leave that to the first readers and autovacuum.
-    if (loaded) {
-      const target = (t: string) => {
-        const columns = projection.statistics?.[t];
-        return columns ? sql`${sql.ref(t)} (${sql.join(columns.map((c) => sql.ref(c)))})` : sql.ref(t);
+    const { sessions } = this;
+    if (sessions && projection.rebuilder) {
+      const plan: RebuildPlan = {
+        projection,
+        pageSize,
+        lock: (trx) => lockProjection(trx, projection.name),
+        checkpoint: (trx, position) => writeCheckpoint(trx, projection.name, position, { force: true }),
       };
-      await sql`ANALYZE ${sql.join(projection.tables.map(target))}`.execute(this.db);
-    } else await sql`VACUUM (ANALYZE) ${sql.join(projection.tables.map((t) => sql.ref(t)))}`.execute(this.db);
+      const { events } = sessions.concurrentSessions
+        ? await rebuildBeside(this.db, sessions.session, plan)
+        : await sessions.session((s) => rebuildInPlace(this.db, s, plan));
+      return { events, ms: Date.now() - started };
+    }
+    const count = await this.db.transaction().execute(async (trx) => {
+      await lockProjection(trx, projection.name);
+      await projection.reset(trx);
+      let checkpoint = LOG_START;
+      let total = 0;
+      for (;;) {
+        const events = await readLog(trx, checkpoint, pageSize);
+        if (events.length === 0) break;
+        total += events.length;
+        await projection.apply(trx, events);
+        checkpoint = events[events.length - 1]!.logPosition;
+      }
+      await writeCheckpoint(trx, projection.name, checkpoint);
+      return total;
+    });
+    // Rows that went through `apply` are vacuumed and analyzed now, rather than leave that to the
+    // first readers and autovacuum.
+    await sql`VACUUM (ANALYZE) ${sql.join(projection.tables.map((t) => sql.ref(t)))}`.execute(this.db);
     return { events: count, ms: Date.now() - started };
   }
 
@@ -205,12 +194,14 @@ export async function readCheckpoint(executor: Kysely<any>, name: string): Promi
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function writeCheckpoint(executor: Kysely<any>, name: string, position: LogPosition): Promise<void> {
+export async function writeCheckpoint(executor: Kysely<any>, name: string, position: LogPosition, options: { force?: boolean } = {}): Promise<void> {
+  // An inline projection (see fl_apply_fact_changes) may have moved it further meanwhile; only a
+  // rebuild that swaps in tables built up to `position` sets it back (force).
+  const guard = options.force ? sql`` : sql`WHERE fl_checkpoints.prepare <= excluded.prepare`;
   await sql`
     INSERT INTO fl_checkpoints (name, commit, prepare, updated_at) VALUES (${name}, ${position.commit}::xid8, ${position.prepare}, now())
     ON CONFLICT (name) DO UPDATE SET commit = excluded.commit, prepare = excluded.prepare, updated_at = excluded.updated_at
-    -- An inline projection (see fl_apply_fact_changes) may have moved it further meanwhile.
-    WHERE fl_checkpoints.prepare <= excluded.prepare`.execute(executor);
+    ${guard}`.execute(executor);
 }
 
 /** Committed events at or before `position` (all, when null) past a checkpoint, and the oldest one's time. */

@@ -1,5 +1,5 @@
 /** What a projection is to its runner: a name (its checkpoint), a way to apply events, a reset. */
-import type { AppendFollowUp, RecordedEvent, Session } from '@factledger/store';
+import type { AppendFollowUp, RecordedEvent } from '@factledger/store';
 import type { Kysely, Transaction } from 'kysely';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -20,18 +20,26 @@ export interface Projection {
   /** Empties the projection's tables, for a rebuild from position 0. */
   reset(trx: ProjectionExecutor): Promise<void>;
   /**
-   * Optional fast path for a rebuild from position 0, onto tables just reset: the runner hands
-   * it the log page by page, then lets it write everything at once. Must leave exactly what
-   * `apply` would have left.
+   * Optional fast path for a rebuild from position 0 (see rebuild.ts): the runner hands it the
+   * log page by page, and it hands back the rows of its tables as soon as they are final
+   * (`lastOfStream` says which events end their stream in the log being rebuilt). Must leave
+   * exactly what `apply` would have left.
    */
-  rebuilder?(): ProjectionRebuild;
+  rebuilder?(sink: RebuildSink, lastOfStream: (event: RecordedEvent) => boolean): ProjectionRebuild;
+}
+
+/** Where a rebuild's rows go: each in the column order the rebuild names for its table. */
+export interface RebuildSink {
+  row(table: string, values: readonly unknown[]): void;
 }
 
 export interface ProjectionRebuild {
-  /** Folds the next page of the log (in memory; nothing is written yet). */
+  /** For each of the projection's tables, the columns its rows come in. */
+  readonly columns: Readonly<Record<string, readonly string[]>>;
+  /** Folds the next page of the log; rows that no later event can change may go out now. */
   add(events: readonly RecordedEvent[]): void;
-  /** Writes what the pages left, in the rebuild's transaction, bulk-loading rows with `copyIn`. */
-  finish(trx: ProjectionExecutor, copyIn: Session['copyIn']): Promise<void>;
+  /** The log is done: every row not out yet goes out. */
+  end(): void;
 }
 
 /** One stream of an append, as an inline projection sees it. */

@@ -34,6 +34,8 @@ export interface Database {
   backend: Backend;
   /** Runs `work` on one connection of its own, which can also bulk-load rows (see Session). */
   session<T>(work: (session: Session) => Promise<T>): Promise<T>;
+  /** Whether sessions may run at the same time, each on a connection of its own (not on PGlite: one connection). */
+  readonly concurrentSessions: boolean;
   close(): Promise<void>;
 }
 
@@ -52,7 +54,7 @@ export interface Session {
    * `freeze`: write them frozen, hint bits and visibility map set, as a VACUUM would leave them;
    * only allowed into a table created or truncated in the same transaction.
    */
-  copyIn(table: string, columns: readonly string[], chunks: Iterable<string>, options?: { freeze?: boolean }): Promise<void>;
+  copyIn(table: string, columns: readonly string[], chunks: Iterable<string> | AsyncIterable<string>, options?: { freeze?: boolean }): Promise<void>;
 }
 
 const copyStatement = (table: string, columns: readonly string[], source: string, options: { freeze?: boolean } = {}): string =>
@@ -84,7 +86,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         client.release();
       }
     };
-    return { db, backend: 'postgres', session, close: () => db.destroy() };
+    return { db, backend: 'postgres', session, concurrentSessions: true, close: () => db.destroy() };
   }
   const dataDir = options.dataDir && options.dataDir !== 'memory://' ? options.dataDir : undefined;
   const extensions = { vector, pg_trgm, btree_gist };
@@ -96,12 +98,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     db,
     backend: 'pglite',
+    concurrentSessions: false,
     // The one session: `db` already is it, and PGlite runs the COPY inside its open transaction.
     session: (work) =>
       work({
         db,
         copyIn: async (table, columns, chunks, options) => {
-          await pglite.query(copyStatement(table, columns, "'/dev/blob'", options), [], { blob: new Blob([...chunks]) });
+          const parts: string[] = [];
+          for await (const chunk of chunks) parts.push(chunk);
+          await pglite.query(copyStatement(table, columns, "'/dev/blob'", options), [], { blob: new Blob(parts) });
         },
       }),
     close: async () => {
