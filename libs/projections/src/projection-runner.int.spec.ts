@@ -264,6 +264,11 @@ describe.each(testBackends())('ProjectionRunner on %s', (backend) => {
         // The same rows as a rebuild with nothing written meanwhile.
         await handle.runner.rebuild('facts');
         expect(await dump(database)).toEqual(caughtUp);
+        // Writers carry on over the swapped-in tables, their own projection inline.
+        clock.advance(1000);
+        await handle.ledger.assert('acme', { subject: 'carol', relation: 'works at', value: 'Initech 3' });
+        expect(JSON.stringify((await dump(database)).memories)).toContain('Initech 3');
+        expect((await runner.status(clock.now()))[0]!.behindEvents).toBe(0);
       });
     });
   }
