@@ -2,8 +2,6 @@
  * Ranking, pure: reciprocal rank fusion of the retrievers' rankings, the relevance threshold of
  * the detail channel, and maximal marginal relevance for diversity.
  */
-import { cosineSimilarity } from '@factledger/embeddings';
-
 export interface Scored {
   memoryId: string;
   /** Cosine similarity of the query's and the memory's embeddings; null when not embedded yet. */
@@ -12,7 +10,6 @@ export interface Scored {
   textRank: number;
   /** pg_trgm word similarity of the query to the memory's text, 0..1. */
   trigram: number;
-  embedding: Float32Array | null;
 }
 
 export interface Thresholds {
@@ -56,12 +53,13 @@ export function relevance(c: Scored, t: Thresholds): string | null {
 
 /**
  * Greedy maximal marginal relevance: repeatedly takes the item with the best
- * λ·relevance − (1 − λ)·(highest cosine to an item already taken). Items without an embedding
- * count as dissimilar to everything. O(n²) similarities: each item's redundancy is updated
- * against the one item just taken.
+ * λ·relevance − (1 − λ)·(highest cosine to an item already taken). `similarity` gives the cosine
+ * of two items, or null (no embedding yet: dissimilar to everything). O(n²) similarities: each
+ * item's redundancy is updated against the one item just taken.
  */
-export function maximalMarginalRelevance<T extends { embedding: Float32Array | null }>(
+export function maximalMarginalRelevance<T>(
   items: { item: T; score: number }[],
+  similarity: (a: T, b: T) => number | null,
   lambda = 0.7,
 ): { item: T; score: number; redundancy: number }[] {
   const left = items.map((x) => ({ ...x, redundancy: 0 }));
@@ -75,9 +73,7 @@ export function maximalMarginalRelevance<T extends { embedding: Float32Array | n
     }
     const [chosen] = left.splice(best, 1);
     taken.push(chosen!);
-    const e = chosen!.item.embedding;
-    if (!e) continue;
-    for (const c of left) if (c.item.embedding) c.redundancy = Math.max(c.redundancy, cosineSimilarity(c.item.embedding, e));
+    for (const c of left) c.redundancy = Math.max(c.redundancy, similarity(c.item, chosen!.item) ?? 0);
   }
   return taken;
 }

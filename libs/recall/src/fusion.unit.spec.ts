@@ -1,12 +1,15 @@
+import { cosineSimilarity } from '@factledger/embeddings';
 import { DEFAULT_THRESHOLDS, maximalMarginalRelevance, reciprocalRankFusion, relevance, type Scored } from './fusion';
 
-const c = (memoryId: string, cosine: number | null, textRank: number, trigram: number, embedding: number[] | null = null): Scored => ({
+type WithVector = Scored & { embedding: Float32Array | null };
+const c = (memoryId: string, cosine: number | null, textRank: number, trigram: number, embedding: number[] | null = null): WithVector => ({
   memoryId,
   cosine,
   textRank,
   trigram,
   embedding: embedding ? Float32Array.from(embedding) : null,
 });
+const similarity = (a: WithVector, b: WithVector): number | null => (a.embedding && b.embedding ? cosineSimilarity(a.embedding, b.embedding) : null);
 
 describe('fusion', () => {
   it('ranks a candidate that several retrievers agree on above one that a single retriever likes best', () => {
@@ -30,7 +33,18 @@ describe('fusion', () => {
       { item: c('twin', 0.88, 0, 0, [0.99, 0.01, 0]), score: 0.95 },
       { item: c('other', 0.6, 0, 0, [0, 1, 0]), score: 0.8 },
     ];
-    const order = maximalMarginalRelevance(items).map((x) => x.item.memoryId);
+    const order = maximalMarginalRelevance(items, similarity).map((x) => x.item.memoryId);
     expect(order).toEqual(['first', 'other', 'twin']);
+  });
+
+  it('treats an item without an embedding as unlike every other', () => {
+    const items = [
+      { item: c('first', 0.9, 0, 0, [1, 0, 0]), score: 1 },
+      { item: c('fresh', null, 0.1, 0, null), score: 0.9 },
+      { item: c('twin', 0.88, 0, 0, [1, 0, 0]), score: 0.95 },
+    ];
+    const taken = maximalMarginalRelevance(items, similarity);
+    expect(taken.map((x) => x.item.memoryId)).toEqual(['first', 'fresh', 'twin']);
+    expect(taken.find((x) => x.item.memoryId === 'fresh')!.redundancy).toBe(0);
   });
 });

@@ -9,9 +9,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type Clock, InvalidInputError } from '@factledger/domain';
-import { type Embedder, fromVectorText, toVectorText } from '@factledger/embeddings';
+import { type Embedder, toVectorText } from '@factledger/embeddings';
 import type { ProjectionRunner } from '@factledger/projections';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import { type ContextItem, fitBudget } from './context-render';
 import { DEFAULT_THRESHOLDS, maximalMarginalRelevance, reciprocalRankFusion, relevance, type Scored, type Thresholds } from './fusion';
@@ -70,6 +70,9 @@ interface Row {
   trigram: number;
 }
 
+/** One key for a pair, whichever way round. */
+const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
+
 export class Recall {
   private readonly thresholds: Thresholds;
 
@@ -91,6 +94,9 @@ export class Recall {
     const at = { validAt: q.validAt ?? now, knownAt: q.knownAt ?? now };
     const hygiene = cleanQuery(q.query, { addressTerms: this.options.addressTerms });
     const vectors = await this.deps.embedder.embed(hygiene.parts);
+    // The index's lag, for the trace, on a connection of its own while the pool is gathered.
+    const lag = this.deps.indexer.lag(now);
+    lag.catch(() => undefined); // awaited below; a failure must not also go unhandled
 
     // Candidate pool, per sub-query; a version keeps its best scores across sub-queries.
     const pool = new Map<string, Row>();
@@ -107,7 +113,7 @@ export class Recall {
     }
     const rows = [...pool.values()];
     const byId = new Map(rows.map((r) => [r.memory_id, r]));
-    const scored = (r: Row): Scored => ({ memoryId: r.memory_id, cosine: r.cosine, textRank: r.text_rank, trigram: r.trigram, embedding: null });
+    const scored = (r: Row): Scored => ({ memoryId: r.memory_id, cosine: r.cosine, textRank: r.text_rank, trigram: r.trigram });
     const item = (r: Row, channel: ContextItem['channel'], fused: number | null): RecalledItem => ({
       memoryId: r.memory_id,
       channel,
@@ -136,11 +142,13 @@ export class Recall {
     // Diversity among the best few: more could never fit a prompt's budget anyway.
     const best = relevant.sort((a, b) => fused.get(b.memoryId)! - fused.get(a.memoryId)!).slice(0, this.options.detailLimit ?? 20);
     for (const c of relevant.slice(best.length)) excluded.push({ memoryId: c.memoryId, reason: `beyond the ${best.length} best fused` });
-    // Only the few that diversity compares need their vectors: the pool's hundred-odd would cost
-    // more to print as text and parse again than the rest of the assembly's JavaScript.
-    const stored = await this.vectors(tenant, best.filter((c) => byId.get(c.memoryId)!.embedded).map((c) => c.memoryId));
-    for (const c of best) c.embedding = stored.get(c.memoryId) ?? null;
-    const diverse = maximalMarginalRelevance(best.map((c) => ({ item: c, score: fused.get(c.memoryId)! })));
+    // Diversity needs how alike the few best are, pair by pair: the database computes it from the
+    // stored embeddings, which costs less than sending the vectors over as text.
+    const alike = await this.closeness(tenant, best.filter((c) => byId.get(c.memoryId)!.embedded).map((c) => c.memoryId));
+    const diverse = maximalMarginalRelevance(
+      best.map((c) => ({ item: c, score: fused.get(c.memoryId)! })),
+      (a, b) => alike.get(pairKey(a.memoryId, b.memoryId)) ?? null,
+    );
     const ordered: RecalledItem[] = [
       ...profile.map((r) => item(r, 'profile', null)),
       ...fresh.map((r) => item(r, 'fresh', null)),
@@ -154,7 +162,7 @@ export class Recall {
     const trace = {
       query: { message: q.query, cleaned: hygiene.text, parts: hygiene.parts, terms: hygiene.terms },
       asOf: { validAt: at.validAt.toISOString(), knownAt: at.knownAt.toISOString(), minPosition: q.minPosition ?? null },
-      index: await this.deps.indexer.lag(now),
+      index: await lag,
       pool: rows.map((r) => ({
         memoryId: r.memory_id,
         text: r.text,
@@ -176,8 +184,11 @@ export class Recall {
       },
       survivors: items.map((i) => ({ memoryId: i.memoryId, channel: i.channel })),
     };
-    await sql`INSERT INTO fl_recall_traces (id, tenant, created_at, query, trace)
-      VALUES (${traceId}, ${tenant}, ${now.toISOString()}, ${q.query}, ${JSON.stringify(trace)}::jsonb)`.execute(this.db);
+    // A trace is a record of this read, not a memory: its commit does not wait for the WAL flush
+    // (a crash may lose the last moment's traces, never a write).
+    await sql`WITH async AS (SELECT set_config('synchronous_commit', 'off', true))
+      INSERT INTO fl_recall_traces (id, tenant, created_at, query, trace)
+      SELECT ${traceId}, ${tenant}, ${now.toISOString()}, ${q.query}, ${JSON.stringify(trace)}::jsonb FROM async`.execute(this.db);
     return { traceId, text: budget.text, tokens: budget.tokens, budgetTokens: q.budgetTokens, items };
   }
 
@@ -191,13 +202,13 @@ export class Recall {
     return { id, tenant, createdAt: new Date(r.created_at).toISOString(), ...r.trace };
   }
 
-  /** The stored embeddings of these versions (by memory id) for the index's model. */
-  private async vectors(tenant: string, memoryIds: string[]): Promise<Map<string, Float32Array>> {
-    if (memoryIds.length === 0) return new Map();
-    const rows = await sql<{ memory_id: string; embedding: string }>`
-      SELECT memory_id, embedding::text AS embedding FROM fl_recall_index
-      WHERE tenant = ${tenant} AND model = ${this.deps.embedder.model} AND memory_id = ANY(${memoryIds})`.execute(this.db);
-    return new Map(rows.rows.map((r) => [r.memory_id, fromVectorText(r.embedding)]));
+  /** Cosine similarity of each pair of these versions' stored embeddings (index's model), by pairKey. */
+  private async closeness(tenant: string, memoryIds: string[]): Promise<Map<string, number>> {
+    if (memoryIds.length < 2) return new Map();
+    const rows = await sql<{ a: string; b: string; cosine: number }>`
+      WITH v AS (SELECT memory_id, embedding FROM fl_recall_index WHERE tenant = ${tenant} AND model = ${this.deps.embedder.model} AND memory_id = ANY(${memoryIds}))
+      SELECT x.memory_id AS a, y.memory_id AS b, 1 - (x.embedding <=> y.embedding) AS cosine FROM v x JOIN v y ON x.memory_id < y.memory_id`.execute(this.db);
+    return new Map(rows.rows.map((r) => [pairKey(r.a, r.b), Number(r.cosine)]));
   }
 
   /** Deletes traces recorded before `before` (the retention period); returns how many. */
@@ -239,7 +250,7 @@ export class Recall {
     const q = toVectorText(vector);
     const validAt = at.validAt.toISOString();
     const knownAt = at.knownAt.toISOString();
-    const visible = (alias: string) => sql`EXISTS (SELECT 1 FROM fl_fact_history h WHERE h.tenant = ${sql.ref(`${alias}.tenant`)}
+    const visible = (alias: string, tenantOf: RawBuilder<unknown> = sql.ref(`${alias}.tenant`)) => sql`EXISTS (SELECT 1 FROM fl_fact_history h WHERE h.tenant = ${tenantOf}
       AND h.memory_id = ${sql.ref(`${alias}.memory_id`)} AND h.status = 'active'
       AND h.valid @> ${validAt}::timestamptz AND h.tx @> ${knownAt}::timestamptz)`;
     return this.db.transaction().execute(async (trx) => {
@@ -250,35 +261,41 @@ export class Recall {
           SELECT i.memory_id FROM fl_recall_index i
           WHERE i.tenant = ${tenant} AND i.model = ${model} AND i.dimensions = ${dims} AND ${visible('i')}
           ORDER BY i.embedding::vector(${dims}) <=> ${q}::vector(${dims}) LIMIT ${k}),
-        -- Full text: versions holding all content words, or all distinctive ones (the first
-        -- few hundred, ranked); only
-        -- when none does, any holding one content word (unranked, bounded).
+        -- Full text: the first few hundred versions holding all content words, or all distinctive
+        -- ones, ranked; the best visible ones are kept (visibility is checked in rank order, only
+        -- until enough pass). Only when none matches, any holding one content word (unranked, bounded).
         worded_all AS (
-          SELECT memory_id FROM (
-            SELECT i.memory_id, i.lexemes FROM fl_recall_index i
-            WHERE ${anyWord} <> '' AND i.tenant = ${tenant} AND i.model = ${model}
-              AND i.lexemes @@ (plainto_tsquery('simple', ${allWords}) || plainto_tsquery('simple', ${distinctWords})) AND ${visible('i')}
-            LIMIT ${scan}) hits
-          ORDER BY ts_rank(lexemes, websearch_to_tsquery('simple', ${anyWord})) DESC LIMIT ${k}),
+          SELECT ranked.memory_id, ranked.score FROM (
+            SELECT hits.memory_id, ts_rank(hits.lexemes, websearch_to_tsquery('simple', ${anyWord})) AS score FROM (
+              SELECT i.memory_id, i.lexemes FROM fl_recall_index i
+              WHERE ${anyWord} <> '' AND i.tenant = ${tenant} AND i.model = ${model}
+                AND i.lexemes @@ (plainto_tsquery('simple', ${allWords}) || plainto_tsquery('simple', ${distinctWords}))
+              LIMIT ${scan}) hits
+            ORDER BY score DESC) ranked
+          WHERE ${visible('ranked', sql`${tenant}`)}
+          ORDER BY ranked.score DESC LIMIT ${k}),
         worded AS (
-          SELECT memory_id FROM worded_all
+          SELECT memory_id, score FROM worded_all
           UNION ALL
-          (SELECT i.memory_id FROM fl_recall_index i
+          (SELECT i.memory_id, NULL::real FROM fl_recall_index i
            WHERE NOT EXISTS (SELECT 1 FROM worded_all) AND ${anyWord} <> '' AND i.tenant = ${tenant} AND i.model = ${model}
              AND i.lexemes @@ websearch_to_tsquery('simple', ${anyWord}) AND ${visible('i')}
            LIMIT ${k})),
-        -- Trigrams: versions holding every distinctive word (the first few hundred, ranked); only when none
-        -- does, any that holds one of them, unranked (a GIN bitmap stops at the limit).
+        -- Trigrams alike: the first few hundred holding every distinctive word, ranked, the best visible
+        -- kept; only when none does, any that holds one of them, unranked (a GIN bitmap stops at the limit).
         trigrams_all AS (
-          SELECT memory_id FROM (
-            SELECT i.memory_id, i.text FROM fl_recall_index i
-            WHERE i.tenant = ${tenant} AND i.model = ${model} AND (${trigramAll}) AND ${visible('i')}
-            LIMIT ${scan}) hits
-          ORDER BY word_similarity(${text}, hits.text) DESC LIMIT ${k}),
+          SELECT ranked.memory_id, ranked.score FROM (
+            SELECT hits.memory_id, word_similarity(${text}, hits.text) AS score FROM (
+              SELECT i.memory_id, i.text FROM fl_recall_index i
+              WHERE i.tenant = ${tenant} AND i.model = ${model} AND (${trigramAll})
+              LIMIT ${scan}) hits
+            ORDER BY score DESC) ranked
+          WHERE ${visible('ranked', sql`${tenant}`)}
+          ORDER BY ranked.score DESC LIMIT ${k}),
         trigrams AS (
-          SELECT memory_id FROM trigrams_all
+          SELECT memory_id, score FROM trigrams_all
           UNION ALL
-          (SELECT i.memory_id FROM fl_recall_index i
+          (SELECT i.memory_id, NULL::real FROM fl_recall_index i
            WHERE NOT EXISTS (SELECT 1 FROM trigrams_all) AND i.tenant = ${tenant} AND i.model = ${model} AND (${trigramAny}) AND ${visible('i')}
            LIMIT ${k})),
         profile AS (
@@ -289,13 +306,20 @@ export class Recall {
             WHERE e.global_position > coalesce((SELECT prepare FROM fl_checkpoints WHERE name = ${RECALL_INDEX}), 0)
               AND e.tenant = ${tenant} AND e.type IN ('FactAsserted', 'FactOverruled', 'MemoryRetyped')
             ORDER BY e.global_position DESC LIMIT 200) e),
+        -- Each version once, with the scores its retrievers already computed; the rest are computed below.
         pool AS (
-          SELECT memory_id FROM nearest UNION SELECT memory_id FROM worded UNION SELECT memory_id FROM trigrams
-          UNION SELECT memory_id FROM profile UNION SELECT memory_id FROM fresh)
+          SELECT memory_id, max(text_rank) AS text_rank, max(trigram) AS trigram FROM (
+            SELECT memory_id, NULL::real AS text_rank, NULL::real AS trigram FROM nearest
+            UNION ALL SELECT memory_id, score, NULL FROM worded
+            UNION ALL SELECT memory_id, NULL, score FROM trigrams
+            UNION ALL SELECT memory_id, NULL, NULL FROM profile
+            UNION ALL SELECT memory_id, NULL, NULL FROM fresh) found
+          GROUP BY memory_id)
         SELECT h.memory_id, h.text, h.type, h.speaker, h.source, m.core, m.recorded_at, i.embedding IS NOT NULL AS embedded,
           CASE WHEN i.embedding IS NULL THEN NULL ELSE 1 - (i.embedding <=> ${q}::vector) END AS cosine,
-          CASE WHEN ${anyWord} = '' THEN 0 ELSE ts_rank(to_tsvector('simple', h.text), websearch_to_tsquery('simple', ${anyWord})) END AS text_rank,
-          word_similarity(${text}, h.text) AS trigram
+          coalesce(p.text_rank, CASE WHEN ${anyWord} = '' THEN 0
+            ELSE ts_rank(coalesce(i.lexemes, to_tsvector('simple', h.text)), websearch_to_tsquery('simple', ${anyWord})) END) AS text_rank,
+          coalesce(p.trigram, word_similarity(${text}, h.text)) AS trigram
         FROM pool p
         JOIN fl_fact_history h ON h.tenant = ${tenant} AND h.memory_id = p.memory_id AND h.status = 'active'
           AND h.valid @> ${validAt}::timestamptz AND h.tx @> ${knownAt}::timestamptz
