@@ -187,7 +187,8 @@ export interface FinalStream {
  * also `take` a stream out as soon as its last event is folded, and write its rows early.
  */
 export class FactFold {
-  private readonly streams = new Map<string, StreamFold>();
+  /** By tenant, then stream id: no key string is built per event. */
+  private readonly streams = new Map<string, Map<string, StreamFold>>();
   private readonly closes: HistoryClose[] = [];
   private readonly drops: ProjectionChanges['drops'] = [];
 
@@ -199,25 +200,27 @@ export class FactFold {
       stream.memories.set(row.memoryId, { version: row, firstRecorded: row.recordedAt, lastRecordedAt, lastPosition: row.lastPosition, changed: false, open: null });
     }
     for (const row of loaded.openHistory) {
-      const memory = this.streams.get(streamKey(row.tenant, row.streamId))?.memories.get(row.memoryId);
+      const memory = this.streams.get(row.tenant)?.get(row.streamId)?.memories.get(row.memoryId);
       if (memory) memory.open = row;
       else this.stream(row.tenant, row.streamId, null).memories.set(row.memoryId, { version: null, firstRecorded: row.txFrom, lastRecordedAt: row.txFrom, lastPosition: row.openedBy, changed: false, open: row });
     }
   }
 
-  private stream(tenant: string, streamId: string, cardinality: VersionState['cardinality'] | null, key = streamKey(tenant, streamId)): StreamFold {
-    let stream = this.streams.get(key);
+  private stream(tenant: string, streamId: string, cardinality: VersionState['cardinality'] | null): StreamFold {
+    let ofTenant = this.streams.get(tenant);
+    if (!ofTenant) this.streams.set(tenant, (ofTenant = new Map()));
+    let stream = ofTenant.get(streamId);
     if (!stream) {
       stream = {
         tenant,
         streamId,
         state: { cardinality, versions: new Map(), log: null, compensated: new Set() },
-        watermark: this.loaded.watermarks.get(key) ?? -1,
+        watermark: this.loaded.watermarks.get(streamKey(tenant, streamId)) ?? -1,
         touched: false,
         memories: new Map(),
         fresh: new Set(),
       };
-      this.streams.set(key, stream);
+      ofTenant.set(streamId, stream);
     }
     return stream;
   }
@@ -312,18 +315,20 @@ export class FactFold {
    * it). For a rebuild, once the stream's last event is folded: its rows are final.
    */
   take(tenant: string, streamId: string): FinalStream | null {
-    const key = streamKey(tenant, streamId);
-    const stream = this.streams.get(key);
+    const ofTenant = this.streams.get(tenant);
+    const stream = ofTenant?.get(streamId);
     if (!stream) return null;
-    this.streams.delete(key);
+    ofTenant!.delete(streamId);
     return this.rowsOf(stream);
   }
 
-  /** Takes out every stream left, in the order the fold first saw them. */
+  /** Takes out every stream left, in the order the fold first saw them (by tenant). */
   *rest(): Generator<FinalStream> {
-    for (const [key, stream] of this.streams) {
-      this.streams.delete(key);
-      yield this.rowsOf(stream);
+    for (const ofTenant of this.streams.values()) {
+      for (const [streamId, stream] of ofTenant) {
+        ofTenant.delete(streamId);
+        yield this.rowsOf(stream);
+      }
     }
   }
 
@@ -339,7 +344,7 @@ export class FactFold {
 
   changes(): ProjectionChanges {
     const changes: ProjectionChanges = { memories: [], closes: this.closes, drops: this.drops, inserts: [], watermarks: [] };
-    for (const stream of this.streams.values()) {
+    for (const stream of [...this.streams.values()].flatMap((ofTenant) => [...ofTenant.values()])) {
       const rows = this.rowsOf(stream);
       for (const m of rows.memories) changes.memories.push(m);
       for (const h of rows.history) changes.inserts.push(h);

@@ -90,7 +90,22 @@ export function historyFromDb(r: any): HistoryRow {
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+const iso = (d: Date | null): string | null => (d ? isoOf(d.getTime()) : null);
+
+/**
+ * A time's ISO text, remembered: a rebuild writes the same few instants over and over (a batch's
+ * events share their recorded time), and each new string is garbage to collect.
+ */
+const isoTexts = new Map<number, string>();
+function isoOf(ms: number): string {
+  let text = isoTexts.get(ms);
+  if (text === undefined) {
+    if (isoTexts.size >= 10_000) isoTexts.clear();
+    text = new Date(ms).toISOString();
+    isoTexts.set(ms, text);
+  }
+  return text;
+}
 
 export class PostgresFactProjection implements Projection, InlineProjection {
   readonly name = 'facts';
@@ -256,9 +271,9 @@ function memoryValues(m: MemoryRow): unknown[] {
     m.tenant, m.memoryId, m.streamId, m.kind, m.subject, m.relation,
     m.subject === null ? null : normalizeTerm(m.subject), m.relation === null ? null : normalizeTerm(m.relation), m.scope, scopeKey(m.scope),
     m.value, m.text, m.type, m.originalType, m.speaker, m.source, m.authority, m.cardinality, m.core, m.status,
-    new Date(m.validFrom).toISOString(), m.validTo === null ? null : new Date(m.validTo).toISOString(),
+    isoOf(m.validFrom), m.validTo === null ? null : isoOf(m.validTo),
     m.confirmations, m.quarantined, m.corrected, m.withdrawn, m.retracted, m.overruled, m.supersededBy,
-    m.recordedAt.toISOString(), m.updatedAt.toISOString(), m.lastPosition,
+    isoOf(m.recordedAt.getTime()), isoOf(m.updatedAt.getTime()), m.lastPosition,
   ];
 }
 
@@ -274,7 +289,7 @@ const HISTORY_COPY_COLUMNS = [
 ] as const;
 
 /** A range's text form, half-open; an open end stays empty. */
-const range = (from: Date, to: Date | null): string => `[${from.toISOString()},${to ? to.toISOString() : ''})`;
+const range = (from: Date, to: Date | null): string => `[${isoOf(from.getTime())},${to ? isoOf(to.getTime()) : ''})`;
 
 /** A history row for COPY, in HISTORY_COPY_COLUMNS' order (positions are real in a rebuild). */
 function historyCopyRow(h: HistoryRow): unknown[] {

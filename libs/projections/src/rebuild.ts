@@ -73,15 +73,23 @@ class Outbox implements RebuildSink {
   }
 }
 
-/** The last stream version of every stream, keyed as `lastOfStream` looks them up. */
-async function streamHeads(trx: Executor): Promise<Map<string, number>> {
+type Heads = Map<string, Map<string, number>>;
+
+/** The last stream version of every stream, by tenant and stream id. */
+async function streamHeads(trx: Executor): Promise<Heads> {
   const rows = await sql<{ tenant: string; stream_id: string; version: number }>`SELECT tenant, stream_id, version FROM fl_streams`.execute(trx);
-  return new Map(rows.rows.map((r) => [`${r.tenant}\u0000${r.stream_id}`, r.version]));
+  const heads: Heads = new Map();
+  for (const r of rows.rows) {
+    let ofTenant = heads.get(r.tenant);
+    if (!ofTenant) heads.set(r.tenant, (ofTenant = new Map()));
+    ofTenant.set(r.stream_id, r.version);
+  }
+  return heads;
 }
 
 /** The projection's rebuilder, told which events end their stream in the log read (`heads`, one snapshot). */
-function rebuilderOf(projection: Projection, sink: RebuildSink, heads: Map<string, number>): ProjectionRebuild {
-  const lastOfStream = (e: RecordedEvent): boolean => heads.get(`${e.tenant}\u0000${e.streamId}`) === e.streamVersion;
+function rebuilderOf(projection: Projection, sink: RebuildSink, heads: Heads): ProjectionRebuild {
+  const lastOfStream = (e: RecordedEvent): boolean => heads.get(e.tenant)?.get(e.streamId) === e.streamVersion;
   const rebuild = projection.rebuilder!(sink, lastOfStream);
   const missing = projection.tables.filter((t) => !rebuild.columns[t]);
   if (missing.length) throw new Error(`the rebuilder of '${projection.name}' names no columns for ${missing.join(', ')}`);
