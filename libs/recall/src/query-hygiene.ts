@@ -61,6 +61,13 @@ export function distinctiveTerms(text: string): string[] {
 }
 
 /**
+ * Whether full text may miss a distinctive word as written, so that trigrams must look for it
+ * whatever full text finds: a letter outside the Latin script (a Korean word carries its particle:
+ * "서울에" is not the lexeme "서울").
+ */
+export const needsTrigrams = (word: string): boolean => /[^\p{Script=Latin}\p{N}_./:@-]/u.test(word);
+
+/**
  * Sentences that each ask something become separate sub-queries ("Where do I live? And which
  * port does the API use?"); a single question stays whole.
  */

@@ -1,4 +1,4 @@
-import { cleanQuery, contentTerms, distinctiveTerms, splitIntents } from './query-hygiene';
+import { cleanQuery, contentTerms, distinctiveTerms, needsTrigrams, splitIntents } from './query-hygiene';
 
 describe('query hygiene', () => {
   it('strips the persona address terms, whole words only', () => {
@@ -25,5 +25,12 @@ describe('distinctive terms', () => {
     expect(distinctiveTerms("What is Minji Kim's locker number? Where is fetch_user?")).toEqual(['minji', 'kim', 'fetch_user']);
     expect(distinctiveTerms('결제 서비스 포트가 몇 번이지?')).toEqual(['결제', '서비스', '포트가', '번이지']);
     expect(distinctiveTerms('Which numpy version do we pin?')).toEqual([]);
+  });
+});
+
+describe('words full text may miss', () => {
+  it('are those with a letter outside the Latin script; names, numbers and identifiers are not', () => {
+    expect(['포트가', '서울에', 'Zürich'].map(needsTrigrams)).toEqual([true, true, false]);
+    expect(['minji', '4821', 'fetch_user', 'api/v2/orders', 'db-07.internal'].some(needsTrigrams)).toBe(false);
   });
 });

@@ -15,7 +15,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import { type ContextItem, fitBudget } from './context-render';
 import { DEFAULT_THRESHOLDS, maximalMarginalRelevance, reciprocalRankFusion, relevance, type Scored, type Thresholds } from './fusion';
-import { cleanQuery } from './query-hygiene';
+import { cleanQuery, needsTrigrams } from './query-hygiene';
 import { UnknownTraceError } from './errors';
 import { RECALL_INDEX, type RecallIndexer } from './recall-indexer';
 import type { TokenCounter } from './token-counter';
@@ -247,6 +247,12 @@ export class Recall {
       words.distinctive.length ? sql.join(words.distinctive.map((t) => sql`${t} <% i.text`), sql.raw(` ${glue} `)) : sql`false`;
     const trigramAll = trigramOf('AND');
     const trigramAny = trigramOf('OR');
+    // Trigrams find what exact words miss: a misspelt name, an identifier cut differently, a
+    // Korean word with its particle. When full text already found versions holding the words and
+    // every distinctive word is Latin (which the simple configuration splits as written), the
+    // trigram search is skipped: for a common name or a short number it costs more than the whole
+    // rest of the assembly (a GIN bitmap of every text sharing its trigrams).
+    const trigramsAlways = words.distinctive.some(needsTrigrams);
     const q = toVectorText(vector);
     const validAt = at.validAt.toISOString();
     const knownAt = at.knownAt.toISOString();
@@ -287,7 +293,8 @@ export class Recall {
           SELECT ranked.memory_id, ranked.score FROM (
             SELECT hits.memory_id, word_similarity(${text}, hits.text) AS score FROM (
               SELECT i.memory_id, i.text FROM fl_recall_index i
-              WHERE i.tenant = ${tenant} AND i.model = ${model} AND (${trigramAll})
+              WHERE (${trigramsAlways} OR NOT EXISTS (SELECT 1 FROM worded_all))
+                AND i.tenant = ${tenant} AND i.model = ${model} AND (${trigramAll})
               LIMIT ${scan}) hits
             ORDER BY score DESC) ranked
           WHERE ${visible('ranked', sql`${tenant}`)}
@@ -296,7 +303,8 @@ export class Recall {
           SELECT memory_id, score FROM trigrams_all
           UNION ALL
           (SELECT i.memory_id, NULL::real FROM fl_recall_index i
-           WHERE NOT EXISTS (SELECT 1 FROM trigrams_all) AND i.tenant = ${tenant} AND i.model = ${model} AND (${trigramAny}) AND ${visible('i')}
+           WHERE (${trigramsAlways} OR NOT EXISTS (SELECT 1 FROM worded_all)) AND NOT EXISTS (SELECT 1 FROM trigrams_all)
+             AND i.tenant = ${tenant} AND i.model = ${model} AND (${trigramAny}) AND ${visible('i')}
            LIMIT ${k})),
         profile AS (
           SELECT m.memory_id FROM fl_memories m WHERE m.tenant = ${tenant} AND m.core AND ${visible('m')}),
