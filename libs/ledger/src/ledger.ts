@@ -508,16 +508,20 @@ export class Ledger {
    * stream this process has no copy of and that only takes asserts is assumed new without a
    * read (a new key, or prose, whose stream id is the text's hash). Both are guesses that the
    * append's expected version checks: a wrong one costs a refused append (refused before any
-   * event is written) instead of the read it saved; a retry always reads.
+   * event is written), which brings the stream back as it stands (migrations/012), so the retry
+   * decides on it without a read; a retry without it reads.
    */
-  private async streamOf(tenant: string, streamId: string, planned: Planned[], guess: boolean): Promise<CachedStream> {
+  private async streamOf(tenant: string, streamId: string, planned: Planned[], guess: boolean, refused: Map<string, CachedStream>): Promise<CachedStream> {
     if (guess) {
       const cached = this.streams.take(tenant, streamId);
       if (cached) return cached;
       const mine = planned.filter((p) => p.streamId === streamId);
       if (mine.every((p) => p.command.kind === 'AssertMemory')) return { version: -1, events: [] };
     }
-    return this.deps.store.readStream(tenant, streamId);
+    // The stream a refused append brought back is as good as a read made at that moment.
+    const current = refused.get(streamId);
+    refused.delete(streamId);
+    return current ?? this.deps.store.readStream(tenant, streamId);
   }
 
   /**
@@ -558,8 +562,9 @@ export class Ledger {
    */
   private async run(tenant: string, meta: Meta, planned: Planned[], attach?: WriteManyOptions['attach']): Promise<ManyWriteResult> {
     const streamIds = [...new Set(planned.map((p) => p.streamId))];
+    const refused = new Map<string, CachedStream>();
     for (let attempt = 0; ; attempt++) {
-      const read = await Promise.all(streamIds.map((id) => this.streamOf(tenant, id, planned, attempt === 0)));
+      const read = await Promise.all(streamIds.map((id) => this.streamOf(tenant, id, planned, attempt === 0, refused)));
       const byStream = new Map(streamIds.map((id, i) => [id, { read: read[i]!, state: read[i]!.state ?? replay(read[i]!.events.map(toStreamEvent)), events: [] as NewEvent[] }]));
       const results = planned.map(({ streamId, command }) => {
         const s = byStream.get(streamId)!;
@@ -596,7 +601,10 @@ export class Ledger {
       try {
         result = await this.deps.store.append(context, appends, followUp);
       } catch (error) {
-        if (error instanceof ExpectedVersionConflict && attempt < MAX_CONFLICT_RETRIES) continue;
+        if (error instanceof ExpectedVersionConflict && attempt < MAX_CONFLICT_RETRIES) {
+          if (error.current) refused.set(error.streamId, error.current);
+          continue;
+        }
         throw error;
       }
       this.remember(tenant, byStream, parts, result, inline?.rowsAfter(result.positions));

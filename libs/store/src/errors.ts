@@ -1,10 +1,19 @@
 /** Errors of the event store, typed so callers can retry or report them precisely. */
 import { LedgerError } from '@factledger/domain';
+import type { RecordedEvent } from './event-store.port';
 
-/** Another writer changed the stream first; re-read and decide again. */
+/**
+ * Another writer changed the stream first; re-read and decide again. `current`, when the store
+ * could give it with the refusal, is the stream as it stands: no need to read it back.
+ */
 export class ExpectedVersionConflict extends LedgerError {
   readonly code = 'version_conflict';
-  constructor(readonly streamId: string, readonly expected: string, readonly actual: number) {
+  constructor(
+    readonly streamId: string,
+    readonly expected: string,
+    readonly actual: number,
+    readonly current?: { version: number; events: RecordedEvent[] },
+  ) {
     super(`stream ${streamId} is at version ${actual}, expected ${expected}; re-read it and decide again`);
   }
 }

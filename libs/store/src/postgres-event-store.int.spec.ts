@@ -56,6 +56,17 @@ describe.each(testBackends())('PostgresEventStore on %s', (backend) => {
     expect((await store.readStream('t1', 's-occ')).events).toHaveLength(2);
   });
 
+  it('brings the stream back with a refusal, exactly as a read gives it, and leaves the command unclaimed', async () => {
+    await store.append(ctx(), [{ streamId: 's-back', expectedVersion: 'no-stream', events: [ev(), ev()] }]);
+    const refused = await store.append(ctx({ commandId: 'cmd-back' }), [{ streamId: 's-back', expectedVersion: 'no-stream', events: [ev()] }]).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ExpectedVersionConflict);
+    expect((refused as ExpectedVersionConflict).current).toEqual(await store.readStream('t1', 's-back'));
+    // Nothing of the refused append stayed, its command id included: the corrected retry lands.
+    const retry = await store.append(ctx({ commandId: 'cmd-back' }), [{ streamId: 's-back', expectedVersion: 1, events: [ev()] }]);
+    expect(retry.duplicate).toBe(false);
+    expect((await store.readStream('t1', 's-back')).version).toBe(2);
+  });
+
   it('appends to several streams atomically: one conflict and none land', async () => {
     await store.append(ctx(), [{ streamId: 's-atom-a', expectedVersion: 'no-stream', events: [ev()] }]);
     await expect(

@@ -80,19 +80,14 @@ type Db = Kysely<any>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Trx = Transaction<any>;
 
-/** The SQLSTATE that fl_append raises on a version conflict (migrations/004). */
-const VERSION_CONFLICT = 'FL409';
-
 interface AppendReply {
+  /** Set when a stream was not at the expected version: nothing was written (migrations/012). */
+  conflict?: { stream: string; expected: number | null; actual: number; events: (Omit<EventRow, 'recorded_at'> & { recorded_at: string })[] | null };
   duplicate: boolean;
   position: number;
   positions?: number[];
   versions: Record<string, number>;
   then?: unknown;
-}
-
-function isVersionConflict(error: unknown): error is { code: string; detail: string } {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === VERSION_CONFLICT;
 }
 
 export class PostgresEventStore implements EventStore {
@@ -101,7 +96,9 @@ export class PostgresEventStore implements EventStore {
   /**
    * One statement, so one round trip and one commit: `fl_append` (migrations/004) claims the
    * command id, checks and bumps the stream versions, takes the append lock, inserts the events
-   * and runs the follow-up, all in the statement's own transaction.
+   * and runs the follow-up, all in the statement's own transaction. A stream not at its expected
+   * version writes nothing and comes back as it stands (migrations/012), carried by the
+   * ExpectedVersionConflict.
    */
   async append(context: AppendContext, appends: StreamAppend[], followUp?: AppendFollowUp): Promise<AppendResult> {
     const streams = appends
@@ -115,17 +112,15 @@ export class PostgresEventStore implements EventStore {
     if (streams.length === 0) return { position: 0, positions: [], duplicate: false, streamVersions: {}, followUp: null };
     const events: { s: string; i: string; t: string; d: unknown }[] = [];
     for (const a of appends) for (const e of a.events) events.push({ s: a.streamId, i: e.eventId, t: e.type, d: e.data });
-    let reply: AppendReply;
-    try {
-      const result = await sql<{ r: AppendReply }>`
-        SELECT fl_append(${context.tenant}, ${context.commandId}, ${context.causationId}, ${context.correlationId}, ${context.batch},
-          ${context.recordedAt.toISOString()}::timestamptz, ${JSON.stringify(streams)}::jsonb, ${JSON.stringify(events)}::jsonb,
-          ${followUp?.fn ?? null}::regproc, ${followUp ? JSON.stringify(followUp.payload) : null}::jsonb) AS r`.execute(this.db);
-      reply = result.rows[0]!.r;
-    } catch (error) {
-      if (!isVersionConflict(error)) throw error;
-      const d = JSON.parse(error.detail) as { stream: string; expected: number | null; actual: number };
-      throw new ExpectedVersionConflict(d.stream, d.expected === -1 ? 'no stream' : String(d.expected), d.actual);
+    const result = await sql<{ r: AppendReply }>`
+      SELECT fl_append(${context.tenant}, ${context.commandId}, ${context.causationId}, ${context.correlationId}, ${context.batch},
+        ${context.recordedAt.toISOString()}::timestamptz, ${JSON.stringify(streams)}::jsonb, ${JSON.stringify(events)}::jsonb,
+        ${followUp?.fn ?? null}::regproc, ${followUp ? JSON.stringify(followUp.payload) : null}::jsonb) AS r`.execute(this.db);
+    const reply = result.rows[0]!.r;
+    if (reply.conflict) {
+      const c = reply.conflict;
+      const current = c.events ? { version: c.actual, events: c.events.map((e) => toRecordedEvent({ ...e, recorded_at: new Date(e.recorded_at) })) } : undefined;
+      throw new ExpectedVersionConflict(c.stream, c.expected === -1 ? 'no stream' : String(c.expected), c.actual, current);
     }
     return {
       position: Number(reply.position ?? 0),
