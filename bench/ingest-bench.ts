@@ -638,7 +638,7 @@ async function main(): Promise<void> {
     }
   }
   const runtimeMs = Math.round(msSince(started));
-  const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, memGiB: Math.round(totalmem() / 2 ** 30), node: process.version, date: new Date().toISOString() };
+  const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, memGiB: Math.round(totalmem() / 2 ** 30), node: process.version, nodeFlags: process.execArgv.join(' '), date: new Date().toISOString() };
   const note =
     `_${machine.cpu}, ${machine.cpus} cores, Node ${machine.node}; ${fmtInt(MESSAGES)} mixed EN/KO chat messages from ${USERS} users, a fresh tenant each per path (seed ${SEED}), ` +
     `embedding excluded (${fmtInt(prewarm.texts)} gate texts pre-embedded into an in-memory cache; model calls while timed: ` +

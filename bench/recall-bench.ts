@@ -326,7 +326,7 @@ async function main(): Promise<void> {
     }
     const memory = process.memoryUsage();
     const result = {
-      machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
+      machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memGiB: Math.round(totalmem() / 2 ** 30), node: process.version, nodeFlags: process.execArgv.join(' ') },
       server: (await sql<{ v: string }>`SELECT version() AS v`.execute(database.db)).rows[0]!.v.split(',')[0],
       dataset: { facts: keys.length, superseded, versions: keys.length + superseded, indexMs: Math.round(fillIndexMs) },
       assembly: summarize(assembly),

@@ -285,6 +285,7 @@ async function main(): Promise<void> {
     cores: cpus().length,
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     node: process.version,
+    nodeFlags: process.execArgv.join(' '),
     platform: `${process.platform} ${process.arch}`,
     pglite: readVersion(root, '@electric-sql/pglite'),
     kysely: readVersion(root, 'kysely'),
@@ -321,7 +322,7 @@ async function main(): Promise<void> {
         : '';
     sections.push(`${title}${busy}\n\n${r.markdown}`);
   }
-  const header = `_${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.date.slice(0, 10)}; total bench runtime ${(totalMs / 1000).toFixed(0)} s (plus build)._`;
+  const header = `_${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}${machine.nodeFlags ? ` (${machine.nodeFlags})` : ''}, ${machine.date.slice(0, 10)}; total bench runtime ${(totalMs / 1000).toFixed(0)} s (plus build)._`;
   const markdown = `${header}\n\n${sections.join('\n\n')}\n`;
   writeFileSync(
     join(outDir, 'latest.json'),
