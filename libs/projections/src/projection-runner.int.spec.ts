@@ -234,6 +234,36 @@ describe.each(testBackends())('ProjectionRunner on %s', (backend) => {
         expect((await names()).filter((n) => n.includes('__rebuild'))).toEqual([]);
       });
 
+      it('changes nothing when the fold fails half-way: the live tables stay, no new table is left', async () => {
+        await handle.runner.catchUp();
+        const live = await dump(database);
+        const before = await names();
+        const real = new PostgresFactProjection();
+        const failing: Projection = {
+          name: 'facts',
+          tables: real.tables,
+          statistics: real.statistics,
+          apply: (trx, events) => real.apply(trx, events),
+          reset: (trx) => real.reset(trx),
+          rebuilder: (sink, lastOfStream) => {
+            const inner = real.rebuilder(sink, lastOfStream);
+            let pages = 0;
+            return {
+              columns: inner.columns,
+              add: (events) => {
+                if (++pages === 2) throw new Error('fold failed on page 2');
+                inner.add(events);
+              },
+              end: () => inner.end(),
+            };
+          },
+        };
+        const runner = new ProjectionRunner(database.db, [failing], { batchSize: 1, sessions: database });
+        await expect(runner.rebuild('facts')).rejects.toThrow('fold failed on page 2');
+        expect(await dump(database)).toEqual(live);
+        expect(await names()).toEqual(before);
+      });
+
       it('loses nothing written while it runs: the checkpoint goes back to what the new tables hold, and a catch-up applies the rest', async () => {
         await handle.runner.catchUp();
         const written: number[] = [];

@@ -170,6 +170,8 @@ async function indexesOf(trx: Executor, table: string): Promise<{ name: string; 
 export async function rebuildBeside(db: Kysely<any>, sessions: Sessions, plan: RebuildPlan): Promise<RebuildOutcome> {
   const { projection } = plan;
   const outlets = new Map(projection.tables.map((t) => [t, new Readable({ read: () => undefined })]));
+  // A failed fold destroys them with its error; the loads see it (or never start their copy).
+  for (const outlet of outlets.values()) outlet.on('error', () => undefined);
   let failure: unknown = null;
   const outcome = await sessions((reader) =>
     reader.db
@@ -203,9 +205,13 @@ export async function rebuildBeside(db: Kysely<any>, sessions: Sessions, plan: R
         try {
           folded = await foldLog(trx, plan.pageSize, rebuild, () => failure);
           outbox.flushAll();
-        } finally {
-          for (const outlet of outlets.values()) outlet.push(null);
+        } catch (error) {
+          // The loads fail with it and roll back: no half-filled table is committed.
+          for (const outlet of outlets.values()) outlet.destroy(error instanceof Error ? error : new Error(String(error)));
+          await Promise.allSettled(loads);
+          throw error;
         }
+        for (const outlet of outlets.values()) outlet.push(null);
         await Promise.all(loads);
         return folded;
       }),
