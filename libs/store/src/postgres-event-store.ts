@@ -81,7 +81,7 @@ type Db = Kysely<any>;
 type Trx = Transaction<any>;
 
 interface AppendReply {
-  /** Set when a stream was not at the expected version: nothing was written (migrations/012). */
+  /** Set when a stream was not at the expected version: nothing was written (migrations/011). */
   conflict?: { stream: string; expected: number | null; actual: number; events: (Omit<EventRow, 'recorded_at'> & { recorded_at: string })[] | null };
   duplicate: boolean;
   position: number;
@@ -97,7 +97,7 @@ export class PostgresEventStore implements EventStore {
    * One statement, so one round trip and one commit: `fl_append` (migrations/004) claims the
    * command id, checks and bumps the stream versions, takes the append lock, inserts the events
    * and runs the follow-up, all in the statement's own transaction. A stream not at its expected
-   * version writes nothing and comes back as it stands (migrations/012), carried by the
+   * version writes nothing and comes back as it stands (migrations/011), carried by the
    * ExpectedVersionConflict.
    */
   async append(context: AppendContext, appends: StreamAppend[], followUp?: AppendFollowUp): Promise<AppendResult> {

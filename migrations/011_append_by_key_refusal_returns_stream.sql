@@ -1,9 +1,15 @@
--- fl_append's version bump looks its streams up by primary key. Each connection caches a plan for
--- the UPDATE of fl_streams; one made while the table was small (a few thousand streams, right after
--- the first ANALYZE) joined jsonb_to_recordset to a sequential scan of the whole table, and kept
--- doing so as the table grew: ~1 ms per 10,000 streams on every append to an existing stream. The
--- stream ids now go in as an array the primary key is searched with. Everything else is as in
--- migration 008.
+-- Two changes to fl_append; everything else is as in migration 008.
+--
+-- 1. The version bump looks its streams up by primary key. Each connection caches a plan for the
+--    UPDATE of fl_streams; one made while the table was small (a few thousand streams, right after
+--    the first ANALYZE) joined jsonb_to_recordset to a sequential scan of the whole table, and kept
+--    doing so as the table grew: ~1 ms per 10,000 streams on every append to an existing stream.
+--    The stream ids now go in as an array the primary key is searched with.
+-- 2. A refused append answers where the stream stands instead of raising. The command claim and
+--    the version checks run in a block of their own; on a version conflict the block undoes them,
+--    and the function returns the stream's version and (up to 1,000 events) its events, read in
+--    the same statement, so that the writer decides again at once: a writer that guessed a key
+--    new (no copy of it in memory) pays two round trips instead of three.
 
 CREATE OR REPLACE FUNCTION fl_append(
   p_tenant text, p_command_id text, p_causation_id text, p_correlation_id text, p_batch text,
@@ -15,7 +21,12 @@ DECLARE
   v_positions bigint[];
   v_last bigint;
   v_then jsonb;
+  v_actual int;
 BEGIN
+  -- The claim and the version checks run in a block of their own: on a version conflict the
+  -- block undoes them and the caller gets, instead of an error, where the stream stands and (up
+  -- to 1,000 events) the stream itself, so that it decides again without reading it back.
+  BEGIN
   IF p_command_id IS NOT NULL THEN
     -- A concurrent retry blocks on this row until the first commits, then finds it.
     INSERT INTO fl_commands (tenant, command_id) VALUES (p_tenant, p_command_id) ON CONFLICT DO NOTHING;
@@ -51,10 +62,18 @@ BEGIN
   SELECT i.s, i.e INTO v_missing FROM jsonb_to_recordset(p_streams) AS i(s text, e int, n int)
   WHERE NOT v_versions ? i.s LIMIT 1;
   IF FOUND THEN
-    RAISE EXCEPTION 'version conflict on stream %', v_missing.s USING ERRCODE = 'FL409',
-      DETAIL = jsonb_build_object('stream', v_missing.s, 'expected', v_missing.e,
-        'actual', coalesce((SELECT version FROM fl_streams WHERE tenant = p_tenant AND stream_id = v_missing.s), -1))::text;
+    RAISE EXCEPTION 'version conflict on stream %', v_missing.s USING ERRCODE = 'FL409';
   END IF;
+  EXCEPTION WHEN SQLSTATE 'FL409' THEN
+    v_actual := coalesce((SELECT version FROM fl_streams WHERE tenant = p_tenant AND stream_id = v_missing.s), -1);
+    RETURN jsonb_build_object('conflict', jsonb_build_object('stream', v_missing.s, 'expected', v_missing.e, 'actual', v_actual,
+      'events', CASE WHEN v_actual < 1000 THEN (
+        SELECT coalesce(jsonb_agg(jsonb_build_object('global_position', e.global_position, 'transaction_id', e.transaction_id::text,
+          'tenant', e.tenant, 'stream_id', e.stream_id, 'stream_version', e.stream_version, 'event_id', e.event_id::text, 'type', e.type,
+          'data', e.data, 'command_id', e.command_id, 'causation_id', e.causation_id, 'correlation_id', e.correlation_id, 'batch', e.batch,
+          'recorded_at', e.recorded_at) ORDER BY e.stream_version), '[]'::jsonb)
+        FROM fl_events e WHERE e.tenant = p_tenant AND e.stream_id = v_missing.s) END));
+  END;
 
   -- Held until commit: positions become visible in the order they were drawn.
   PERFORM pg_advisory_xact_lock(1718353921);
