@@ -79,6 +79,7 @@ async function withBuses<T>(work: (buses: Buses) => Promise<T>, options: { index
     if (options.sagaAfter) await handle.saga.catchUp();
     return result;
   } finally {
+    await recall.stop(); // stores the traces of this run's assemblies
     await app.close();
     await (app.get(LEDGER_HANDLE) as LedgerHandle).close();
   }

@@ -26,7 +26,7 @@ export interface RecallHandle {
   recall: Recall;
   indexer: RecallIndexer;
   embedder: Embedder;
-  /** Starts the background loop (index catch-up every `indexIntervalMs`, trace retention hourly). */
+  /** Starts the background loop (index catch-up every `indexIntervalMs`, trace retention hourly); `onError` also hears of traces not stored. */
   start(onError?: (error: unknown) => void): void;
   stop(): Promise<void>;
 }
@@ -61,8 +61,12 @@ export function recallOn(db: Kysely<any>, facts: ProjectionRunner, clock: Clock,
     indexer,
     embedder: cached,
     start(onError = () => undefined) {
+      recall.traces.onError = onError;
       loop.start(settings.indexIntervalMs, onError);
     },
-    stop: () => loop.stop(),
+    stop: async () => {
+      await loop.stop();
+      await recall.traces.flush();
+    },
   };
 }

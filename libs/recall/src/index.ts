@@ -5,5 +5,6 @@ export * from './context-render';
 export * from './token-counter';
 export * from './recall-indexer';
 export * from './recall';
+export * from './trace-writer';
 export * from './errors';
 export * from './create-recall';

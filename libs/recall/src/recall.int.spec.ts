@@ -23,7 +23,10 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     indexer = new RecallIndexer(database.db, embedder, handle.runner);
     recall = new Recall(database.db, { embedder, facts: handle.runner, indexer, tokens: new TiktokenCounter(), clock }, { addressTerms: ['Socrates'] });
   });
-  afterAll(() => database.close());
+  afterAll(async () => {
+    await recall.traces.flush();
+    await database.close();
+  });
 
   it('recalls the current value, never the superseded one, and stores a readable trace of every stage', async () => {
     const { ledger } = handle;

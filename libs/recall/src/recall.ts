@@ -19,6 +19,7 @@ import { cleanQuery, needsTrigrams } from './query-hygiene';
 import { UnknownTraceError } from './errors';
 import { RECALL_INDEX, type RecallIndexer } from './recall-indexer';
 import type { TokenCounter } from './token-counter';
+import { TraceWriter } from './trace-writer';
 
 export const recallQuerySchema = z
   .object({
@@ -75,14 +76,17 @@ const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `$
 
 export class Recall {
   private readonly thresholds: Thresholds;
+  /** Where traces go once an assembly has answered. */
+  readonly traces: TraceWriter;
 
   constructor(
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     private readonly db: Kysely<any>,
-    private readonly deps: { embedder: Embedder; facts: ProjectionRunner; indexer: RecallIndexer; tokens: TokenCounter; clock: Clock },
+    private readonly deps: { embedder: Embedder; facts: ProjectionRunner; indexer: RecallIndexer; tokens: TokenCounter; clock: Clock; traces?: TraceWriter },
     private readonly options: RecallOptions = {},
   ) {
     this.thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;
+    this.traces = deps.traces ?? new TraceWriter(db);
   }
 
   async assemble(tenant: string, input: unknown): Promise<RecallResult> {
@@ -184,17 +188,14 @@ export class Recall {
       },
       survivors: items.map((i) => ({ memoryId: i.memoryId, channel: i.channel })),
     };
-    // A trace is a record of this read, not a memory: its commit does not wait for the WAL flush
-    // (a crash may lose the last moment's traces, never a write).
-    await sql`WITH async AS (SELECT set_config('synchronous_commit', 'off', true))
-      INSERT INTO fl_recall_traces (id, tenant, created_at, query, trace)
-      SELECT ${traceId}, ${tenant}, ${now.toISOString()}, ${q.query}, ${JSON.stringify(trace)}::jsonb FROM async`.execute(this.db);
+    this.traces.add({ id: traceId, tenant, createdAt: now, query: q.query, trace });
     return { traceId, text: budget.text, tokens: budget.tokens, budgetTokens: q.budgetTokens, items };
   }
 
   /** A stored assembly trace, stage by stage; UnknownTraceError when absent (or another tenant's). */
   async trace(tenant: string, id: string): Promise<Record<string, unknown>> {
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new UnknownTraceError(id);
+    await this.traces.flush();
     const row = await sql<{ trace: object; created_at: Date }>`
       SELECT trace, created_at FROM fl_recall_traces WHERE tenant = ${tenant} AND id = ${id}::uuid`.execute(this.db);
     const r = row.rows[0];
@@ -259,81 +260,78 @@ export class Recall {
     const visible = (alias: string, tenantOf: RawBuilder<unknown> = sql.ref(`${alias}.tenant`)) => sql`EXISTS (SELECT 1 FROM fl_fact_history h WHERE h.tenant = ${tenantOf}
       AND h.memory_id = ${sql.ref(`${alias}.memory_id`)} AND h.status = 'active'
       AND h.valid @> ${validAt}::timestamptz AND h.tx @> ${knownAt}::timestamptz)`;
-    return this.db.transaction().execute(async (trx) => {
-      await sql`SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', '40', true),
-        set_config('pg_trgm.word_similarity_threshold', '0.5', true)`.execute(trx);
-      const rows = await sql<Row>`
-        WITH nearest AS (
-          SELECT i.memory_id FROM fl_recall_index i
-          WHERE i.tenant = ${tenant} AND i.model = ${model} AND i.dimensions = ${dims} AND ${visible('i')}
-          ORDER BY i.embedding::vector(${dims}) <=> ${q}::vector(${dims}) LIMIT ${k}),
-        -- Full text: the first few hundred versions holding all content words, or all distinctive
-        -- ones, ranked; the best visible ones are kept (visibility is checked in rank order, only
-        -- until enough pass). Only when none matches, any holding one content word (unranked, bounded).
-        worded_all AS (
-          SELECT ranked.memory_id, ranked.score FROM (
-            SELECT hits.memory_id, ts_rank(hits.lexemes, websearch_to_tsquery('simple', ${anyWord})) AS score FROM (
-              SELECT i.memory_id, i.lexemes FROM fl_recall_index i
-              WHERE ${anyWord} <> '' AND i.tenant = ${tenant} AND i.model = ${model}
-                AND i.lexemes @@ (plainto_tsquery('simple', ${allWords}) || plainto_tsquery('simple', ${distinctWords}))
-              LIMIT ${scan}) hits
-            ORDER BY score DESC) ranked
-          WHERE ${visible('ranked', sql`${tenant}`)}
-          ORDER BY ranked.score DESC LIMIT ${k}),
-        worded AS (
-          SELECT memory_id, score FROM worded_all
-          UNION ALL
-          (SELECT i.memory_id, NULL::real FROM fl_recall_index i
-           WHERE NOT EXISTS (SELECT 1 FROM worded_all) AND ${anyWord} <> '' AND i.tenant = ${tenant} AND i.model = ${model}
-             AND i.lexemes @@ websearch_to_tsquery('simple', ${anyWord}) AND ${visible('i')}
-           LIMIT ${k})),
-        -- Trigrams alike: the first few hundred holding every distinctive word, ranked, the best visible
-        -- kept; only when none does, any that holds one of them, unranked (a GIN bitmap stops at the limit).
-        trigrams_all AS (
-          SELECT ranked.memory_id, ranked.score FROM (
-            SELECT hits.memory_id, word_similarity(${text}, hits.text) AS score FROM (
-              SELECT i.memory_id, i.text FROM fl_recall_index i
-              WHERE (${trigramsAlways} OR NOT EXISTS (SELECT 1 FROM worded_all))
-                AND i.tenant = ${tenant} AND i.model = ${model} AND (${trigramAll})
-              LIMIT ${scan}) hits
-            ORDER BY score DESC) ranked
-          WHERE ${visible('ranked', sql`${tenant}`)}
-          ORDER BY ranked.score DESC LIMIT ${k}),
-        trigrams AS (
-          SELECT memory_id, score FROM trigrams_all
-          UNION ALL
-          (SELECT i.memory_id, NULL::real FROM fl_recall_index i
-           WHERE (${trigramsAlways} OR NOT EXISTS (SELECT 1 FROM worded_all)) AND NOT EXISTS (SELECT 1 FROM trigrams_all)
-             AND i.tenant = ${tenant} AND i.model = ${model} AND (${trigramAny}) AND ${visible('i')}
-           LIMIT ${k})),
-        profile AS (
-          SELECT m.memory_id FROM fl_memories m WHERE m.tenant = ${tenant} AND m.core AND ${visible('m')}),
-        fresh AS (
-          SELECT DISTINCT e.data ->> 'memoryId' AS memory_id FROM (
-            SELECT e.data FROM fl_events e
-            WHERE e.global_position > coalesce((SELECT prepare FROM fl_checkpoints WHERE name = ${RECALL_INDEX}), 0)
-              AND e.tenant = ${tenant} AND e.type IN ('FactAsserted', 'FactOverruled', 'MemoryRetyped')
-            ORDER BY e.global_position DESC LIMIT 200) e),
-        -- Each version once, with the scores its retrievers already computed; the rest are computed below.
-        pool AS (
-          SELECT memory_id, max(text_rank) AS text_rank, max(trigram) AS trigram FROM (
-            SELECT memory_id, NULL::real AS text_rank, NULL::real AS trigram FROM nearest
-            UNION ALL SELECT memory_id, score, NULL FROM worded
-            UNION ALL SELECT memory_id, NULL, score FROM trigrams
-            UNION ALL SELECT memory_id, NULL, NULL FROM profile
-            UNION ALL SELECT memory_id, NULL, NULL FROM fresh) found
-          GROUP BY memory_id)
-        SELECT h.memory_id, h.text, h.type, h.speaker, h.source, m.core, m.recorded_at, i.embedding IS NOT NULL AS embedded,
-          CASE WHEN i.embedding IS NULL THEN NULL ELSE 1 - (i.embedding <=> ${q}::vector) END AS cosine,
-          coalesce(p.text_rank, CASE WHEN ${anyWord} = '' THEN 0
-            ELSE ts_rank(coalesce(i.lexemes, to_tsvector('simple', h.text)), websearch_to_tsquery('simple', ${anyWord})) END) AS text_rank,
-          coalesce(p.trigram, word_similarity(${text}, h.text)) AS trigram
-        FROM pool p
-        JOIN fl_fact_history h ON h.tenant = ${tenant} AND h.memory_id = p.memory_id AND h.status = 'active'
-          AND h.valid @> ${validAt}::timestamptz AND h.tx @> ${knownAt}::timestamptz
-        JOIN fl_memories m ON m.tenant = ${tenant} AND m.memory_id = p.memory_id
-        LEFT JOIN fl_recall_index i ON i.tenant = ${tenant} AND i.memory_id = p.memory_id AND i.model = ${model}`.execute(trx);
-      return rows.rows.map((r) => ({ ...r, cosine: r.cosine === null ? null : Number(r.cosine), text_rank: Number(r.text_rank), trigram: Number(r.trigram) }));
-    });
+    // One statement, one snapshot; the search settings it relies on are the connection's (see the store's SESSION_SETTINGS).
+    const rows = await sql<Row>`
+      WITH nearest AS (
+        SELECT i.memory_id FROM fl_recall_index i
+        WHERE i.tenant = ${tenant} AND i.model = ${model} AND i.dimensions = ${dims} AND ${visible('i')}
+        ORDER BY i.embedding::vector(${dims}) <=> ${q}::vector(${dims}) LIMIT ${k}),
+      -- Full text: the first few hundred versions holding all content words, or all distinctive
+      -- ones, ranked; the best visible ones are kept (visibility is checked in rank order, only
+      -- until enough pass). Only when none matches, any holding one content word (unranked, bounded).
+      worded_all AS (
+        SELECT ranked.memory_id, ranked.score FROM (
+          SELECT hits.memory_id, ts_rank(hits.lexemes, websearch_to_tsquery('simple', ${anyWord})) AS score FROM (
+            SELECT i.memory_id, i.lexemes FROM fl_recall_index i
+            WHERE ${anyWord} <> '' AND i.tenant = ${tenant} AND i.model = ${model}
+              AND i.lexemes @@ (plainto_tsquery('simple', ${allWords}) || plainto_tsquery('simple', ${distinctWords}))
+            LIMIT ${scan}) hits
+          ORDER BY score DESC) ranked
+        WHERE ${visible('ranked', sql`${tenant}`)}
+        ORDER BY ranked.score DESC LIMIT ${k}),
+      worded AS (
+        SELECT memory_id, score FROM worded_all
+        UNION ALL
+        (SELECT i.memory_id, NULL::real FROM fl_recall_index i
+         WHERE NOT EXISTS (SELECT 1 FROM worded_all) AND ${anyWord} <> '' AND i.tenant = ${tenant} AND i.model = ${model}
+           AND i.lexemes @@ websearch_to_tsquery('simple', ${anyWord}) AND ${visible('i')}
+         LIMIT ${k})),
+      -- Trigrams alike: the first few hundred holding every distinctive word, ranked, the best visible
+      -- kept; only when none does, any that holds one of them, unranked (a GIN bitmap stops at the limit).
+      trigrams_all AS (
+        SELECT ranked.memory_id, ranked.score FROM (
+          SELECT hits.memory_id, word_similarity(${text}, hits.text) AS score FROM (
+            SELECT i.memory_id, i.text FROM fl_recall_index i
+            WHERE (${trigramsAlways} OR NOT EXISTS (SELECT 1 FROM worded_all))
+              AND i.tenant = ${tenant} AND i.model = ${model} AND (${trigramAll})
+            LIMIT ${scan}) hits
+          ORDER BY score DESC) ranked
+        WHERE ${visible('ranked', sql`${tenant}`)}
+        ORDER BY ranked.score DESC LIMIT ${k}),
+      trigrams AS (
+        SELECT memory_id, score FROM trigrams_all
+        UNION ALL
+        (SELECT i.memory_id, NULL::real FROM fl_recall_index i
+         WHERE (${trigramsAlways} OR NOT EXISTS (SELECT 1 FROM worded_all)) AND NOT EXISTS (SELECT 1 FROM trigrams_all)
+           AND i.tenant = ${tenant} AND i.model = ${model} AND (${trigramAny}) AND ${visible('i')}
+         LIMIT ${k})),
+      profile AS (
+        SELECT m.memory_id FROM fl_memories m WHERE m.tenant = ${tenant} AND m.core AND ${visible('m')}),
+      fresh AS (
+        SELECT DISTINCT e.data ->> 'memoryId' AS memory_id FROM (
+          SELECT e.data FROM fl_events e
+          WHERE e.global_position > coalesce((SELECT prepare FROM fl_checkpoints WHERE name = ${RECALL_INDEX}), 0)
+            AND e.tenant = ${tenant} AND e.type IN ('FactAsserted', 'FactOverruled', 'MemoryRetyped')
+          ORDER BY e.global_position DESC LIMIT 200) e),
+      -- Each version once, with the scores its retrievers already computed; the rest are computed below.
+      pool AS (
+        SELECT memory_id, max(text_rank) AS text_rank, max(trigram) AS trigram FROM (
+          SELECT memory_id, NULL::real AS text_rank, NULL::real AS trigram FROM nearest
+          UNION ALL SELECT memory_id, score, NULL FROM worded
+          UNION ALL SELECT memory_id, NULL, score FROM trigrams
+          UNION ALL SELECT memory_id, NULL, NULL FROM profile
+          UNION ALL SELECT memory_id, NULL, NULL FROM fresh) found
+        GROUP BY memory_id)
+      SELECT h.memory_id, h.text, h.type, h.speaker, h.source, m.core, m.recorded_at, i.embedding IS NOT NULL AS embedded,
+        CASE WHEN i.embedding IS NULL THEN NULL ELSE 1 - (i.embedding <=> ${q}::vector) END AS cosine,
+        coalesce(p.text_rank, CASE WHEN ${anyWord} = '' THEN 0
+          ELSE ts_rank(coalesce(i.lexemes, to_tsvector('simple', h.text)), websearch_to_tsquery('simple', ${anyWord})) END) AS text_rank,
+        coalesce(p.trigram, word_similarity(${text}, h.text)) AS trigram
+      FROM pool p
+      JOIN fl_fact_history h ON h.tenant = ${tenant} AND h.memory_id = p.memory_id AND h.status = 'active'
+        AND h.valid @> ${validAt}::timestamptz AND h.tx @> ${knownAt}::timestamptz
+      JOIN fl_memories m ON m.tenant = ${tenant} AND m.memory_id = p.memory_id
+      LEFT JOIN fl_recall_index i ON i.tenant = ${tenant} AND i.memory_id = p.memory_id AND i.model = ${model}`.execute(this.db);
+    return rows.rows.map((r) => ({ ...r, cosine: r.cosine === null ? null : Number(r.cosine), text_rank: Number(r.text_rank), trigram: Number(r.trigram) }));
   }
 }

@@ -11,7 +11,7 @@ import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { vector } from '@electric-sql/pglite-pgvector';
-import { Kysely, PostgresDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, type PostgresDialectConfig } from 'kysely';
 import { Pool, type PoolClient, types } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 
@@ -61,6 +61,29 @@ const copyStatement = (table: string, columns: readonly string[], source: string
   `COPY ${quoteIdent(table)} (${columns.map(quoteIdent).join(', ')}) FROM ${source}${options.freeze ? ' WITH (FREEZE)' : ''}`;
 const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
+/**
+ * Settings each connection of `db` runs with, set once when `db` first uses it, so that no
+ * statement needs a transaction of its own (BEGIN, SET LOCAL, COMMIT) just to carry them. They
+ * are search settings of the schema's extensions, read by recall:
+ * - `hnsw.ef_search`: candidates an HNSW search keeps (pgvector's default, written out);
+ * - `hnsw.iterative_scan`: a nearest-neighbour search whose rows a filter rejects (versions no
+ *   longer visible) scans on until enough pass, instead of returning fewer;
+ * - `pg_trgm.word_similarity_threshold`: how alike a word must be for the trigram operator `<%`.
+ * Before the extensions' libraries load in a session these are placeholders, which the libraries
+ * take up when they load.
+ */
+export const SESSION_SETTINGS: Readonly<Record<string, string>> = {
+  'hnsw.ef_search': '40',
+  'hnsw.iterative_scan': 'relaxed_order',
+  'pg_trgm.word_similarity_threshold': '0.5',
+};
+
+const applySessionSettings: PostgresDialectConfig['onCreateConnection'] = async (connection) => {
+  const settings = Object.entries(SESSION_SETTINGS).map(([name, value]) => `set_config(${literal(name)}, ${literal(value)}, false)`);
+  await connection.executeQuery(CompiledQuery.raw(`SELECT ${settings.join(', ')}`));
+};
+const literal = (text: string): string => `'${text.replace(/'/g, "''")}'`;
+
 /** A Kysely instance that runs every query on `client` (the caller releases it). */
 function onClient(client: PoolClient): Kysely<unknown> {
   const held = { query: client.query.bind(client), release: () => undefined };
@@ -74,7 +97,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // An idle connection the server ends (a restart, a forced drop, an idle timeout) is simply
     // dropped from the pool; unhandled, pg would crash the process. Queries in flight still fail.
     pool.on('error', () => undefined);
-    const db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely({ dialect: new PostgresDialect({ pool, onCreateConnection: applySessionSettings }) });
     const session = async <T>(work: (s: Session) => Promise<T>): Promise<T> => {
       const client = await pool.connect();
       try {
@@ -94,7 +117,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const pglite = dataDir ? await PGlite.create(dataDir, { extensions }) : await PGlite.create({ extensions });
   // PGlite is one session: the pool must keep a single connection (createPgConfig sets it),
   // which also serialises transactions.
-  const db = new Kysely({ dialect: new PostgresDialect({ pool: new Pool(createPgConfig(pglite)) }) });
+  const db = new Kysely({ dialect: new PostgresDialect({ pool: new Pool(createPgConfig(pglite)), onCreateConnection: applySessionSettings }) });
   return {
     db,
     backend: 'pglite',

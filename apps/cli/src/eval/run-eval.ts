@@ -35,6 +35,7 @@ export async function evalFile(file: string, backend: Backend, options: { baseli
     const bus = { commandBus: app.get(CommandBus), queryBus: app.get(QueryBus), clock, indexRecall: () => recall.indexer.catchUp(), runSaga: () => handle.saga.catchUp() };
     return await runScenario(basename(file), readFileSync(file, 'utf8'), bus);
   } finally {
+    await recall.stop();
     await app.close();
     await database.close();
   }

@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
+import { sql } from 'kysely';
+import { TraceWriter } from './trace-writer';
+
+describe.each(testBackends())('TraceWriter on %s', (backend) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(backend);
+  });
+  afterAll(() => database.close());
+
+  const stored = async (ids: string[]): Promise<{ id: string; tenant: string; query: string; trace: { n: number } }[]> =>
+    (await sql<{ id: string; tenant: string; query: string; trace: { n: number } }>`
+      SELECT id::text, tenant, query, trace FROM fl_recall_traces WHERE id = ANY(${ids}::uuid[]) ORDER BY (trace ->> 'n')::int`.execute(database.db)).rows;
+
+  it('stores every trace added, those added together in one go, and flush waits for them', async () => {
+    const writer = new TraceWriter(database.db, (error) => {
+      throw error;
+    });
+    const ids = Array.from({ length: 450 }, () => randomUUID());
+    ids.forEach((id, n) => writer.add({ id, tenant: 't', createdAt: new Date('2026-12-01T00:00:00Z'), query: `q${n}`, trace: { n } }));
+    await writer.flush();
+    const rows = await stored(ids);
+    expect(rows.map((r) => r.id)).toEqual(ids);
+    expect(rows[449]).toEqual({ id: ids[449], tenant: 't', query: 'q449', trace: { n: 449 } });
+  });
+
+  it('reports a write that fails instead of throwing at the caller, and goes on with the next', async () => {
+    const errors: unknown[] = [];
+    const writer = new TraceWriter(database.db, (error) => errors.push(error));
+    writer.add({ id: 'not-a-uuid', tenant: 't', createdAt: new Date(), query: 'bad', trace: { n: 0 } });
+    await writer.flush();
+    expect(errors).toHaveLength(1);
+    expect(String(errors[0])).toMatch(/uuid/);
+
+    const id = randomUUID();
+    writer.add({ id, tenant: 't', createdAt: new Date(), query: 'good', trace: { n: 1 } });
+    await writer.flush();
+    expect((await stored([id])).map((r) => r.query)).toEqual(['good']);
+    expect(errors).toHaveLength(1);
+  });
+});

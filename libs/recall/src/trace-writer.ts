@@ -1,0 +1,69 @@
+/**
+ * Stores assembly traces (R13) once the assembly has answered. A trace is the record of a read,
+ * not a memory: the caller does not wait for its INSERT, and traces added while one write is in
+ * flight go together in the next. `flush()` waits for everything added so far — reading a trace
+ * back (Recall.trace) and stopping do so first, so this process never misses one it made.
+ *
+ * A write that fails is reported to `onError` and its traces are dropped (they are records of
+ * reads; the memories themselves are untouched). Their commit does not wait for the WAL flush
+ * either: a crash may lose the last moment's traces, never a memory write.
+ */
+import { type Kysely, sql } from 'kysely';
+
+export interface TraceRow {
+  id: string;
+  tenant: string;
+  createdAt: Date;
+  query: string;
+  /** Serialised only when written, off the caller's path. */
+  trace: object;
+}
+
+/** Most traces in one INSERT. */
+const BATCH = 200;
+
+export class TraceWriter {
+  private queue: TraceRow[] = [];
+  private writing: Promise<void> | null = null;
+
+  constructor(
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    private readonly db: Kysely<any>,
+    public onError: (error: unknown) => void = (error) => process.emitWarning(`factledger: recall traces not stored: ${String(error)}`),
+  ) {}
+
+  add(row: TraceRow): void {
+    this.queue.push(row);
+    this.writing ??= this.drain();
+  }
+
+  /** Resolves once every trace added before the call is written (or reported as failed). */
+  async flush(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+
+  private async drain(): Promise<void> {
+    // Let the answer that added the trace go back to its caller first.
+    await new Promise((resolve) => setImmediate(resolve));
+    try {
+      while (this.queue.length) {
+        const batch = this.queue.splice(0, BATCH);
+        try {
+          await this.write(batch);
+        } catch (error) {
+          this.onError(error);
+        }
+      }
+    } finally {
+      this.writing = null;
+    }
+  }
+
+  private async write(batch: TraceRow[]): Promise<void> {
+    const rows = batch.map((r) => ({ id: r.id, tenant: r.tenant, created_at: r.createdAt.toISOString(), query: r.query, trace: r.trace }));
+    await sql`WITH async AS (SELECT set_config('synchronous_commit', 'off', true))
+      INSERT INTO fl_recall_traces (id, tenant, created_at, query, trace)
+      SELECT r.id, r.tenant, r.created_at, r.query, r.trace
+      FROM async, jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(id uuid, tenant text, created_at timestamptz, query text, trace jsonb)`.execute(this.db);
+  }
+}
