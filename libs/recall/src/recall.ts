@@ -71,6 +71,12 @@ interface Row {
   trigram: number;
 }
 
+/** A retriever's find: a version, and the score it ranked by (null when it did not rank). */
+interface Found {
+  memory_id: string;
+  score: number | null;
+}
+
 /** One key for a pair, whichever way round. */
 const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
 
@@ -102,10 +108,11 @@ export class Recall {
     const lag = this.deps.indexer.lag(now);
     lag.catch(() => undefined); // awaited below; a failure must not also go unhandled
 
-    // Candidate pool, per sub-query; a version keeps its best scores across sub-queries.
+    // Candidate pool, per sub-query (side by side); a version keeps its best scores across sub-queries.
     const pool = new Map<string, Row>();
-    for (let i = 0; i < hygiene.parts.length; i++) {
-      for (const row of await this.candidates(tenant, at, hygiene.parts[i]!, vectors[i]!, hygiene)) {
+    const perPart = await Promise.all(hygiene.parts.map((part, i) => this.candidates(tenant, at, part, vectors[i]!, hygiene)));
+    for (const found of perPart) {
+      for (const row of found) {
         const seen = pool.get(row.memory_id);
         if (!seen) pool.set(row.memory_id, row);
         else {
@@ -219,12 +226,17 @@ export class Recall {
   }
 
   /**
-   * The candidate pool for one sub-query: the top versions of each retriever — nearest
-   * embeddings (HNSW, iterative scan so that the visibility filter cannot starve it), best
-   * full-text rank, best trigram word similarity — plus the core versions (profile) and the
-   * versions written since the index's checkpoint (fresh), all restricted to the versions visible
-   * at (validAt, knownAt). Each comes back with all three scores: cosine similarity (null when
-   * not embedded yet), ts_rank of the content words, trigram word similarity.
+   * The candidate pool for one sub-query, restricted to the versions visible at (validAt, knownAt):
+   * the top versions of each retriever — nearest embeddings (HNSW, iterative scan so that the
+   * visibility filter cannot starve it), best full-text rank, best trigram word similarity —
+   * plus the core versions (profile) and the versions written since the index's checkpoint
+   * (fresh). Each comes back with all three scores: cosine similarity (null when not embedded
+   * yet), ts_rank of the content words, trigram word similarity.
+   *
+   * The retrievers are statements of their own, run side by side on connections of their own
+   * (PGlite, one connection, runs them in turn); one last statement then reads the whole pool in
+   * one snapshot: a version superseded while the retrievers ran cannot come back beside the
+   * version that replaced it, since every row shown is checked there once more.
    */
   private async candidates(
     tenant: string,
@@ -244,67 +256,79 @@ export class Recall {
     const anyWord = words.terms.join(' OR ');
     const allWords = words.terms.join(' ');
     const distinctWords = words.distinctive.join(' ');
-    const trigramOf = (glue: string) =>
-      words.distinctive.length ? sql.join(words.distinctive.map((t) => sql`${t} <% i.text`), sql.raw(` ${glue} `)) : sql`false`;
-    const trigramAll = trigramOf('AND');
-    const trigramAny = trigramOf('OR');
-    // Trigrams find what exact words miss: a misspelt name, an identifier cut differently, a
-    // Korean word with its particle. When full text already found versions holding the words and
-    // every distinctive word is Latin (which the simple configuration splits as written), the
-    // trigram search is skipped: for a common name or a short number it costs more than the whole
-    // rest of the assembly (a GIN bitmap of every text sharing its trigrams).
-    const trigramsAlways = words.distinctive.some(needsTrigrams);
+    const trigramOf = (glue: string) => sql.join(words.distinctive.map((t) => sql`${t} <% i.text`), sql.raw(` ${glue} `));
     const q = toVectorText(vector);
     const validAt = at.validAt.toISOString();
     const knownAt = at.knownAt.toISOString();
-    const visible = (alias: string, tenantOf: RawBuilder<unknown> = sql.ref(`${alias}.tenant`)) => sql`EXISTS (SELECT 1 FROM fl_fact_history h WHERE h.tenant = ${tenantOf}
+    const visible = (alias: string) => sql`EXISTS (SELECT 1 FROM fl_fact_history h WHERE h.tenant = ${tenant}
       AND h.memory_id = ${sql.ref(`${alias}.memory_id`)} AND h.status = 'active'
       AND h.valid @> ${validAt}::timestamptz AND h.tx @> ${knownAt}::timestamptz)`;
-    // One statement, one snapshot; the search settings it relies on are the connection's (see the store's SESSION_SETTINGS).
+    const found = async (query: RawBuilder<Found>): Promise<Found[]> => (await query.execute(this.db)).rows;
+    // The first few hundred versions that match, ranked by `score`; the best visible ones are
+    // kept (visibility is checked in rank order, only until enough pass).
+    const bestVisible = (matches: RawBuilder<unknown>, score: RawBuilder<unknown>) =>
+      found(sql<Found>`
+        SELECT ranked.memory_id, ranked.score FROM (
+          SELECT hits.memory_id, ${score} AS score FROM (${matches} LIMIT ${scan}) hits ORDER BY score DESC) ranked
+        WHERE ${visible('ranked')} ORDER BY ranked.score DESC LIMIT ${k}`);
+    // Any visible version that matches, unranked: a fallback when no version matched them all.
+    const anyVisible = (matches: RawBuilder<unknown>) =>
+      found(sql<Found>`SELECT i.memory_id, NULL::real AS score FROM fl_recall_index i
+        WHERE i.tenant = ${tenant} AND i.model = ${model} AND ${matches} AND ${visible('i')} LIMIT ${k}`);
+
+    const nearest = found(sql<Found>`
+      SELECT i.memory_id, NULL::real AS score FROM fl_recall_index i
+      WHERE i.tenant = ${tenant} AND i.model = ${model} AND i.dimensions = ${dims} AND ${visible('i')}
+      ORDER BY i.embedding::vector(${dims}) <=> ${q}::vector(${dims}) LIMIT ${k}`);
+    // Full text: versions holding all content words, or all distinctive ones; only when none
+    // does, any holding one content word.
+    const fullText = async (): Promise<Found[]> => {
+      if (!anyWord) return [];
+      const all = await bestVisible(
+        sql`SELECT i.memory_id, i.lexemes FROM fl_recall_index i WHERE i.tenant = ${tenant} AND i.model = ${model}
+          AND i.lexemes @@ (plainto_tsquery('simple', ${allWords}) || plainto_tsquery('simple', ${distinctWords}))`,
+        sql`ts_rank(hits.lexemes, websearch_to_tsquery('simple', ${anyWord}))`,
+      );
+      return all.length ? all : anyVisible(sql`i.lexemes @@ websearch_to_tsquery('simple', ${anyWord})`);
+    };
+    // Trigrams find what exact words miss: a misspelt name, an identifier cut differently, a
+    // Korean word with its particle. Versions holding every distinctive word alike, ranked; only
+    // when none does, any holding one of them.
+    const trigrams = async (): Promise<Found[]> => {
+      if (!words.distinctive.length) return [];
+      const all = await bestVisible(
+        sql`SELECT i.memory_id, i.text FROM fl_recall_index i WHERE i.tenant = ${tenant} AND i.model = ${model} AND (${trigramOf('AND')})`,
+        sql`word_similarity(${text}, hits.text)`,
+      );
+      return all.length ? all : anyVisible(sql`(${trigramOf('OR')})`);
+    };
+    // When full text found versions holding the words and every distinctive word is Latin (which
+    // the simple configuration splits as written), the trigram search is skipped: for a common
+    // name or a short number it costs more than the whole rest of the assembly (a GIN bitmap of
+    // every text sharing its trigrams). Otherwise it runs beside full text from the start.
+    const early = words.distinctive.some(needsTrigrams) ? trigrams() : null;
+    early?.catch(() => undefined); // awaited below; a failure must not also go unhandled
+    const [near, worded] = await Promise.all([nearest, fullText()]);
+    const alike = early ? await early : worded.some((w) => w.score !== null) ? [] : await trigrams();
+
+    // The pool: each version once, with the scores its retrievers already computed; the rest are
+    // computed here, in one snapshot, for every version.
+    const pool = new Map<string, { textRank: number | null; trigram: number | null }>();
+    const add = (rows: Found[], field: 'textRank' | 'trigram' | null) => {
+      for (const r of rows) {
+        const seen = pool.get(r.memory_id) ?? { textRank: null, trigram: null };
+        if (field && r.score !== null) seen[field] = Math.max(seen[field] ?? -1, Number(r.score));
+        pool.set(r.memory_id, seen);
+      }
+    };
+    add(near, null);
+    add(worded, 'textRank');
+    add(alike, 'trigram');
+    const ids = [...pool.keys()];
     const rows = await sql<Row>`
-      WITH nearest AS (
-        SELECT i.memory_id FROM fl_recall_index i
-        WHERE i.tenant = ${tenant} AND i.model = ${model} AND i.dimensions = ${dims} AND ${visible('i')}
-        ORDER BY i.embedding::vector(${dims}) <=> ${q}::vector(${dims}) LIMIT ${k}),
-      -- Full text: the first few hundred versions holding all content words, or all distinctive
-      -- ones, ranked; the best visible ones are kept (visibility is checked in rank order, only
-      -- until enough pass). Only when none matches, any holding one content word (unranked, bounded).
-      worded_all AS (
-        SELECT ranked.memory_id, ranked.score FROM (
-          SELECT hits.memory_id, ts_rank(hits.lexemes, websearch_to_tsquery('simple', ${anyWord})) AS score FROM (
-            SELECT i.memory_id, i.lexemes FROM fl_recall_index i
-            WHERE ${anyWord} <> '' AND i.tenant = ${tenant} AND i.model = ${model}
-              AND i.lexemes @@ (plainto_tsquery('simple', ${allWords}) || plainto_tsquery('simple', ${distinctWords}))
-            LIMIT ${scan}) hits
-          ORDER BY score DESC) ranked
-        WHERE ${visible('ranked', sql`${tenant}`)}
-        ORDER BY ranked.score DESC LIMIT ${k}),
-      worded AS (
-        SELECT memory_id, score FROM worded_all
-        UNION ALL
-        (SELECT i.memory_id, NULL::real FROM fl_recall_index i
-         WHERE NOT EXISTS (SELECT 1 FROM worded_all) AND ${anyWord} <> '' AND i.tenant = ${tenant} AND i.model = ${model}
-           AND i.lexemes @@ websearch_to_tsquery('simple', ${anyWord}) AND ${visible('i')}
-         LIMIT ${k})),
-      -- Trigrams alike: the first few hundred holding every distinctive word, ranked, the best visible
-      -- kept; only when none does, any that holds one of them, unranked (a GIN bitmap stops at the limit).
-      trigrams_all AS (
-        SELECT ranked.memory_id, ranked.score FROM (
-          SELECT hits.memory_id, word_similarity(${text}, hits.text) AS score FROM (
-            SELECT i.memory_id, i.text FROM fl_recall_index i
-            WHERE (${trigramsAlways} OR NOT EXISTS (SELECT 1 FROM worded_all))
-              AND i.tenant = ${tenant} AND i.model = ${model} AND (${trigramAll})
-            LIMIT ${scan}) hits
-          ORDER BY score DESC) ranked
-        WHERE ${visible('ranked', sql`${tenant}`)}
-        ORDER BY ranked.score DESC LIMIT ${k}),
-      trigrams AS (
-        SELECT memory_id, score FROM trigrams_all
-        UNION ALL
-        (SELECT i.memory_id, NULL::real FROM fl_recall_index i
-         WHERE (${trigramsAlways} OR NOT EXISTS (SELECT 1 FROM worded_all)) AND NOT EXISTS (SELECT 1 FROM trigrams_all)
-           AND i.tenant = ${tenant} AND i.model = ${model} AND (${trigramAny}) AND ${visible('i')}
-         LIMIT ${k})),
+      WITH found AS (
+        SELECT * FROM unnest(${ids}::text[], ${ids.map((id) => pool.get(id)!.textRank)}::real[], ${ids.map((id) => pool.get(id)!.trigram)}::real[])
+          AS f(memory_id, text_rank, trigram)),
       profile AS (
         SELECT m.memory_id FROM fl_memories m WHERE m.tenant = ${tenant} AND m.core AND ${visible('m')}),
       fresh AS (
@@ -313,14 +337,11 @@ export class Recall {
           WHERE e.global_position > coalesce((SELECT prepare FROM fl_checkpoints WHERE name = ${RECALL_INDEX}), 0)
             AND e.tenant = ${tenant} AND e.type IN ('FactAsserted', 'FactOverruled', 'MemoryRetyped')
           ORDER BY e.global_position DESC LIMIT 200) e),
-      -- Each version once, with the scores its retrievers already computed; the rest are computed below.
       pool AS (
         SELECT memory_id, max(text_rank) AS text_rank, max(trigram) AS trigram FROM (
-          SELECT memory_id, NULL::real AS text_rank, NULL::real AS trigram FROM nearest
-          UNION ALL SELECT memory_id, score, NULL FROM worded
-          UNION ALL SELECT memory_id, NULL, score FROM trigrams
+          SELECT memory_id, text_rank, trigram FROM found
           UNION ALL SELECT memory_id, NULL, NULL FROM profile
-          UNION ALL SELECT memory_id, NULL, NULL FROM fresh) found
+          UNION ALL SELECT memory_id, NULL, NULL FROM fresh) candidates
         GROUP BY memory_id)
       SELECT h.memory_id, h.text, h.type, h.speaker, h.source, m.core, m.recorded_at, i.embedding IS NOT NULL AS embedded,
         CASE WHEN i.embedding IS NULL THEN NULL ELSE 1 - (i.embedding <=> ${q}::vector) END AS cosine,
