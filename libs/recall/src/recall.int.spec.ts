@@ -83,6 +83,15 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     ]);
   });
 
+  it('keeps each embedding in its row, so that reading a vector costs no TOAST lookup', async () => {
+    await handle.ledger.assert('v', { text: 'The search service keeps its index on volume 7.' });
+    await indexer.catchUp();
+    const stored = await sql<{ rows: number; toast: number }>`
+      SELECT (SELECT count(*)::int FROM fl_recall_index) AS rows, pg_relation_size(reltoastrelid)::int AS toast FROM pg_class WHERE relname = 'fl_recall_index'`.execute(database.db);
+    expect(stored.rows[0]!.rows).toBeGreaterThan(0);
+    expect(stored.rows[0]!.toast).toBe(0);
+  });
+
   it('injects a write that is not embedded yet through the fresh channel, until the index catches up', async () => {
     const { ledger } = handle;
     const written = await ledger.assert('f', { text: 'My new email address is minji@newmail.example.', type: 'profile' });
