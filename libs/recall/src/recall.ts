@@ -308,11 +308,20 @@ export class Recall {
     // every text sharing its trigrams). Otherwise it runs beside full text from the start.
     const early = words.distinctive.some(needsTrigrams) ? trigrams() : null;
     early?.catch(() => undefined); // awaited below; a failure must not also go unhandled
-    const [near, worded] = await Promise.all([nearest, fullText()]);
+    // The core versions (profile), and the versions written since the index's checkpoint (fresh).
+    const standing = found(sql<Found>`
+      SELECT m.memory_id, NULL::real AS score FROM fl_memories m WHERE m.tenant = ${tenant} AND m.core AND ${visible('m')}
+      UNION
+      SELECT e.data ->> 'memoryId', NULL FROM (
+        SELECT e.data FROM fl_events e
+        WHERE e.global_position > coalesce((SELECT prepare FROM fl_checkpoints WHERE name = ${RECALL_INDEX}), 0)
+          AND e.tenant = ${tenant} AND e.type IN ('FactAsserted', 'FactOverruled', 'MemoryRetyped')
+        ORDER BY e.global_position DESC LIMIT 200) e`);
+    const [near, worded, standingRows] = await Promise.all([nearest, fullText(), standing]);
     const alike = early ? await early : worded.some((w) => w.score !== null) ? [] : await trigrams();
 
     // The pool: each version once, with the scores its retrievers already computed; the rest are
-    // computed here, in one snapshot, for every version.
+    // computed in one last statement, in one snapshot, for every version.
     const pool = new Map<string, { textRank: number | null; trigram: number | null }>();
     const add = (rows: Found[], field: 'textRank' | 'trigram' | null) => {
       for (const r of rows) {
@@ -324,31 +333,17 @@ export class Recall {
     add(near, null);
     add(worded, 'textRank');
     add(alike, 'trigram');
+    add(standingRows, null);
+    if (pool.size === 0) return [];
     const ids = [...pool.keys()];
     const rows = await sql<Row>`
-      WITH found AS (
-        SELECT * FROM unnest(${ids}::text[], ${ids.map((id) => pool.get(id)!.textRank)}::real[], ${ids.map((id) => pool.get(id)!.trigram)}::real[])
-          AS f(memory_id, text_rank, trigram)),
-      profile AS (
-        SELECT m.memory_id FROM fl_memories m WHERE m.tenant = ${tenant} AND m.core AND ${visible('m')}),
-      fresh AS (
-        SELECT DISTINCT e.data ->> 'memoryId' AS memory_id FROM (
-          SELECT e.data FROM fl_events e
-          WHERE e.global_position > coalesce((SELECT prepare FROM fl_checkpoints WHERE name = ${RECALL_INDEX}), 0)
-            AND e.tenant = ${tenant} AND e.type IN ('FactAsserted', 'FactOverruled', 'MemoryRetyped')
-          ORDER BY e.global_position DESC LIMIT 200) e),
-      pool AS (
-        SELECT memory_id, max(text_rank) AS text_rank, max(trigram) AS trigram FROM (
-          SELECT memory_id, text_rank, trigram FROM found
-          UNION ALL SELECT memory_id, NULL, NULL FROM profile
-          UNION ALL SELECT memory_id, NULL, NULL FROM fresh) candidates
-        GROUP BY memory_id)
       SELECT h.memory_id, h.text, h.type, h.speaker, h.source, m.core, m.recorded_at, i.embedding IS NOT NULL AS embedded,
         CASE WHEN i.embedding IS NULL THEN NULL ELSE 1 - (i.embedding <=> ${q}::vector) END AS cosine,
         coalesce(p.text_rank, CASE WHEN ${anyWord} = '' THEN 0
           ELSE ts_rank(coalesce(i.lexemes, to_tsvector('simple', h.text)), websearch_to_tsquery('simple', ${anyWord})) END) AS text_rank,
         coalesce(p.trigram, word_similarity(${text}, h.text)) AS trigram
-      FROM pool p
+      FROM unnest(${ids}::text[], ${ids.map((id) => pool.get(id)!.textRank)}::real[], ${ids.map((id) => pool.get(id)!.trigram)}::real[])
+        AS p(memory_id, text_rank, trigram)
       JOIN fl_fact_history h ON h.tenant = ${tenant} AND h.memory_id = p.memory_id AND h.status = 'active'
         AND h.valid @> ${validAt}::timestamptz AND h.tx @> ${knownAt}::timestamptz
       JOIN fl_memories m ON m.tenant = ${tenant} AND m.memory_id = p.memory_id
