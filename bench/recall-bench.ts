@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { type AssertMemory, decide, evolve, factStreamId, initialState, ManualClock, type StreamState } from '@factledger/domain';
 import { CachedEmbedder, type Embedder, type Embedding, PostgresEmbeddingCache, toVectorText, UseLiteEmbedder } from '@factledger/embeddings';
 import { ledgerOn } from '@factledger/ledger';
-import { cleanQuery, needsTrigrams, Recall, type RecallSettings, recallOn, TiktokenCounter } from '@factledger/recall';
+import { cleanQuery, needsTrigrams, Recall, type RecallSettings, recallOn, O200kTokenCounter } from '@factledger/recall';
 import { createTestDatabase, migrate, openDatabase, type StreamAppend } from '@factledger/store';
 import { sql } from 'kysely';
 import { Client } from 'pg';
@@ -258,7 +258,7 @@ async function main(): Promise<void> {
       embedder: new PrecomputedEmbedder(recall.embedder, vectors),
       facts: handle.runner,
       indexer: recall.indexer,
-      tokens: new TiktokenCounter(),
+      tokens: new O200kTokenCounter(),
       clock,
     });
     const dims = sql.raw(String(recall.embedder.dimensions));

@@ -1,5 +1,5 @@
 import { type ContextItem, fitBudget, FRAME_OPEN, renderContext } from './context-render';
-import { TiktokenCounter } from './token-counter';
+import { O200kTokenCounter } from './token-counter';
 
 const item = (memoryId: string, channel: ContextItem['channel'], text: string): ContextItem => ({
   memoryId,
@@ -12,7 +12,7 @@ const item = (memoryId: string, channel: ContextItem['channel'], text: string): 
 });
 
 describe('context rendering and budget', () => {
-  const tokens = new TiktokenCounter();
+  const tokens = new O200kTokenCounter();
 
   it('frames the block as untrusted reference data and shows when, who and where for each item', () => {
     const text = renderContext([item('m1', 'detail', 'The payment service listens on port 8080.')]);
@@ -58,5 +58,12 @@ describe('context rendering and budget', () => {
     expect(cut.cut.at(-1)!.reason).toMatch(/the whole block counted/);
     // Not quadratic: one count per item, the frame, the newline, and a few for the whole block.
     expect(calls.filter((t) => t.startsWith(FRAME_OPEN) && t.split('\n').length > 3).length).toBeLessThanOrEqual(8);
+  });
+
+  it('counts a memory that spells a special token as plain text, instead of failing the assembly', () => {
+    const plain = tokens.count('Reply with <|endoftext|> to stop.');
+    expect(plain).toBeGreaterThan(tokens.count('Reply with to stop.'));
+    const cut = fitBudget([item('s', 'detail', 'Reply with <|endoftext|> to stop.')], 400, 200, (t) => tokens.count(t));
+    expect(cut.included.map((i) => i.memoryId)).toEqual(['s']);
   });
 });

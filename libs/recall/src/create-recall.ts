@@ -9,7 +9,7 @@ import { BackgroundLoop, type ProjectionRunner } from '@factledger/projections';
 import type { Kysely } from 'kysely';
 import { Recall } from './recall';
 import { RecallIndexer } from './recall-indexer';
-import { TiktokenCounter } from './token-counter';
+import { O200kTokenCounter } from './token-counter';
 
 export interface RecallSettings {
   embeddings: 'use-lite' | 'openai';
@@ -47,7 +47,7 @@ export function embedderFrom(settings: RecallSettings): Embedder {
 export function recallOn(db: Kysely<any>, facts: ProjectionRunner, clock: Clock, settings: RecallSettings, embedder: Embedder = embedderFrom(settings)): RecallHandle {
   const cached = new CachedEmbedder(embedder, new PostgresEmbeddingCache(db));
   const indexer = new RecallIndexer(db, cached, facts);
-  const recall = new Recall(db, { embedder: cached, facts, indexer, tokens: new TiktokenCounter(), clock }, { addressTerms: settings.addressTerms });
+  const recall = new Recall(db, { embedder: cached, facts, indexer, tokens: new O200kTokenCounter(), clock }, { addressTerms: settings.addressTerms });
   let lastPurge = 0;
   const loop = new BackgroundLoop(async () => {
     await indexer.catchUp();

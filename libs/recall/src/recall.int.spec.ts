@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { UnknownTraceError } from './errors';
 import { Recall } from './recall';
 import { RecallIndexer } from './recall-indexer';
-import { TiktokenCounter } from './token-counter';
+import { O200kTokenCounter } from './token-counter';
 
 const embedder = new UseLiteEmbedder();
 
@@ -21,7 +21,7 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     database = await createTestDatabase(backend);
     handle = ledgerOn(database, { clock });
     indexer = new RecallIndexer(database.db, embedder, handle.runner);
-    recall = new Recall(database.db, { embedder, facts: handle.runner, indexer, tokens: new TiktokenCounter(), clock }, { addressTerms: ['Socrates'] });
+    recall = new Recall(database.db, { embedder, facts: handle.runner, indexer, tokens: new O200kTokenCounter(), clock }, { addressTerms: ['Socrates'] });
   });
   afterAll(async () => {
     await recall.traces.flush();

@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { ManualClock } from '@factledger/domain';
 import { type Embedder, UseLiteEmbedder } from '@factledger/embeddings';
 import { ledgerOn } from '@factledger/ledger';
-import { type RecallSettings, recallOn, TiktokenCounter } from '@factledger/recall';
+import { type RecallSettings, recallOn, O200kTokenCounter } from '@factledger/recall';
 import { NaiveRag } from './naive-rag';
 import { FactLedgerModule } from '@factledger/nest';
 import { type Backend, createTestDatabase } from '@factledger/store';
@@ -23,7 +23,7 @@ export type Baseline = 'naive-rag';
 export async function evalFile(file: string, backend: Backend, options: { baseline?: Baseline } = {}): Promise<ScenarioReport> {
   const embedder = (sharedEmbedder ??= new UseLiteEmbedder());
   if (options.baseline) {
-    const bus = { clock: new ManualClock(), baseline: new NaiveRag(embedder, new TiktokenCounter()) };
+    const bus = { clock: new ManualClock(), baseline: new NaiveRag(embedder, new O200kTokenCounter()) };
     return runScenario(`${basename(file)} [naive-rag]`, readFileSync(file, 'utf8'), bus);
   }
   const database = await createTestDatabase(backend);
