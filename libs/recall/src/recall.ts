@@ -56,7 +56,8 @@ export interface RecallResult {
   items: RecalledItem[];
 }
 
-interface Row {
+/** A version as shown: what it says, who said it, when it was recorded. */
+interface Shown {
   memory_id: string;
   text: string;
   type: string;
@@ -64,18 +65,20 @@ interface Row {
   source: string | null;
   core: boolean;
   recorded_at: Date;
-  /** Whether the index holds an embedding of this version (its vector is fetched only if needed). */
+}
+
+/** A version's three scores against one sub-query, and whether the index holds its embedding. */
+interface Scores {
   embedded: boolean;
   cosine: number | null;
   text_rank: number;
   trigram: number;
 }
 
-/** A retriever's find: a version, and the score it ranked by (null when it did not rank). */
-interface Found {
-  memory_id: string;
-  score: number | null;
-}
+type Row = Shown & Scores;
+
+/** A retriever's find: a version and its scores. */
+type Found = Scores & { memory_id: string };
 
 /** One key for a pair, whichever way round. */
 const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
@@ -108,21 +111,22 @@ export class Recall {
     const lag = this.deps.indexer.lag(now);
     lag.catch(() => undefined); // awaited below; a failure must not also go unhandled
 
-    // Candidate pool, per sub-query (side by side); a version keeps its best scores across sub-queries.
-    const pool = new Map<string, Row>();
+    // Candidate pool, per sub-query (side by side); a version keeps its best scores across
+    // sub-queries. Then the versions shown are read in one snapshot.
+    const pool = new Map<string, Scores>();
     const perPart = await Promise.all(hygiene.parts.map((part, i) => this.candidates(tenant, at, part, vectors[i]!, hygiene)));
     for (const found of perPart) {
-      for (const row of found) {
-        const seen = pool.get(row.memory_id);
-        if (!seen) pool.set(row.memory_id, row);
+      for (const [memoryId, s] of found) {
+        const seen = pool.get(memoryId);
+        if (!seen) pool.set(memoryId, s);
         else {
-          seen.cosine = Math.max(seen.cosine ?? -1, row.cosine ?? -1);
-          seen.text_rank = Math.max(seen.text_rank, row.text_rank);
-          seen.trigram = Math.max(seen.trigram, row.trigram);
+          seen.cosine = s.cosine === null ? seen.cosine : Math.max(seen.cosine ?? -1, s.cosine);
+          seen.text_rank = Math.max(seen.text_rank, s.text_rank);
+          seen.trigram = Math.max(seen.trigram, s.trigram);
         }
       }
     }
-    const rows = [...pool.values()];
+    const rows: Row[] = (await this.shown(tenant, at, [...pool.keys()])).map((r) => ({ ...r, ...pool.get(r.memory_id)! }));
     const byId = new Map(rows.map((r) => [r.memory_id, r]));
     const scored = (r: Row): Scored => ({ memoryId: r.memory_id, cosine: r.cosine, textRank: r.text_rank, trigram: r.trigram });
     const item = (r: Row, channel: ContextItem['channel'], fused: number | null): RecalledItem => ({
@@ -230,13 +234,12 @@ export class Recall {
    * the top versions of each retriever — nearest embeddings (HNSW, iterative scan so that the
    * visibility filter cannot starve it), best full-text rank, best trigram word similarity —
    * plus the core versions (profile) and the versions written since the index's checkpoint
-   * (fresh). Each comes back with all three scores: cosine similarity (null when not embedded
-   * yet), ts_rank of the content words, trigram word similarity.
+   * (fresh). Each comes with all three scores, computed by the statement that found it from the
+   * index row it already holds: cosine similarity (null when not embedded yet), ts_rank of the
+   * content words, trigram word similarity.
    *
    * The retrievers are statements of their own, run side by side on connections of their own
-   * (PGlite, one connection, runs them in turn); one last statement then reads the whole pool in
-   * one snapshot: a version superseded while the retrievers ran cannot come back beside the
-   * version that replaced it, since every row shown is checked there once more.
+   * (PGlite, one connection, runs them in turn).
    */
   private async candidates(
     tenant: string,
@@ -244,7 +247,7 @@ export class Recall {
     text: string,
     vector: Float32Array,
     words: { terms: string[]; distinctive: string[] },
-  ): Promise<Row[]> {
+  ): Promise<Map<string, Scores>> {
     const dims = sql.raw(String(Math.trunc(this.deps.embedder.dimensions)));
     const model = this.deps.embedder.model;
     const k = this.options.poolSize ?? 40;
@@ -258,48 +261,47 @@ export class Recall {
     const distinctWords = words.distinctive.join(' ');
     const trigramOf = (glue: string) => sql.join(words.distinctive.map((t) => sql`${t} <% i.text`), sql.raw(` ${glue} `));
     const q = toVectorText(vector);
-    const validAt = at.validAt.toISOString();
-    const knownAt = at.knownAt.toISOString();
-    const visible = (alias: string) => sql`EXISTS (SELECT 1 FROM fl_fact_history h WHERE h.tenant = ${tenant}
-      AND h.memory_id = ${sql.ref(`${alias}.memory_id`)} AND h.status = 'active'
-      AND h.valid @> ${validAt}::timestamptz AND h.tx @> ${knownAt}::timestamptz)`;
+    const visible = this.visibleAt(tenant, at);
+    // The three scores of an index row (alias `i`), or of a version's text not indexed yet.
+    const textRank = (lexemes: RawBuilder<unknown>) => (anyWord ? sql`ts_rank(${lexemes}, websearch_to_tsquery('simple', ${anyWord}))` : sql`0::real`);
+    const scores = sql`true AS embedded, 1 - (i.embedding <=> ${q}::vector) AS cosine, ${textRank(sql`i.lexemes`)} AS text_rank,
+      word_similarity(${text}, i.text) AS trigram`;
     const found = async (query: RawBuilder<Found>): Promise<Found[]> => (await query.execute(this.db)).rows;
-    // The first few hundred versions that match, ranked by `score`; the best visible ones are
+    // The first few hundred index rows that match, ranked by `rank`; the best visible ones are
     // kept (visibility is checked in rank order, only until enough pass).
-    const bestVisible = (matches: RawBuilder<unknown>, score: RawBuilder<unknown>) =>
+    const bestVisible = (matches: RawBuilder<unknown>, rank: RawBuilder<unknown>) =>
       found(sql<Found>`
-        SELECT ranked.memory_id, ranked.score FROM (
-          SELECT hits.memory_id, ${score} AS score FROM (${matches} LIMIT ${scan}) hits ORDER BY score DESC) ranked
-        WHERE ${visible('ranked')} ORDER BY ranked.score DESC LIMIT ${k}`);
-    // Any visible version that matches, unranked: a fallback when no version matched them all.
+        SELECT i.memory_id, ${scores} FROM (
+          SELECT i.*, ${rank} AS rank FROM (
+            SELECT i.memory_id, i.embedding, i.lexemes, i.text FROM fl_recall_index i
+            WHERE i.tenant = ${tenant} AND i.model = ${model} AND ${matches} LIMIT ${scan}) i
+          ORDER BY rank DESC) i
+        WHERE ${visible(sql.ref('i.memory_id'))} ORDER BY i.rank DESC LIMIT ${k}`);
+    // Any visible index row that matches, unranked: a fallback when no row matched them all.
     const anyVisible = (matches: RawBuilder<unknown>) =>
-      found(sql<Found>`SELECT i.memory_id, NULL::real AS score FROM fl_recall_index i
-        WHERE i.tenant = ${tenant} AND i.model = ${model} AND ${matches} AND ${visible('i')} LIMIT ${k}`);
+      found(sql<Found>`SELECT i.memory_id, ${scores} FROM fl_recall_index i
+        WHERE i.tenant = ${tenant} AND i.model = ${model} AND ${matches} AND ${visible(sql.ref('i.memory_id'))} LIMIT ${k}`);
 
     const nearest = found(sql<Found>`
-      SELECT i.memory_id, NULL::real AS score FROM fl_recall_index i
-      WHERE i.tenant = ${tenant} AND i.model = ${model} AND i.dimensions = ${dims} AND ${visible('i')}
+      SELECT i.memory_id, ${scores} FROM fl_recall_index i
+      WHERE i.tenant = ${tenant} AND i.model = ${model} AND i.dimensions = ${dims} AND ${visible(sql.ref('i.memory_id'))}
       ORDER BY i.embedding::vector(${dims}) <=> ${q}::vector(${dims}) LIMIT ${k}`);
-    // Full text: versions holding all content words, or all distinctive ones; only when none
-    // does, any holding one content word.
-    const fullText = async (): Promise<Found[]> => {
-      if (!anyWord) return [];
+    // Full text: rows holding all content words, or all distinctive ones; only when none does,
+    // any holding one content word.
+    const fullText = async (): Promise<{ rows: Found[]; allWords: boolean }> => {
+      if (!anyWord) return { rows: [], allWords: false };
       const all = await bestVisible(
-        sql`SELECT i.memory_id, i.lexemes FROM fl_recall_index i WHERE i.tenant = ${tenant} AND i.model = ${model}
-          AND i.lexemes @@ (plainto_tsquery('simple', ${allWords}) || plainto_tsquery('simple', ${distinctWords}))`,
-        sql`ts_rank(hits.lexemes, websearch_to_tsquery('simple', ${anyWord}))`,
+        sql`i.lexemes @@ (plainto_tsquery('simple', ${allWords}) || plainto_tsquery('simple', ${distinctWords}))`,
+        textRank(sql`i.lexemes`),
       );
-      return all.length ? all : anyVisible(sql`i.lexemes @@ websearch_to_tsquery('simple', ${anyWord})`);
+      return all.length ? { rows: all, allWords: true } : { rows: await anyVisible(sql`i.lexemes @@ websearch_to_tsquery('simple', ${anyWord})`), allWords: false };
     };
     // Trigrams find what exact words miss: a misspelt name, an identifier cut differently, a
-    // Korean word with its particle. Versions holding every distinctive word alike, ranked; only
-    // when none does, any holding one of them.
+    // Korean word with its particle. Rows holding every distinctive word alike, ranked; only when
+    // none does, any holding one of them.
     const trigrams = async (): Promise<Found[]> => {
       if (!words.distinctive.length) return [];
-      const all = await bestVisible(
-        sql`SELECT i.memory_id, i.text FROM fl_recall_index i WHERE i.tenant = ${tenant} AND i.model = ${model} AND (${trigramOf('AND')})`,
-        sql`word_similarity(${text}, hits.text)`,
-      );
+      const all = await bestVisible(sql`(${trigramOf('AND')})`, sql`word_similarity(${text}, i.text)`);
       return all.length ? all : anyVisible(sql`(${trigramOf('OR')})`);
     };
     // When full text found versions holding the words and every distinctive word is Latin (which
@@ -308,46 +310,51 @@ export class Recall {
     // every text sharing its trigrams). Otherwise it runs beside full text from the start.
     const early = words.distinctive.some(needsTrigrams) ? trigrams() : null;
     early?.catch(() => undefined); // awaited below; a failure must not also go unhandled
-    // The core versions (profile), and the versions written since the index's checkpoint (fresh).
+    // The core versions (profile), and the versions written since the index's checkpoint (fresh),
+    // which may not be indexed yet: scored from their text.
     const standing = found(sql<Found>`
-      SELECT m.memory_id, NULL::real AS score FROM fl_memories m WHERE m.tenant = ${tenant} AND m.core AND ${visible('m')}
-      UNION
-      SELECT e.data ->> 'memoryId', NULL FROM (
-        SELECT e.data FROM fl_events e
-        WHERE e.global_position > coalesce((SELECT prepare FROM fl_checkpoints WHERE name = ${RECALL_INDEX}), 0)
-          AND e.tenant = ${tenant} AND e.type IN ('FactAsserted', 'FactOverruled', 'MemoryRetyped')
-        ORDER BY e.global_position DESC LIMIT 200) e`);
-    const [near, worded, standingRows] = await Promise.all([nearest, fullText(), standing]);
-    const alike = early ? await early : worded.some((w) => w.score !== null) ? [] : await trigrams();
-
-    // The pool: each version once, with the scores its retrievers already computed; the rest are
-    // computed in one last statement, in one snapshot, for every version.
-    const pool = new Map<string, { textRank: number | null; trigram: number | null }>();
-    const add = (rows: Found[], field: 'textRank' | 'trigram' | null) => {
-      for (const r of rows) {
-        const seen = pool.get(r.memory_id) ?? { textRank: null, trigram: null };
-        if (field && r.score !== null) seen[field] = Math.max(seen[field] ?? -1, Number(r.score));
-        pool.set(r.memory_id, seen);
-      }
-    };
-    add(near, null);
-    add(worded, 'textRank');
-    add(alike, 'trigram');
-    add(standingRows, null);
-    if (pool.size === 0) return [];
-    const ids = [...pool.keys()];
-    const rows = await sql<Row>`
-      SELECT h.memory_id, h.text, h.type, h.speaker, h.source, m.core, m.recorded_at, i.embedding IS NOT NULL AS embedded,
+      SELECT s.memory_id, i.memory_id IS NOT NULL AS embedded,
         CASE WHEN i.embedding IS NULL THEN NULL ELSE 1 - (i.embedding <=> ${q}::vector) END AS cosine,
-        coalesce(p.text_rank, CASE WHEN ${anyWord} = '' THEN 0
-          ELSE ts_rank(coalesce(i.lexemes, to_tsvector('simple', h.text)), websearch_to_tsquery('simple', ${anyWord})) END) AS text_rank,
-        coalesce(p.trigram, word_similarity(${text}, h.text)) AS trigram
-      FROM unnest(${ids}::text[], ${ids.map((id) => pool.get(id)!.textRank)}::real[], ${ids.map((id) => pool.get(id)!.trigram)}::real[])
-        AS p(memory_id, text_rank, trigram)
+        ${textRank(sql`coalesce(i.lexemes, to_tsvector('simple', m.text))`)} AS text_rank, word_similarity(${text}, m.text) AS trigram
+      FROM (
+        SELECT m.memory_id FROM fl_memories m WHERE m.tenant = ${tenant} AND m.core AND ${visible(sql.ref('m.memory_id'))}
+        UNION
+        SELECT e.data ->> 'memoryId' FROM (
+          SELECT e.data FROM fl_events e
+          WHERE e.global_position > coalesce((SELECT prepare FROM fl_checkpoints WHERE name = ${RECALL_INDEX}), 0)
+            AND e.tenant = ${tenant} AND e.type IN ('FactAsserted', 'FactOverruled', 'MemoryRetyped')
+          ORDER BY e.global_position DESC LIMIT 200) e) s
+      JOIN fl_memories m ON m.tenant = ${tenant} AND m.memory_id = s.memory_id
+      LEFT JOIN fl_recall_index i ON i.tenant = ${tenant} AND i.memory_id = s.memory_id AND i.model = ${model}`);
+    const [near, worded, standingRows] = await Promise.all([nearest, fullText(), standing]);
+    const alike = early ? await early : worded.allWords ? [] : await trigrams();
+    const pool = new Map<string, Scores>();
+    for (const r of [...near, ...worded.rows, ...alike, ...standingRows]) {
+      pool.set(r.memory_id, { embedded: r.embedded, cosine: r.cosine === null ? null : Number(r.cosine), text_rank: Number(r.text_rank), trigram: Number(r.trigram) });
+    }
+    return pool;
+  }
+
+  /** A version visible at (validAt, knownAt): active, valid then, and on record then. */
+  private visibleAt(tenant: string, at: { validAt: Date; knownAt: Date }) {
+    const validAt = at.validAt.toISOString();
+    const knownAt = at.knownAt.toISOString();
+    return (memoryId: RawBuilder<unknown>) => sql`EXISTS (SELECT 1 FROM fl_fact_history h WHERE h.tenant = ${tenant}
+      AND h.memory_id = ${memoryId} AND h.status = 'active' AND h.valid @> ${validAt}::timestamptz AND h.tx @> ${knownAt}::timestamptz)`;
+  }
+
+  /**
+   * The versions of the pool as shown, read in one snapshot, each checked once more: a version
+   * superseded while the retrievers ran cannot come back beside the version that replaced it.
+   */
+  private async shown(tenant: string, at: { validAt: Date; knownAt: Date }, ids: string[]): Promise<Shown[]> {
+    if (ids.length === 0) return [];
+    const rows = await sql<Shown>`
+      SELECT h.memory_id, h.text, h.type, h.speaker, h.source, m.core, m.recorded_at
+      FROM unnest(${ids}::text[]) AS p(memory_id)
       JOIN fl_fact_history h ON h.tenant = ${tenant} AND h.memory_id = p.memory_id AND h.status = 'active'
-        AND h.valid @> ${validAt}::timestamptz AND h.tx @> ${knownAt}::timestamptz
-      JOIN fl_memories m ON m.tenant = ${tenant} AND m.memory_id = p.memory_id
-      LEFT JOIN fl_recall_index i ON i.tenant = ${tenant} AND i.memory_id = p.memory_id AND i.model = ${model}`.execute(this.db);
-    return rows.rows.map((r) => ({ ...r, cosine: r.cosine === null ? null : Number(r.cosine), text_rank: Number(r.text_rank), trigram: Number(r.trigram) }));
+        AND h.valid @> ${at.validAt.toISOString()}::timestamptz AND h.tx @> ${at.knownAt.toISOString()}::timestamptz
+      JOIN fl_memories m ON m.tenant = ${tenant} AND m.memory_id = p.memory_id`.execute(this.db);
+    return rows.rows;
   }
 }
