@@ -204,17 +204,21 @@ export async function writeCheckpoint(executor: Kysely<any>, name: string, posit
     ${guard}`.execute(executor);
 }
 
-/** Committed events at or before `position` (all, when null) past a checkpoint, and the oldest one's time. */
+/**
+ * Committed events at or before `position` (all, when null) past a checkpoint, the oldest one's
+ * time, and the checkpoint itself (0 when it has no row yet).
+ */
 export async function checkpointLag(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   executor: Kysely<any>,
   name: string,
   position: number | null,
-): Promise<{ events: number; oldest: Date | null }> {
+): Promise<{ events: number; oldest: Date | null; checkpoint: number }> {
   const bound = position === null ? sql`` : sql`AND e.global_position <= ${position}`;
-  const row = await sql<{ behind: number; oldest: Date | null }>`
-    SELECT count(*)::int AS behind, min(e.recorded_at) AS oldest
-    FROM fl_events e JOIN fl_checkpoints c ON c.name = ${name}
-    WHERE e.global_position > c.prepare ${bound}`.execute(executor);
-  return { events: row.rows[0]?.behind ?? 0, oldest: row.rows[0]?.oldest ?? null };
+  const row = await sql<{ behind: number; oldest: Date | null; checkpoint: number | null }>`
+    SELECT count(e.global_position)::int AS behind, min(e.recorded_at) AS oldest, max(c.prepare) AS checkpoint
+    FROM fl_checkpoints c LEFT JOIN fl_events e ON e.global_position > c.prepare ${bound}
+    WHERE c.name = ${name}`.execute(executor);
+  const r = row.rows[0];
+  return { events: r?.behind ?? 0, oldest: r?.oldest ?? null, checkpoint: Number(r?.checkpoint ?? 0) };
 }

@@ -118,8 +118,7 @@ export class RecallIndexer {
 
   async lag(now: Date = new Date()): Promise<IndexLag> {
     await this.ensureCheckpoint();
-    const { events, oldest } = await checkpointLag(this.db, RECALL_INDEX, null);
-    const checkpoint = await readCheckpoint(this.db, RECALL_INDEX);
-    return { behindEvents: events, lagMs: oldest ? Math.max(0, now.getTime() - oldest.getTime()) : 0, checkpoint: checkpoint.prepare };
+    const { events, oldest, checkpoint } = await checkpointLag(this.db, RECALL_INDEX, null);
+    return { behindEvents: events, lagMs: oldest ? Math.max(0, now.getTime() - oldest.getTime()) : 0, checkpoint };
   }
 }
