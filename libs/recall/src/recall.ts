@@ -63,22 +63,24 @@ interface Shown {
   type: string;
   speaker: string;
   source: string | null;
-  core: boolean;
   recorded_at: Date;
 }
 
-/** A version's three scores against one sub-query, and whether the index holds its embedding. */
-interface Scores {
+/**
+ * A candidate as its retriever found it: its text, its three scores against one sub-query,
+ * whether the index holds its embedding, and (found by the profile and fresh statement) whether
+ * it is core and when it was recorded.
+ */
+interface Found {
+  memory_id: string;
+  text: string;
   embedded: boolean;
   cosine: number | null;
   text_rank: number;
   trigram: number;
+  core: boolean;
+  recorded_at: Date | null;
 }
-
-type Row = Shown & Scores;
-
-/** A retriever's find: a version and its scores. */
-type Found = Scores & { memory_id: string };
 
 /** One key for a pair, whichever way round. */
 const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
@@ -111,42 +113,32 @@ export class Recall {
     const lag = this.deps.indexer.lag(now);
     lag.catch(() => undefined); // awaited below; a failure must not also go unhandled
 
-    // Candidate pool, per sub-query (side by side); a version keeps its best scores across
-    // sub-queries. Then the versions shown are read in one snapshot.
-    const pool = new Map<string, Scores>();
+    // Candidate pool, per sub-query (side by side); a version keeps its best scores across sub-queries.
+    const pool = new Map<string, Found>();
     const perPart = await Promise.all(hygiene.parts.map((part, i) => this.candidates(tenant, at, part, vectors[i]!, hygiene)));
     for (const found of perPart) {
-      for (const [memoryId, s] of found) {
-        const seen = pool.get(memoryId);
-        if (!seen) pool.set(memoryId, s);
+      for (const f of found) {
+        const seen = pool.get(f.memory_id);
+        if (!seen) pool.set(f.memory_id, f);
         else {
-          seen.cosine = s.cosine === null ? seen.cosine : Math.max(seen.cosine ?? -1, s.cosine);
-          seen.text_rank = Math.max(seen.text_rank, s.text_rank);
-          seen.trigram = Math.max(seen.trigram, s.trigram);
+          seen.cosine = f.cosine === null ? seen.cosine : Math.max(seen.cosine ?? -1, f.cosine);
+          seen.text_rank = Math.max(seen.text_rank, f.text_rank);
+          seen.trigram = Math.max(seen.trigram, f.trigram);
+          seen.core ||= f.core;
+          seen.recorded_at ??= f.recorded_at;
         }
       }
     }
-    const rows: Row[] = (await this.shown(tenant, at, [...pool.keys()])).map((r) => ({ ...r, ...pool.get(r.memory_id)! }));
-    const byId = new Map(rows.map((r) => [r.memory_id, r]));
-    const scored = (r: Row): Scored => ({ memoryId: r.memory_id, cosine: r.cosine, textRank: r.text_rank, trigram: r.trigram });
-    const item = (r: Row, channel: ContextItem['channel'], fused: number | null): RecalledItem => ({
-      memoryId: r.memory_id,
-      channel,
-      text: r.text,
-      type: r.type,
-      speaker: r.speaker,
-      source: r.source,
-      recordedAt: new Date(r.recorded_at),
-      scores: { cosine: r.cosine, textRank: r.text_rank, trigram: r.trigram, fused },
-    });
+    const candidates = [...pool.values()];
+    const scored = (r: Found): Scored => ({ memoryId: r.memory_id, cosine: r.cosine, textRank: r.text_rank, trigram: r.trigram });
 
-    const profile = rows.filter((r) => r.core).sort((a, b) => +new Date(a.recorded_at) - +new Date(b.recorded_at));
-    const fresh = rows
+    const profileFound = candidates.filter((r) => r.core);
+    const freshFound = candidates
       .filter((r) => !r.core && !r.embedded)
-      .sort((a, b) => b.text_rank + b.trigram - (a.text_rank + a.trigram) || +new Date(b.recorded_at) - +new Date(a.recorded_at))
+      .sort((a, b) => b.text_rank + b.trigram - (a.text_rank + a.trigram) || +(b.recorded_at ?? 0) - +(a.recorded_at ?? 0))
       .slice(0, this.options.freshLimit ?? 5);
-    const freshIds = new Set(fresh.map((r) => r.memory_id));
-    const others = rows.filter((r) => !r.core && !freshIds.has(r.memory_id)).map(scored);
+    const freshIds = new Set(freshFound.map((r) => r.memory_id));
+    const others = candidates.filter((r) => !r.core && !freshIds.has(r.memory_id)).map(scored);
     const excluded: { memoryId: string; reason: string }[] = [];
     const relevant = others.filter((c) => {
       const why = relevance(c, this.thresholds);
@@ -157,17 +149,44 @@ export class Recall {
     // Diversity among the best few: more could never fit a prompt's budget anyway.
     const best = relevant.sort((a, b) => fused.get(b.memoryId)! - fused.get(a.memoryId)!).slice(0, this.options.detailLimit ?? 20);
     for (const c of relevant.slice(best.length)) excluded.push({ memoryId: c.memoryId, reason: `beyond the ${best.length} best fused` });
-    // Diversity needs how alike the few best are, pair by pair: the database computes it from the
-    // stored embeddings, which costs less than sending the vectors over as text.
-    const alike = await this.closeness(tenant, best.filter((c) => byId.get(c.memoryId)!.embedded).map((c) => c.memoryId));
+
+    // Side by side: the versions that may be shown, read in one snapshot and checked once more (a
+    // version superseded while the retrievers ran cannot come back beside the version that
+    // replaced it); and how alike the best are, pair by pair, which diversity needs — the database
+    // computes it from the stored embeddings, which costs less than sending the vectors over.
+    const [shownRows, alike] = await Promise.all([
+      this.shown(tenant, at, [...profileFound, ...freshFound, ...best.map((c) => pool.get(c.memoryId)!)].map((r) => r.memory_id)),
+      this.closeness(tenant, best.filter((c) => pool.get(c.memoryId)!.embedded).map((c) => c.memoryId)),
+    ]);
+    const shown = new Map(shownRows.map((r) => [r.memory_id, r]));
+    const stillVisible = (memoryId: string): boolean => {
+      if (shown.has(memoryId)) return true;
+      excluded.push({ memoryId, reason: 'no longer visible when read to be shown (changed while the assembly ran)' });
+      return false;
+    };
+    const profile = profileFound.filter((r) => stillVisible(r.memory_id)).sort((a, b) => +shown.get(a.memory_id)!.recorded_at - +shown.get(b.memory_id)!.recorded_at);
+    const fresh = freshFound.filter((r) => stillVisible(r.memory_id));
     const diverse = maximalMarginalRelevance(
-      best.map((c) => ({ item: c, score: fused.get(c.memoryId)! })),
+      best.filter((c) => stillVisible(c.memoryId)).map((c) => ({ item: c, score: fused.get(c.memoryId)! })),
       (a, b) => alike.get(pairKey(a.memoryId, b.memoryId)) ?? null,
     );
+    const item = (r: Found, channel: ContextItem['channel'], fusedScore: number | null): RecalledItem => {
+      const v = shown.get(r.memory_id)!;
+      return {
+        memoryId: r.memory_id,
+        channel,
+        text: v.text,
+        type: v.type,
+        speaker: v.speaker,
+        source: v.source,
+        recordedAt: new Date(v.recorded_at),
+        scores: { cosine: r.cosine, textRank: r.text_rank, trigram: r.trigram, fused: fusedScore },
+      };
+    };
     const ordered: RecalledItem[] = [
       ...profile.map((r) => item(r, 'profile', null)),
       ...fresh.map((r) => item(r, 'fresh', null)),
-      ...diverse.map((d) => item(byId.get(d.item.memoryId)!, 'detail', d.score)),
+      ...diverse.map((d) => item(pool.get(d.item.memoryId)!, 'detail', d.score)),
     ];
     const profileCap = Math.floor(q.budgetTokens * (this.options.profileShare ?? 0.5));
     const budget = fitBudget(ordered, q.budgetTokens, profileCap, (t) => this.deps.tokens.count(t));
@@ -178,7 +197,7 @@ export class Recall {
       query: { message: q.query, cleaned: hygiene.text, parts: hygiene.parts, terms: hygiene.terms },
       asOf: { validAt: at.validAt.toISOString(), knownAt: at.knownAt.toISOString(), minPosition: q.minPosition ?? null },
       index: await lag,
-      pool: rows.map((r) => ({
+      pool: candidates.map((r) => ({
         memoryId: r.memory_id,
         text: r.text,
         core: r.core,
@@ -247,7 +266,7 @@ export class Recall {
     text: string,
     vector: Float32Array,
     words: { terms: string[]; distinctive: string[] },
-  ): Promise<Map<string, Scores>> {
+  ): Promise<Found[]> {
     const dims = sql.raw(String(Math.trunc(this.deps.embedder.dimensions)));
     const model = this.deps.embedder.model;
     const k = this.options.poolSize ?? 40;
@@ -264,9 +283,10 @@ export class Recall {
     const visible = this.visibleAt(tenant, at);
     // The three scores of an index row (alias `i`), or of a version's text not indexed yet.
     const textRank = (lexemes: RawBuilder<unknown>) => (anyWord ? sql`ts_rank(${lexemes}, websearch_to_tsquery('simple', ${anyWord}))` : sql`0::real`);
-    const scores = sql`true AS embedded, 1 - (i.embedding <=> ${q}::vector) AS cosine, ${textRank(sql`i.lexemes`)} AS text_rank,
-      word_similarity(${text}, i.text) AS trigram`;
-    const found = async (query: RawBuilder<Found>): Promise<Found[]> => (await query.execute(this.db)).rows;
+    const scores = sql`i.text, true AS embedded, 1 - (i.embedding <=> ${q}::vector) AS cosine, ${textRank(sql`i.lexemes`)} AS text_rank,
+      word_similarity(${text}, i.text) AS trigram, false AS core, NULL::timestamptz AS recorded_at`;
+    const found = async (query: RawBuilder<Found>): Promise<Found[]> =>
+      (await query.execute(this.db)).rows.map((r) => ({ ...r, cosine: r.cosine === null ? null : Number(r.cosine), text_rank: Number(r.text_rank), trigram: Number(r.trigram) }));
     // The first few hundred index rows that match, ranked by `rank`; the best visible ones are
     // kept (visibility is checked in rank order, only until enough pass).
     const bestVisible = (matches: RawBuilder<unknown>, rank: RawBuilder<unknown>) =>
@@ -313,9 +333,10 @@ export class Recall {
     // The core versions (profile), and the versions written since the index's checkpoint (fresh),
     // which may not be indexed yet: scored from their text.
     const standing = found(sql<Found>`
-      SELECT s.memory_id, i.memory_id IS NOT NULL AS embedded,
+      SELECT s.memory_id, m.text, i.memory_id IS NOT NULL AS embedded,
         CASE WHEN i.embedding IS NULL THEN NULL ELSE 1 - (i.embedding <=> ${q}::vector) END AS cosine,
-        ${textRank(sql`coalesce(i.lexemes, to_tsvector('simple', m.text))`)} AS text_rank, word_similarity(${text}, m.text) AS trigram
+        ${textRank(sql`coalesce(i.lexemes, to_tsvector('simple', m.text))`)} AS text_rank, word_similarity(${text}, m.text) AS trigram,
+        m.core, m.recorded_at
       FROM (
         SELECT m.memory_id FROM fl_memories m WHERE m.tenant = ${tenant} AND m.core AND ${visible(sql.ref('m.memory_id'))}
         UNION
@@ -328,11 +349,7 @@ export class Recall {
       LEFT JOIN fl_recall_index i ON i.tenant = ${tenant} AND i.memory_id = s.memory_id AND i.model = ${model}`);
     const [near, worded, standingRows] = await Promise.all([nearest, fullText(), standing]);
     const alike = early ? await early : worded.allWords ? [] : await trigrams();
-    const pool = new Map<string, Scores>();
-    for (const r of [...near, ...worded.rows, ...alike, ...standingRows]) {
-      pool.set(r.memory_id, { embedded: r.embedded, cosine: r.cosine === null ? null : Number(r.cosine), text_rank: Number(r.text_rank), trigram: Number(r.trigram) });
-    }
-    return pool;
+    return [...near, ...worded.rows, ...alike, ...standingRows];
   }
 
   /** A version visible at (validAt, knownAt): active, valid then, and on record then. */
@@ -350,7 +367,7 @@ export class Recall {
   private async shown(tenant: string, at: { validAt: Date; knownAt: Date }, ids: string[]): Promise<Shown[]> {
     if (ids.length === 0) return [];
     const rows = await sql<Shown>`
-      SELECT h.memory_id, h.text, h.type, h.speaker, h.source, m.core, m.recorded_at
+      SELECT h.memory_id, h.text, h.type, h.speaker, h.source, m.recorded_at
       FROM unnest(${ids}::text[]) AS p(memory_id)
       JOIN fl_fact_history h ON h.tenant = ${tenant} AND h.memory_id = p.memory_id AND h.status = 'active'
         AND h.valid @> ${at.validAt.toISOString()}::timestamptz AND h.tx @> ${at.knownAt.toISOString()}::timestamptz
