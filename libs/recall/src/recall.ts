@@ -109,9 +109,6 @@ export class Recall {
     const at = { validAt: q.validAt ?? now, knownAt: q.knownAt ?? now };
     const hygiene = cleanQuery(q.query, { addressTerms: this.options.addressTerms });
     const vectors = await this.deps.embedder.embed(hygiene.parts);
-    // The index's lag, for the trace, on a connection of its own while the pool is gathered.
-    const lag = this.deps.indexer.lag(now);
-    lag.catch(() => undefined); // awaited below; a failure must not also go unhandled
 
     // Candidate pool, per sub-query (side by side); a version keeps its best scores across sub-queries.
     const pool = new Map<string, Found>();
@@ -154,6 +151,9 @@ export class Recall {
     // version superseded while the retrievers ran cannot come back beside the version that
     // replaced it); and how alike the best are, pair by pair, which diversity needs — the database
     // computes it from the stored embeddings, which costs less than sending the vectors over.
+    // The index's lag, for the trace, is read beside them on a third connection.
+    const lag = this.deps.indexer.lag(now);
+    lag.catch(() => undefined); // awaited below; a failure must not also go unhandled
     const [shownRows, alike] = await Promise.all([
       this.shown(tenant, at, [...profileFound, ...freshFound, ...best.map((c) => pool.get(c.memoryId)!)].map((r) => r.memory_id)),
       this.closeness(tenant, best.filter((c) => pool.get(c.memoryId)!.embedded).map((c) => c.memoryId)),
