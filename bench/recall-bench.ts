@@ -33,7 +33,7 @@ import { fmtInt, fmtMs, msSince, Rng, round, summarize, tick } from './stats';
 
 const ADMIN_URL = process.env.FL_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const FACTS = Number(process.env.FL_RECALL_BENCH_FACTS ?? 100_000);
-const PROBES = 400;
+const PROBES = 1000;
 const E2E_PROBES = 100;
 const TENANT = 'bench';
 const log = (m: string): void => void process.stderr.write(`${m}\n`);
