@@ -28,15 +28,25 @@ const RRF_K = 60;
 
 /** Each candidate's fused score: Σ 1 / (k + rank) over the retrievers that ranked it. */
 export function reciprocalRankFusion(candidates: Scored[]): Map<string, number> {
-  const fused = new Map<string, number>(candidates.map((c) => [c.memoryId, 0]));
-  const rankings: [string, (c: Scored) => number | null][] = [
-    ['cosine', (c) => c.cosine],
-    ['text', (c) => (c.textRank > 0 ? c.textRank : null)],
-    ['trigram', (c) => (c.trigram > 0 ? c.trigram : null)],
-  ];
-  for (const [, score] of rankings) {
-    const ranked = candidates.filter((c) => score(c) !== null).sort((a, b) => score(b)! - score(a)!);
-    ranked.forEach((c, i) => fused.set(c.memoryId, fused.get(c.memoryId)! + 1 / (RRF_K + i + 1)));
+  return weightedReciprocalRankFusion([{ weight: 1, candidates }]);
+}
+
+/**
+ * Several sub-queries' candidates merged by weight: each sub-query's retrievers rank that
+ * sub-query's candidates (scored against it), and a candidate's fused score is
+ * Σ weight × 1 / (k + rank) over every (sub-query, retriever) ranking it appears in. With equal
+ * weights each intent of a message has the same say, whichever one its wording favours, and a
+ * memory that answers two of them ranks above one that answers a single one.
+ */
+export function weightedReciprocalRankFusion(parts: { weight: number; candidates: Scored[] }[]): Map<string, number> {
+  const fused = new Map<string, number>();
+  for (const part of parts) for (const c of part.candidates) fused.set(c.memoryId, 0);
+  const rankings: ((c: Scored) => number | null)[] = [(c) => c.cosine, (c) => (c.textRank > 0 ? c.textRank : null), (c) => (c.trigram > 0 ? c.trigram : null)];
+  for (const { weight, candidates } of parts) {
+    for (const score of rankings) {
+      const ranked = candidates.filter((c) => score(c) !== null).sort((a, b) => score(b)! - score(a)!);
+      ranked.forEach((c, i) => fused.set(c.memoryId, fused.get(c.memoryId)! + weight / (RRF_K + i + 1)));
+    }
   }
   return fused;
 }

@@ -72,6 +72,19 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     expect(closeness[1]).toBeGreaterThan(0.8);
   });
 
+  it('answers each question of a message: sub-queries retrieved apart and merged by equal weight', async () => {
+    const { ledger } = handle;
+    for (let n = 1; n <= 6; n++) await ledger.assert('m', { text: `The billing service ${n} listens on port ${9000 + n}.` });
+    await ledger.assert('m', { text: 'My locker number is 4821.', type: 'profile' });
+    await indexer.catchUp();
+    const context = await recall.assemble('m', { query: 'Which port does the billing service 3 listen on? And what is my locker number?' });
+    expect(context.text).toContain('port 9003');
+    expect(context.text).toContain('locker number is 4821');
+    const trace = (await recall.trace('m', context.traceId)) as Record<string, any>;
+    expect(trace.query.parts).toHaveLength(2);
+    expect(trace.query.weights).toEqual([0.5, 0.5]);
+  });
+
   it('keeps no pending list on the lexical indexes, so that a query never scans one first', async () => {
     const options = await sql<{ name: string; options: string[] | null }>`
       SELECT relname AS name, reloptions AS options FROM pg_class WHERE relname IN ('fl_recall_index_lexemes', 'fl_recall_index_trigrams') ORDER BY relname`.execute(

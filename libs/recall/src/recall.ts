@@ -14,7 +14,7 @@ import type { ProjectionRunner } from '@factledger/projections';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import { type ContextItem, fitBudget } from './context-render';
-import { DEFAULT_THRESHOLDS, maximalMarginalRelevance, reciprocalRankFusion, relevance, type Scored, type Thresholds } from './fusion';
+import { DEFAULT_THRESHOLDS, maximalMarginalRelevance, relevance, type Scored, type Thresholds, weightedReciprocalRankFusion } from './fusion';
 import { cleanQuery, needsTrigrams } from './query-hygiene';
 import { UnknownTraceError } from './errors';
 import { RECALL_INDEX, type RecallIndexer } from './recall-indexer';
@@ -82,6 +82,24 @@ interface Found {
   recorded_at: Date | null;
 }
 
+/** Each version once, with the best of each score it was found with (copies: the finds stay as found). */
+function byBest(found: Iterable<Found>): Map<string, Found> {
+  const out = new Map<string, Found>();
+  for (const f of found) {
+    const seen = out.get(f.memory_id);
+    if (!seen) out.set(f.memory_id, { ...f });
+    else {
+      seen.cosine = f.cosine === null ? seen.cosine : Math.max(seen.cosine ?? -1, f.cosine);
+      seen.text_rank = Math.max(seen.text_rank, f.text_rank);
+      seen.trigram = Math.max(seen.trigram, f.trigram);
+      seen.embedded ||= f.embedded;
+      seen.core ||= f.core;
+      seen.recorded_at ??= f.recorded_at;
+    }
+  }
+  return out;
+}
+
 /** One key for a pair, whichever way round. */
 const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
 
@@ -110,22 +128,10 @@ export class Recall {
     const hygiene = cleanQuery(q.query, { addressTerms: this.options.addressTerms });
     const vectors = await this.deps.embedder.embed(hygiene.parts);
 
-    // Candidate pool, per sub-query (side by side); a version keeps its best scores across sub-queries.
-    const pool = new Map<string, Found>();
-    const perPart = await Promise.all(hygiene.parts.map((part, i) => this.candidates(tenant, at, part, vectors[i]!, hygiene)));
-    for (const found of perPart) {
-      for (const f of found) {
-        const seen = pool.get(f.memory_id);
-        if (!seen) pool.set(f.memory_id, f);
-        else {
-          seen.cosine = f.cosine === null ? seen.cosine : Math.max(seen.cosine ?? -1, f.cosine);
-          seen.text_rank = Math.max(seen.text_rank, f.text_rank);
-          seen.trigram = Math.max(seen.trigram, f.trigram);
-          seen.core ||= f.core;
-          seen.recorded_at ??= f.recorded_at;
-        }
-      }
-    }
+    // Candidate pool, per sub-query (side by side). Per sub-query, each version once; across them,
+    // each version with its best scores (what the trace and the items show).
+    const perPart = (await Promise.all(hygiene.parts.map((part, i) => this.candidates(tenant, at, part, vectors[i]!, hygiene)))).map(byBest);
+    const pool = byBest(perPart.flatMap((part) => [...part.values()]));
     const candidates = [...pool.values()];
     const scored = (r: Found): Scored => ({ memoryId: r.memory_id, cosine: r.cosine, textRank: r.text_rank, trigram: r.trigram });
 
@@ -135,14 +141,22 @@ export class Recall {
       .sort((a, b) => b.text_rank + b.trigram - (a.text_rank + a.trigram) || +(b.recorded_at ?? 0) - +(a.recorded_at ?? 0))
       .slice(0, this.options.freshLimit ?? 5);
     const freshIds = new Set(freshFound.map((r) => r.memory_id));
-    const others = candidates.filter((r) => !r.core && !freshIds.has(r.memory_id)).map(scored);
+    const detail = (r: Found): boolean => !r.core && !freshIds.has(r.memory_id);
+    // The threshold and fusion run per sub-query, on its own scores: a version is relevant when it
+    // is to one of them, and the sub-queries' rankings merge by weight — each has the same say.
+    const weight = 1 / perPart.length;
+    const parts = perPart.map((part) => ({
+      weight,
+      candidates: [...part.values()].filter((r) => detail(r) && relevance(scored(r), this.thresholds) !== null).map(scored),
+    }));
+    const relevantIds = new Set(parts.flatMap((p) => p.candidates.map((c) => c.memoryId)));
     const excluded: { memoryId: string; reason: string }[] = [];
-    const relevant = others.filter((c) => {
-      const why = relevance(c, this.thresholds);
-      if (!why) excluded.push({ memoryId: c.memoryId, reason: 'below the relevance threshold' });
-      return why !== null;
-    });
-    const fused = reciprocalRankFusion(relevant);
+    const relevant: Scored[] = [];
+    for (const r of candidates.filter(detail)) {
+      if (relevantIds.has(r.memory_id)) relevant.push(scored(r));
+      else excluded.push({ memoryId: r.memory_id, reason: 'below the relevance threshold' });
+    }
+    const fused = weightedReciprocalRankFusion(parts);
     // Diversity among the best few: more could never fit a prompt's budget anyway.
     const best = relevant.sort((a, b) => fused.get(b.memoryId)! - fused.get(a.memoryId)!).slice(0, this.options.detailLimit ?? 20);
     for (const c of relevant.slice(best.length)) excluded.push({ memoryId: c.memoryId, reason: `beyond the ${best.length} best fused` });
@@ -194,7 +208,7 @@ export class Recall {
 
     const traceId = randomUUID();
     const trace = {
-      query: { message: q.query, cleaned: hygiene.text, parts: hygiene.parts, terms: hygiene.terms },
+      query: { message: q.query, cleaned: hygiene.text, parts: hygiene.parts, weights: parts.map((p) => p.weight), terms: hygiene.terms },
       asOf: { validAt: at.validAt.toISOString(), knownAt: at.knownAt.toISOString(), minPosition: q.minPosition ?? null },
       index: await lag,
       pool: candidates.map((r) => ({
