@@ -6,7 +6,7 @@
  * lets several processes run the same runner without applying anything twice.
  */
 import { type Database, LOG_START, type LogPosition, readLog } from '@factledger/store';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { ProjectionLagError } from './errors';
 import { SingleFlightDrain } from './single-flight-drain';
 import type { Projection } from './projection';
@@ -204,21 +204,33 @@ export async function writeCheckpoint(executor: Kysely<any>, name: string, posit
     ${guard}`.execute(executor);
 }
 
+/** What checkpointLagStatement gives: events behind, the oldest one's time, the checkpoint. */
+export interface CheckpointLagRow {
+  behind: number;
+  oldest: Date | string | null;
+  checkpoint: number | string;
+}
+
 /**
- * Committed events at or before `position` (all, when null) past a checkpoint, the oldest one's
- * time, and the checkpoint itself (0 when it has no row yet).
+ * The statement of checkpointLag, for a caller that reads it inside a statement of its own (as a
+ * subquery): one row, also when the checkpoint has no row yet (then everything is behind).
  */
+export function checkpointLagStatement(name: string, position: number | null): RawBuilder<CheckpointLagRow> {
+  const bound = position === null ? sql`` : sql`AND e.global_position <= ${position}`;
+  return sql<CheckpointLagRow>`
+    SELECT count(e.global_position)::int AS behind, min(e.recorded_at) AS oldest, c.prepare AS checkpoint
+    FROM (SELECT coalesce((SELECT prepare FROM fl_checkpoints WHERE name = ${name}), 0) AS prepare) c
+    LEFT JOIN fl_events e ON e.global_position > c.prepare ${bound}
+    GROUP BY c.prepare`;
+}
+
+/** Committed events at or before `position` (all, when null) past a checkpoint, the oldest one's time, and the checkpoint. */
 export async function checkpointLag(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   executor: Kysely<any>,
   name: string,
   position: number | null,
 ): Promise<{ events: number; oldest: Date | null; checkpoint: number }> {
-  const bound = position === null ? sql`` : sql`AND e.global_position <= ${position}`;
-  const row = await sql<{ behind: number; oldest: Date | null; checkpoint: number | null }>`
-    SELECT count(e.global_position)::int AS behind, min(e.recorded_at) AS oldest, max(c.prepare) AS checkpoint
-    FROM fl_checkpoints c LEFT JOIN fl_events e ON e.global_position > c.prepare ${bound}
-    WHERE c.name = ${name}`.execute(executor);
-  const r = row.rows[0];
-  return { events: r?.behind ?? 0, oldest: r?.oldest ?? null, checkpoint: Number(r?.checkpoint ?? 0) };
+  const r = (await checkpointLagStatement(name, position).execute(executor)).rows[0]!;
+  return { events: r.behind, oldest: r.oldest === null ? null : new Date(r.oldest), checkpoint: Number(r.checkpoint) };
 }

@@ -6,9 +6,9 @@
  * meanwhile, this pass's work is dropped rather than written twice.
  */
 import { type Embedder, embeddingText, toVectorText } from '@factledger/embeddings';
-import { checkpointLag, lockProjection, type ProjectionRunner, readCheckpoint, SingleFlightDrain, writeCheckpoint } from '@factledger/projections';
+import { type CheckpointLagRow, checkpointLagStatement, lockProjection, type ProjectionRunner, readCheckpoint, SingleFlightDrain, writeCheckpoint } from '@factledger/projections';
 import { readLog } from '@factledger/store';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 
 export const RECALL_INDEX = 'recall-index';
 
@@ -117,8 +117,17 @@ export class RecallIndexer {
   }
 
   async lag(now: Date = new Date()): Promise<IndexLag> {
-    await this.ensureCheckpoint();
-    const { events, oldest, checkpoint } = await checkpointLag(this.db, RECALL_INDEX, null);
-    return { behindEvents: events, lagMs: oldest ? Math.max(0, now.getTime() - oldest.getTime()) : 0, checkpoint };
+    return lagOf((await this.lagStatement().execute(this.db)).rows[0]!, now);
   }
+
+  /** The statement lag() runs, for a caller that reads it as a subquery of its own statement (see lagOf). */
+  lagStatement(): RawBuilder<CheckpointLagRow> {
+    return checkpointLagStatement(RECALL_INDEX, null);
+  }
+}
+
+/** The index's lag at `now`, from the row of RecallIndexer.lagStatement. */
+export function lagOf(row: CheckpointLagRow, now: Date): IndexLag {
+  const oldest = row.oldest === null ? null : new Date(row.oldest);
+  return { behindEvents: Number(row.behind), lagMs: oldest ? Math.max(0, now.getTime() - oldest.getTime()) : 0, checkpoint: Number(row.checkpoint) };
 }

@@ -10,14 +10,14 @@
 import { randomUUID } from 'node:crypto';
 import { type Clock, InvalidInputError } from '@factledger/domain';
 import { type Embedder, toVectorText } from '@factledger/embeddings';
-import type { ProjectionRunner } from '@factledger/projections';
+import type { CheckpointLagRow, ProjectionRunner } from '@factledger/projections';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import { type ContextItem, fitBudget } from './context-render';
 import { DEFAULT_THRESHOLDS, maximalMarginalRelevance, relevance, type Scored, type Thresholds, weightedReciprocalRankFusion } from './fusion';
 import { cleanQuery, needsTrigrams } from './query-hygiene';
 import { UnknownTraceError } from './errors';
-import { RECALL_INDEX, type RecallIndexer } from './recall-indexer';
+import { type IndexLag, lagOf, RECALL_INDEX, type RecallIndexer } from './recall-indexer';
 import type { TokenCounter } from './token-counter';
 import { TraceWriter } from './trace-writer';
 
@@ -161,17 +161,18 @@ export class Recall {
     const best = relevant.sort((a, b) => fused.get(b.memoryId)! - fused.get(a.memoryId)!).slice(0, this.options.detailLimit ?? 20);
     for (const c of relevant.slice(best.length)) excluded.push({ memoryId: c.memoryId, reason: `beyond the ${best.length} best fused` });
 
-    // Side by side: the versions that may be shown, read in one snapshot and checked once more (a
-    // version superseded while the retrievers ran cannot come back beside the version that
-    // replaced it); and how alike the best are, pair by pair, which diversity needs — the database
-    // computes it from the stored embeddings, which costs less than sending the vectors over.
-    // The index's lag, for the trace, is read beside them on a third connection.
-    const lag = this.deps.indexer.lag(now);
-    lag.catch(() => undefined); // awaited below; a failure must not also go unhandled
-    const [shownRows, alike] = await Promise.all([
-      this.shown(tenant, at, [...profileFound, ...freshFound, ...best.map((c) => pool.get(c.memoryId)!)].map((r) => r.memory_id)),
-      this.closeness(tenant, best.filter((c) => pool.get(c.memoryId)!.embedded).map((c) => c.memoryId)),
-    ]);
+    // One statement: the versions that may be shown, read in one snapshot and checked once more
+    // (a version superseded while the retrievers ran cannot come back beside the version that
+    // replaced it); how alike the best are, pair by pair, which diversity needs (the database
+    // computes it from the stored embeddings, which costs less than sending the vectors over);
+    // and the index's lag, for the trace.
+    const { shownRows, alike, lag } = await this.shownAndAlike(
+      tenant,
+      at,
+      [...profileFound, ...freshFound, ...best.map((c) => pool.get(c.memoryId)!)].map((r) => r.memory_id),
+      best.filter((c) => pool.get(c.memoryId)!.embedded).map((c) => c.memoryId),
+      now,
+    );
     const shown = new Map(shownRows.map((r) => [r.memory_id, r]));
     const stillVisible = (memoryId: string): boolean => {
       if (shown.has(memoryId)) return true;
@@ -210,7 +211,7 @@ export class Recall {
     const trace = {
       query: { message: q.query, cleaned: hygiene.text, parts: hygiene.parts, weights: parts.map((p) => p.weight), terms: hygiene.terms },
       asOf: { validAt: at.validAt.toISOString(), knownAt: at.knownAt.toISOString(), minPosition: q.minPosition ?? null },
-      index: await lag,
+      index: lag,
       pool: candidates.map((r) => ({
         memoryId: r.memory_id,
         text: r.text,
@@ -245,15 +246,6 @@ export class Recall {
     const r = row.rows[0];
     if (!r) throw new UnknownTraceError(id);
     return { id, tenant, createdAt: new Date(r.created_at).toISOString(), ...r.trace };
-  }
-
-  /** Cosine similarity of each pair of these versions' stored embeddings (index's model), by pairKey. */
-  private async closeness(tenant: string, memoryIds: string[]): Promise<Map<string, number>> {
-    if (memoryIds.length < 2) return new Map();
-    const rows = await sql<{ a: string; b: string; cosine: number }>`
-      WITH v AS (SELECT memory_id, embedding FROM fl_recall_index WHERE tenant = ${tenant} AND model = ${this.deps.embedder.model} AND memory_id = ANY(${memoryIds}))
-      SELECT x.memory_id AS a, y.memory_id AS b, 1 - (x.embedding <=> y.embedding) AS cosine FROM v x JOIN v y ON x.memory_id < y.memory_id`.execute(this.db);
-    return new Map(rows.rows.map((r) => [pairKey(r.a, r.b), Number(r.cosine)]));
   }
 
   /** Deletes traces recorded before `before` (the retention period); returns how many. */
@@ -376,17 +368,37 @@ export class Recall {
   }
 
   /**
-   * The versions of the pool as shown, read in one snapshot, each checked once more: a version
-   * superseded while the retrievers ran cannot come back beside the version that replaced it.
+   * In one statement and one snapshot: the versions `show` as shown, each checked once more (a
+   * version superseded while the retrievers ran cannot come back beside the version that replaced
+   * it); the cosine similarity of each pair of the `compare` versions' stored embeddings (index's
+   * model), by pairKey; and the index's lag. One row of three JSON values.
    */
-  private async shown(tenant: string, at: { validAt: Date; knownAt: Date }, ids: string[]): Promise<Shown[]> {
-    if (ids.length === 0) return [];
-    const rows = await sql<Shown>`
-      SELECT h.memory_id, h.text, h.type, h.speaker, h.source, m.recorded_at
-      FROM unnest(${ids}::text[]) AS p(memory_id)
-      JOIN fl_fact_history h ON h.tenant = ${tenant} AND h.memory_id = p.memory_id AND h.status = 'active'
-        AND h.valid @> ${at.validAt.toISOString()}::timestamptz AND h.tx @> ${at.knownAt.toISOString()}::timestamptz
-      JOIN fl_memories m ON m.tenant = ${tenant} AND m.memory_id = p.memory_id`.execute(this.db);
-    return rows.rows;
+  private async shownAndAlike(
+    tenant: string,
+    at: { validAt: Date; knownAt: Date },
+    show: string[],
+    compare: string[],
+    now: Date,
+  ): Promise<{ shownRows: Shown[]; alike: Map<string, number>; lag: IndexLag }> {
+    const row = await sql<{ shown: (Omit<Shown, 'recorded_at'> & { recorded_at: string })[]; alike: [string, string, number][]; lag: CheckpointLagRow }>`
+      WITH v AS (
+        SELECT memory_id, embedding FROM fl_recall_index
+        WHERE tenant = ${tenant} AND model = ${this.deps.embedder.model} AND memory_id = ANY(${compare.length > 1 ? compare : []}::text[]))
+      SELECT
+        (SELECT coalesce(json_agg(s), '[]') FROM (
+          SELECT h.memory_id, h.text, h.type, h.speaker, h.source, m.recorded_at
+          FROM unnest(${show}::text[]) AS p(memory_id)
+          JOIN fl_fact_history h ON h.tenant = ${tenant} AND h.memory_id = p.memory_id AND h.status = 'active'
+            AND h.valid @> ${at.validAt.toISOString()}::timestamptz AND h.tx @> ${at.knownAt.toISOString()}::timestamptz
+          JOIN fl_memories m ON m.tenant = ${tenant} AND m.memory_id = p.memory_id) s) AS shown,
+        (SELECT coalesce(json_agg(json_build_array(x.memory_id, y.memory_id, 1 - (x.embedding <=> y.embedding))), '[]')
+          FROM v x JOIN v y ON x.memory_id < y.memory_id) AS alike,
+        (SELECT row_to_json(l) FROM (${this.deps.indexer.lagStatement()}) l) AS lag`.execute(this.db);
+    const r = row.rows[0]!;
+    return {
+      shownRows: r.shown.map((s) => ({ ...s, recorded_at: new Date(s.recorded_at) })),
+      alike: new Map(r.alike.map(([a, b, cosine]) => [pairKey(a, b), Number(cosine)])),
+      lag: lagOf(r.lag, now),
+    };
   }
 }
