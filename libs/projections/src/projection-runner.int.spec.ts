@@ -13,7 +13,7 @@ import { Client } from 'pg';
 import { ProjectionLagError } from './errors';
 import { PostgresFactProjection } from './postgres-fact-projection';
 import type { Projection } from './projection';
-import { ProjectionRunner } from './projection-runner';
+import { checkpointLag, ProjectionRunner } from './projection-runner';
 
 const START = new Date('2026-12-01T00:00:00Z');
 
@@ -358,6 +358,17 @@ describe.each(testBackends())('ProjectionRunner on %s', (backend) => {
       log = await readWholeLog(handle);
       [status] = await handle.runner.status(new Date(recordedAt.getTime() + 5000));
       expect(status).toEqual({ name: 'facts', checkpoint: log[log.length - 1]!.logPosition, behindEvents: 0, lagMs: 0 });
+    });
+  });
+
+  describe('(c2) checkpoint lag', () => {
+    it('counts every event as behind for a checkpoint that has no row yet, and names the checkpoint', async () => {
+      const log = await readWholeLog(handle);
+      const lag = await checkpointLag(database.db, `never-run-${randomUUID()}`, null);
+      expect(lag).toEqual({ events: log.length, oldest: new Date(Math.min(...log.map((e) => +e.recordedAt))), checkpoint: 0 });
+      await handle.runner.catchUp();
+      const facts = await checkpointLag(database.db, 'facts', null);
+      expect(facts).toEqual({ events: 0, oldest: null, checkpoint: log[log.length - 1]!.logPosition.prepare });
     });
   });
 
