@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
 import { sql } from 'kysely';
-import { TraceWriter } from './trace-writer';
+import { Client } from 'pg';
+import { TracesDroppedError, TraceWriter } from './trace-writer';
 
 describe.each(testBackends())('TraceWriter on %s', (backend) => {
   let database: TestDatabase;
@@ -40,4 +41,32 @@ describe.each(testBackends())('TraceWriter on %s', (backend) => {
     expect((await stored([id])).map((r) => r.query)).toEqual(['good']);
     expect(errors).toHaveLength(1);
   });
+
+  if (backend === 'postgres') {
+    it('drops the oldest waiting traces past its bound while the database stalls, and says how many', async () => {
+      const url = new URL(process.env.FL_PG_ADMIN_URL!);
+      url.pathname = `/${database.name}`;
+      const locker = new Client({ connectionString: url.toString() });
+      await locker.connect();
+      const errors: unknown[] = [];
+      const writer = new TraceWriter(database.db, (error) => errors.push(error), 3);
+      const ids = Array.from({ length: 6 }, () => randomUUID());
+      const add = (n: number) => writer.add({ id: ids[n]!, tenant: 't', createdAt: new Date(), query: `stalled ${n}`, trace: { n } });
+      try {
+        await locker.query('BEGIN');
+        await locker.query('LOCK TABLE fl_recall_traces IN ACCESS EXCLUSIVE MODE');
+        add(0); // its insert waits on the lock
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        for (let n = 1; n < 6; n++) add(n); // three may wait: 1 and 2 make room for 4 and 5
+      } finally {
+        await locker.query('COMMIT');
+        await locker.end();
+      }
+      await writer.flush();
+      expect((await stored(ids)).map((r) => r.trace.n)).toEqual([0, 3, 4, 5]);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toBeInstanceOf(TracesDroppedError);
+      expect((errors[0] as TracesDroppedError).dropped).toBe(2);
+    });
+  }
 });

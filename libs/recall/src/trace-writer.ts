@@ -5,7 +5,7 @@
  * back (Recall.trace) and stopping do so first, so this process never misses one it made.
  *
  * A write that fails is reported to `onError` and its traces are dropped (they are records of
- * reads; the memories themselves are untouched). Their commit does not wait for the WAL flush
+ * reads; the memories themselves are untouched); so are traces beyond `maxQueued` waiting. Their commit does not wait for the WAL flush
  * either: a crash may lose the last moment's traces, never a memory write.
  */
 import { type Kysely, sql } from 'kysely';
@@ -22,17 +22,32 @@ export interface TraceRow {
 /** Most traces in one INSERT. */
 const BATCH = 200;
 
+/** A trace left out because the database was not keeping up (see TraceWriter's `maxQueued`). */
+export class TracesDroppedError extends Error {
+  constructor(readonly dropped: number) {
+    super(`${dropped} recall trace(s) not stored: the database is not keeping up with them`);
+    this.name = 'TracesDroppedError';
+  }
+}
+
 export class TraceWriter {
   private queue: TraceRow[] = [];
   private writing: Promise<void> | null = null;
+  private dropped = 0;
 
   constructor(
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     private readonly db: Kysely<any>,
     public onError: (error: unknown) => void = (error) => process.emitWarning(`factledger: recall traces not stored: ${String(error)}`),
+    /** Most traces waiting; past it the oldest waiting is dropped (and reported), so that a stalled database cannot grow the queue without end. */
+    private readonly maxQueued = 10_000,
   ) {}
 
   add(row: TraceRow): void {
+    if (this.queue.length >= this.maxQueued) {
+      this.queue.shift();
+      this.dropped++;
+    }
     this.queue.push(row);
     this.writing ??= this.drain();
   }
@@ -52,6 +67,10 @@ export class TraceWriter {
           await this.write(batch);
         } catch (error) {
           this.onError(error);
+        }
+        if (this.dropped) {
+          this.onError(new TracesDroppedError(this.dropped));
+          this.dropped = 0;
         }
       }
     } finally {
