@@ -418,9 +418,7 @@ describe.each(testBackends())('ProjectionRunner on %s', (backend) => {
       // never checked and the read hangs instead of failing with ProjectionLagError.
       it('throws ProjectionLagError with the behind count when the projection cannot reach the position in time', async () => {
         await handle.runner.catchUp();
-        const url = new URL(process.env.FL_PG_ADMIN_URL!);
-        url.pathname = `/${database.name}`;
-        const holder = new Client({ connectionString: url.toString() });
+        const holder = new Client({ connectionString: database.url! });
         await holder.connect();
         const runner = new ProjectionRunner(database.db, [new PostgresFactProjection()], { waitTimeoutMs: 200 });
         try {

@@ -194,7 +194,7 @@ export class Recall {
         type: v.type,
         speaker: v.speaker,
         source: v.source,
-        recordedAt: new Date(v.recorded_at),
+        recordedAt: v.recorded_at,
         scores: { cosine: r.cosine, textRank: r.text_rank, trigram: r.trigram, fused: fusedScore },
       };
     };

@@ -44,9 +44,7 @@ describe.each(testBackends())('TraceWriter on %s', (backend) => {
 
   if (backend === 'postgres') {
     it('drops the oldest waiting traces past its bound while the database stalls, and says how many', async () => {
-      const url = new URL(process.env.FL_PG_ADMIN_URL!);
-      url.pathname = `/${database.name}`;
-      const locker = new Client({ connectionString: url.toString() });
+      const locker = new Client({ connectionString: database.url! });
       await locker.connect();
       const errors: unknown[] = [];
       const writer = new TraceWriter(database.db, (error) => errors.push(error), 3);

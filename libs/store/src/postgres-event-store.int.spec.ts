@@ -122,9 +122,7 @@ describe.each(testBackends())('PostgresEventStore on %s', (backend) => {
 
   if (backend === 'postgres') {
     it('never lets a reader pass an event that a concurrent transaction commits late', async () => {
-      const url = new URL(process.env.FL_PG_ADMIN_URL!);
-      url.pathname = `/${database.name}`;
-      const slow = new Client({ connectionString: url.toString() });
+      const slow = new Client({ connectionString: database.url! });
       await slow.connect();
       try {
         const checkpoint = (await store.readAll(LOG_START, 10_000)).at(-1)!.logPosition;

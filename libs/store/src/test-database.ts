@@ -10,6 +10,8 @@ import { migrate } from './migrations';
 
 export interface TestDatabase extends Database {
   name: string;
+  /** Connection string of the native database (null on PGlite), for a test that needs a connection of its own. */
+  url: string | null;
 }
 
 /** Backends the suite runs against: PGlite always, native PostgreSQL when FL_PG_ADMIN_URL is set. */
@@ -20,6 +22,7 @@ export function testBackends(): Backend[] {
 export async function createTestDatabase(backend: Backend, options: { migrate?: boolean } = {}): Promise<TestDatabase> {
   let database: Database;
   let name = 'memory';
+  let connectionString: string | null = null;
   let drop = async (): Promise<void> => undefined;
   if (backend === 'postgres') {
     const adminUrl = process.env.FL_PG_ADMIN_URL;
@@ -31,7 +34,8 @@ export async function createTestDatabase(backend: Backend, options: { migrate?: 
     await admin.end();
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
-    database = await openDatabase({ url: url.toString() });
+    connectionString = url.toString();
+    database = await openDatabase({ url: connectionString });
     drop = async () => {
       const c = new Client({ connectionString: adminUrl });
       await c.connect();
@@ -45,6 +49,7 @@ export async function createTestDatabase(backend: Backend, options: { migrate?: 
   return {
     ...database,
     name,
+    url: connectionString,
     close: async () => {
       await database.close();
       await drop();
