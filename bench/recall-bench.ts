@@ -31,7 +31,8 @@ import { sql } from 'kysely';
 import { Client } from 'pg';
 import { fmtInt, fmtMs, msSince, Rng, round, summarize, tick } from './stats';
 
-const ADMIN_URL = process.env.FL_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+process.env.FL_PG_ADMIN_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
+const ADMIN_URL = process.env.FL_PG_ADMIN_URL;
 const FACTS = Number(process.env.FL_RECALL_BENCH_FACTS ?? 100_000);
 const PROBES = 1000;
 const E2E_PROBES = 100;

@@ -22,6 +22,30 @@ export function toVectorText(embedding: Embedding): string {
 /** A vector from pgvector's text form. */
 export const fromVectorText = (text: string): Embedding => Float32Array.from(text.slice(1, -1).split(','), Number);
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * A vector from pgvector's binary form (`vector_send`): the dimension count (int16), an unused
+ * int16, then each float32, big-endian. Throws RangeError on a buffer of another length.
+ */
+export function fromVectorBinary(bytes: Uint8Array): Embedding {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const dims = bytes.byteLength >= 4 ? view.getInt16(0) : -1;
+  if (dims < 0 || bytes.byteLength !== 4 + dims * 4) throw new RangeError(`not a pgvector binary vector: ${bytes.byteLength} bytes`);
+  const out = new Float32Array(dims);
+  if (LITTLE_ENDIAN) {
+    // Byte-swap into the result's own memory, then read it as floats: no per-element call.
+    const raw = new Uint8Array(out.buffer);
+    for (let i = 0; i < raw.length; i += 4) {
+      raw[i] = bytes[4 + i + 3]!;
+      raw[i + 1] = bytes[4 + i + 2]!;
+      raw[i + 2] = bytes[4 + i + 1]!;
+      raw[i + 3] = bytes[4 + i]!;
+    }
+  } else for (let i = 0; i < dims; i++) out[i] = view.getFloat32(4 + i * 4);
+  return out;
+}
+
 export class PostgresEmbeddingCache implements EmbeddingCacheStore {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   constructor(private readonly db: Kysely<any>) {}

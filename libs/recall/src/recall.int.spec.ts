@@ -2,7 +2,8 @@ import { InvalidInputError, ManualClock } from '@factledger/domain';
 import { UseLiteEmbedder } from '@factledger/embeddings';
 import { type LedgerHandle, ledgerOn } from '@factledger/ledger';
 import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
-import { sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Pool, type PoolClient } from 'pg';
 import { UnknownTraceError } from './errors';
 import { Recall } from './recall';
 import { RecallIndexer } from './recall-indexer';
@@ -50,6 +51,9 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     expect(trace.pool[0].scores).toHaveProperty('cosineSimilarity');
     expect(trace.excluded).toEqual([expect.objectContaining({ reason: 'below the relevance threshold' })]);
     expect(trace.survivors).toEqual([{ memoryId: context.items[0]!.memoryId, channel: 'detail' }]);
+    // Nothing was written while it ran: every statement read one state, and nothing was read twice.
+    expect(trace.snapshot.reread).toBe(false);
+    expect(new Set(trace.snapshot.states.filter((s: string | null) => s !== null)).size).toBe(1);
     await expect(recall.trace('other-tenant', context.traceId)).rejects.toBeInstanceOf(UnknownTraceError);
 
     // As of January, the old value was the true one.
@@ -117,6 +121,57 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     expect(after.items).toEqual([expect.objectContaining({ channel: 'detail' })]);
     expect(after.items[0]!.scores.cosine).toBeGreaterThan(0.5);
   });
+
+  if (backend === 'postgres') {
+    it('reads the versions to show again when a write lands between its statements, so a replaced value never shows beside its successor', async () => {
+      const { ledger } = handle;
+      await ledger.assert('w', { subject: 'payment service', relation: 'port', value: '8000', text: 'The payment service listens on port 8000.' });
+      await indexer.catchUp();
+      clock.advance(60_000);
+      // Statements through a pool that holds back the nearest-and-standing statement until full
+      // text has read (and so found port 8000), then supersedes it, recorded at the assembly's own
+      // instant: the held statement then finds port 8080 as a fresh write.
+      const pool = new Pool({ connectionString: database.url!, max: 4 });
+      const connect = pool.connect.bind(pool) as () => Promise<PoolClient>;
+      let fullTextRead!: () => void;
+      const fullTextDone = new Promise<void>((resolve) => (fullTextRead = resolve));
+      const held = new WeakSet<PoolClient>();
+      Object.assign(pool, {
+        connect: async () => {
+          const client = await connect();
+          if (!held.has(client)) {
+            held.add(client);
+            const query = client.query.bind(client) as (text: string, values?: unknown[]) => Promise<unknown>;
+            Object.assign(client, {
+              query: async (text: string, values?: unknown[]) => {
+                if (text.includes('UNION ALL')) {
+                  await fullTextDone;
+                  await ledger.assert('w', { subject: 'payment service', relation: 'port', value: '8080', text: 'The payment service listens on port 8080.' });
+                }
+                const result = await query(text, values);
+                if (text.includes('plainto_tsquery')) fullTextRead();
+                return result;
+              },
+            });
+          }
+          return client;
+        },
+      });
+      const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+      try {
+        const racing = new Recall(db, { embedder, facts: handle.runner, indexer, tokens: new O200kTokenCounter(), clock });
+        const context = await racing.assemble('w', { query: 'payment service port' });
+        expect(context.text).toContain('port 8080');
+        expect(context.text).not.toContain('port 8000');
+        const trace = (await racing.trace('w', context.traceId)) as Record<string, any>;
+        expect(trace.snapshot.reread).toBe(true);
+        const old = (trace.pool as { memoryId: string; text: string }[]).find((p) => p.text.includes('8000'))!;
+        expect(trace.excluded).toContainEqual({ memoryId: old.memoryId, reason: expect.stringMatching(/no longer visible/) });
+      } finally {
+        await db.destroy();
+      }
+    });
+  }
 
   it('rejects bad input with what is wrong, and stores nothing', async () => {
     await expect(recall.assemble('t', { query: '', budgetTokens: 5 })).rejects.toBeInstanceOf(InvalidInputError);
