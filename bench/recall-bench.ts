@@ -186,7 +186,7 @@ async function main(): Promise<void> {
     const clock = new ManualClock(new Date('2026-07-01T00:00:00Z'));
     const handle = ledgerOn(database, { clock });
     const settings: RecallSettings = { embeddings: 'use-lite', addressTerms: [], traceRetentionDays: 30, indexIntervalMs: 200 };
-    const recall = recallOn(database.db, handle.runner, clock, settings, cache.embedder);
+    const recall = recallOn(database, handle.runner, clock, settings, cache.embedder);
 
     log(`[recall] loading ${fmtInt(FACTS)} look-alike facts`);
     let t0 = tick();
@@ -261,6 +261,7 @@ async function main(): Promise<void> {
       indexer: recall.indexer,
       tokens: new O200kTokenCounter(),
       clock,
+      search: database.search,
     });
     const dims = sql.raw(String(recall.embedder.dimensions));
     // The floor: the three retrievers' statements as recall issues them (same words, same

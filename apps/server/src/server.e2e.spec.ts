@@ -29,7 +29,7 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
     database = await createTestDatabase(backend);
     handle = ledgerOn(database);
     const settings: RecallSettings = { embeddings: 'use-lite', addressTerms: [], traceRetentionDays: 30, indexIntervalMs: 20 };
-    recall = recallOn(database.db, handle.runner, systemClock, settings, embedder);
+    recall = recallOn(database, handle.runner, systemClock, settings, embedder);
     app = await createServer({ handle, recall, config: { logLevel: 'silent' } });
     await app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;

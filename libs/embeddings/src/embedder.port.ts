@@ -15,6 +15,23 @@ export interface Embedder {
   embed(texts: string[]): Promise<Embedding[]>;
 }
 
+/** The vector scaled to length 1 (all zeros stays all zeros): the dot product of two is their cosine. */
+export function unitVector(v: ArrayLike<number>): Float32Array {
+  let norm = 0;
+  for (let i = 0; i < v.length; i++) norm += v[i]! * v[i]!;
+  const out = Float32Array.from(v);
+  if (norm > 0) for (let i = 0, f = 1 / Math.sqrt(norm); i < out.length; i++) out[i]! *= f;
+  return out;
+}
+
+/** The dot product of two vectors of one length (RangeError otherwise). */
+export function dotProduct(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  if (a.length !== b.length) throw new RangeError(`cannot compare vectors of ${a.length} and ${b.length} dimensions`);
+  let dot = 0;
+  for (let i = 0; i < a.length; i++) dot += a[i]! * b[i]!;
+  return dot;
+}
+
 /** Cosine similarity in [-1, 1]; 0 when either vector is all zeros. */
 export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length !== b.length) throw new RangeError(`cannot compare vectors of ${a.length} and ${b.length} dimensions`);

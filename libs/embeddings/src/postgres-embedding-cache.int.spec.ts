@@ -4,7 +4,7 @@ import { CachedEmbedder } from './cached-embedder';
 import type { Embedder, Embedding } from './embedder.port';
 import { textHash } from './embedding-cache.port';
 import { HashingEmbedder } from './hashing-embedder';
-import { PostgresEmbeddingCache } from './postgres-embedding-cache';
+import { fromVectorBinary, PostgresEmbeddingCache, toVectorBinary, toVectorText } from './postgres-embedding-cache';
 
 class RecordingEmbedder implements Embedder {
   readonly texts: string[] = [];
@@ -46,6 +46,18 @@ describe.each(testBackends())('PostgresEmbeddingCache on %s', (backend) => {
     const found = await store.get('pg-exact', 8, [textHash('exact'), textHash('absent')]);
     expect([...found.keys()]).toEqual([textHash('exact')]);
     expect(Array.from(found.get(textHash('exact'))!)).toEqual(Array.from(embedding));
+  });
+
+  it("speaks pgvector's binary form both ways: a Buffer parameter is read as the vector, vector_send is read back exactly", async () => {
+    const embedding = Float32Array.from([Math.PI, -1e-30, 3.4e38, 0, -0.1, 1 / 3]);
+    for (const db of [database.db, database.search]) {
+      const row = await sql<{ same: boolean; sent: Buffer; dims: number }>`
+        SELECT ${toVectorBinary(embedding)}::vector = ${toVectorText(embedding)}::vector AS same,
+          vector_send(${toVectorText(embedding)}::vector) AS sent, vector_dims(${toVectorBinary(embedding)}::vector) AS dims`.execute(db);
+      expect(row.rows[0]!.same).toBe(true);
+      expect(row.rows[0]!.dims).toBe(6);
+      expect(fromVectorBinary(row.rows[0]!.sent)).toEqual(embedding);
+    }
   });
 
   it('stores pgvector vectors keyed by (model, sha256), replacing an entry only when its length changed', async () => {

@@ -25,6 +25,19 @@ export const fromVectorText = (text: string): Embedding => Float32Array.from(tex
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /**
+ * pgvector's binary form of a vector (what `vector_send` writes and `vector_recv` reads). Passed as
+ * a statement parameter, pg sends a Buffer in binary, so the server reads the floats as they are:
+ * a third of the bytes of the text form, and no number parsing.
+ */
+export function toVectorBinary(embedding: Embedding): Buffer {
+  const bytes = Buffer.allocUnsafe(4 + embedding.length * 4);
+  bytes.writeInt16BE(embedding.length, 0);
+  bytes.writeInt16BE(0, 2);
+  for (let i = 0; i < embedding.length; i++) bytes.writeFloatBE(embedding[i]!, 4 + i * 4);
+  return bytes;
+}
+
+/**
  * A vector from pgvector's binary form (`vector_send`): the dimension count (int16), an unused
  * int16, then each float32, big-endian. Throws RangeError on a buffer of another length.
  */

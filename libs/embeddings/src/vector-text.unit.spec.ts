@@ -1,4 +1,4 @@
-import { fromVectorBinary, fromVectorText, toVectorText } from './postgres-embedding-cache';
+import { fromVectorBinary, fromVectorText, toVectorBinary, toVectorText } from './postgres-embedding-cache';
 
 describe("pgvector's text form", () => {
   it('writes every float32 so that it reads back exactly, in the form pgvector takes', () => {
@@ -21,6 +21,15 @@ describe("pgvector's binary form", () => {
     // At an odd offset inside a larger buffer, as a driver may hand it over.
     const shifted = Buffer.concat([Buffer.from([9]), bytes]).subarray(1);
     expect(fromVectorBinary(shifted)).toEqual(values);
+  });
+
+  it('writes the same layout it reads', () => {
+    const values = Float32Array.from([0.5, -2, 1e-7, 3.4028234663852886e38]);
+    const bytes = toVectorBinary(values);
+    expect(bytes.readInt16BE(0)).toBe(4);
+    expect(bytes.readInt16BE(2)).toBe(0);
+    expect(bytes.readFloatBE(4 + 4 * 3)).toBe(values[3]);
+    expect(fromVectorBinary(bytes)).toEqual(values);
   });
 
   it('refuses bytes that are not one whole vector', () => {

@@ -145,7 +145,7 @@ export class FactLedgerModule {
           useFactory: async () => {
             const config = loadConfig(process.env, options.config ?? {});
             const handle = await createLedger(config, { clock: options.clock });
-            const ownedRecall = options.recall ? undefined : recallOn(handle.database.db, handle.runner, options.clock ?? systemClock, config);
+            const ownedRecall = options.recall ? undefined : recallOn(handle.database, handle.runner, options.clock ?? systemClock, config);
             ownedRecall?.start((error) => console.error('factledger recall indexer:', error));
             handle.startSaga(config.indexIntervalMs, (error) => console.error('factledger re-review saga:', error));
             return Object.assign(handle, { owned: true, ownedRecall });

@@ -15,7 +15,7 @@
  * state. When they do not, `recheck` reads the versions to show again, in one snapshot.
  */
 import type { Embedder } from '@factledger/embeddings';
-import { fromVectorBinary, toVectorText } from '@factledger/embeddings';
+import { fromVectorBinary, toVectorBinary } from '@factledger/embeddings';
 import type { CheckpointLagRow } from '@factledger/projections';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { needsTrigrams } from './query-hygiene';
@@ -86,20 +86,24 @@ export function byBest(found: Iterable<Found>): Map<string, Found> {
 }
 
 interface FoundRow extends Omit<Found, 'vector'> {
-  vec: Buffer | null;
+  /** The embedding in pgvector's binary form, base64 (results arrive as text). */
+  vec: string | null;
   state: string | null;
   lag?: CheckpointLagRow;
 }
 
 export class CandidatePool {
   constructor(
+    /** Where the finding statements run (Database.search: prepared, planned once). */
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    private readonly db: Kysely<any>,
+    private readonly search: Kysely<any>,
     private readonly embedder: Embedder,
     private readonly lagStatement: () => RawBuilder<CheckpointLagRow>,
     /** Candidates each retriever contributes per sub-query. */
     private readonly poolSize = 40,
-  ) {}
+  ) {
+    if (!Number.isSafeInteger(poolSize) || poolSize < 1) throw new RangeError(`poolSize must be a positive integer, got ${poolSize}`);
+  }
 
   /**
    * The finds for one sub-query, restricted to the versions visible at (validAt, knownAt): the top
@@ -116,22 +120,25 @@ export class CandidatePool {
   async find(tenant: string, at: AsOf, text: string, vector: Float32Array, words: { terms: string[]; distinctive: string[] }, withLag: boolean): Promise<Finds[]> {
     const dims = sql.raw(String(Math.trunc(this.embedder.dimensions)));
     const model = this.embedder.model;
-    const k = this.poolSize;
+    // Limits are written into the statement, not passed: a plan made without the parameters' values
+    // (see Database.search) must still know how few rows are wanted.
+    const k = sql.raw(String(this.poolSize));
     // Lexical matches ranked are bounded: a short number or a common name can match thousands,
     // and ranking them all costs more than the rest of the assembly.
-    const scan = k * 5;
+    const scan = sql.raw(String(this.poolSize * 5));
     // Scoring: any content word counts. Searching: all of them together, or all distinctive ones
     // together — one common word alone ("service", "port", a common name) matches thousands.
     const anyWord = words.terms.join(' OR ');
     const allWords = words.terms.join(' ');
     const distinctWords = words.distinctive.join(' ');
     const trigramOf = (glue: string) => sql.join(words.distinctive.map((t) => sql`${t} <% i.text`), sql.raw(` ${glue} `));
-    const q = toVectorText(vector);
+    const q = toVectorBinary(vector);
     const shown = this.shownAt(tenant, at);
     // The three scores of an index row (alias `i`), or of a version's text not indexed yet; the
-    // embedding in pgvector's binary form (half the bytes of its text, and no float parsing).
+    // embedding in pgvector's binary form as base64 (a third of the characters of its text form,
+    // and no float parsing).
     const textRank = (lexemes: RawBuilder<unknown>) => (anyWord ? sql`ts_rank(${lexemes}, websearch_to_tsquery('simple', ${anyWord}))` : sql`0::real`);
-    const scores = sql`i.text, true AS embedded, vector_send(i.embedding) AS vec, 1 - (i.embedding <=> ${q}::vector) AS cosine,
+    const scores = sql`i.text, true AS embedded, encode(vector_send(i.embedding), 'base64') AS vec, 1 - (i.embedding <=> ${q}::vector) AS cosine,
       ${textRank(sql`i.lexemes`)} AS text_rank, word_similarity(${text}, i.text) AS trigram`;
     const asShown = sql`v.type, v.speaker, v.source, v.recorded_at, v.core`;
     // The first few hundred index rows that match, ranked by `rank`; the best visible ones are
@@ -182,7 +189,7 @@ export class CandidatePool {
     // The core versions (profile), and the versions written since the index's checkpoint (fresh),
     // which may not be indexed yet: scored from their text.
     const standing = sql<FoundRow>`
-      SELECT s.memory_id, v.text, i.memory_id IS NOT NULL AS embedded, vector_send(i.embedding) AS vec,
+      SELECT s.memory_id, v.text, i.memory_id IS NOT NULL AS embedded, encode(vector_send(i.embedding), 'base64') AS vec,
         CASE WHEN i.embedding IS NULL THEN NULL ELSE 1 - (i.embedding <=> ${q}::vector) END AS cosine,
         ${textRank(sql`coalesce(i.lexemes, to_tsvector('simple', v.text))`)} AS text_rank, word_similarity(${text}, v.text) AS trigram, ${asShown}
       FROM (
@@ -211,7 +218,7 @@ export class CandidatePool {
         (SELECT coalesce(json_agg(s), '[]') FROM (
           SELECT p.memory_id, v.text, v.type, v.speaker, v.source, v.recorded_at
           FROM unnest(${show}::text[]) AS p(memory_id) JOIN ${this.shownAt(tenant, at)(sql.ref('p.memory_id'))} ON true) s) AS shown,
-        (SELECT row_to_json(l) FROM (${this.lagStatement()}) l) AS lag`.execute(this.db);
+        (SELECT row_to_json(l) FROM (${this.lagStatement()}) l) AS lag`.execute(this.search);
     const r = row.rows[0]!;
     return { shown: new Map(r.shown.map((s) => [s.memory_id, { ...s, recorded_at: new Date(s.recorded_at) }])), lag: r.lag };
   }
@@ -236,17 +243,23 @@ export class CandidatePool {
     const rows = (
       await sql<FoundRow>`
         SELECT f.*, (SELECT max(global_position) FROM fl_events) || '/' || coalesce((SELECT xmin::text FROM fl_checkpoints WHERE name = ${FACTS}), '-') AS state ${lag}
-        FROM (${query}) f`.execute(this.db)
+        FROM (${query}) f`.execute(this.search)
     ).rows;
     const first = rows[0];
     return {
-      rows: rows.map(({ vec, state: _state, lag: _lag, ...r }) => ({
-        ...r,
-        vector: vec ? fromVectorBinary(vec) : null,
+      rows: rows.map((r) => ({
+        memory_id: r.memory_id,
+        text: r.text,
+        type: r.type,
+        speaker: r.speaker,
+        source: r.source,
+        recorded_at: r.recorded_at,
+        core: r.core,
+        embedded: r.embedded,
+        vector: r.vec ? fromVectorBinary(Buffer.from(r.vec, 'base64')) : null,
         cosine: r.cosine === null ? null : Number(r.cosine),
         text_rank: Number(r.text_rank),
         trigram: Number(r.trigram),
-        recorded_at: new Date(r.recorded_at),
       })),
       state: first?.state ?? null,
       lag: first?.lag ?? null,

@@ -6,7 +6,7 @@
 import type { Clock } from '@factledger/domain';
 import { CachedEmbedder, type Embedder, OpenAiEmbedder, PostgresEmbeddingCache, UseLiteEmbedder } from '@factledger/embeddings';
 import { BackgroundLoop, type ProjectionRunner } from '@factledger/projections';
-import type { Kysely } from 'kysely';
+import type { Database } from '@factledger/store';
 import { Recall } from './recall';
 import { RecallIndexer } from './recall-indexer';
 import { O200kTokenCounter } from './token-counter';
@@ -43,11 +43,12 @@ export function embedderFrom(settings: RecallSettings): Embedder {
   return new UseLiteEmbedder();
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function recallOn(db: Kysely<any>, facts: ProjectionRunner, clock: Clock, settings: RecallSettings, embedder: Embedder = embedderFrom(settings)): RecallHandle {
+/** Recall over `database`: its retrievers on `database.search`, everything else on `database.db`. */
+export function recallOn(database: Pick<Database, 'db' | 'search'>, facts: ProjectionRunner, clock: Clock, settings: RecallSettings, embedder: Embedder = embedderFrom(settings)): RecallHandle {
+  const { db, search } = database;
   const cached = new CachedEmbedder(embedder, new PostgresEmbeddingCache(db));
   const indexer = new RecallIndexer(db, cached, facts);
-  const recall = new Recall(db, { embedder: cached, facts, indexer, tokens: new O200kTokenCounter(), clock }, { addressTerms: settings.addressTerms });
+  const recall = new Recall(db, { embedder: cached, facts, indexer, tokens: new O200kTokenCounter(), clock, search }, { addressTerms: settings.addressTerms });
   let lastPurge = 0;
   const loop = new BackgroundLoop(async () => {
     await indexer.catchUp();

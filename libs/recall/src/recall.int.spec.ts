@@ -22,7 +22,7 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     database = await createTestDatabase(backend);
     handle = ledgerOn(database, { clock });
     indexer = new RecallIndexer(database.db, embedder, handle.runner);
-    recall = new Recall(database.db, { embedder, facts: handle.runner, indexer, tokens: new O200kTokenCounter(), clock }, { addressTerms: ['Socrates'] });
+    recall = new Recall(database.db, { embedder, facts: handle.runner, indexer, tokens: new O200kTokenCounter(), clock, search: database.search }, { addressTerms: ['Socrates'] });
   });
   afterAll(async () => {
     await recall.traces.flush();

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type Clock, InvalidInputError } from '@factledger/domain';
-import { cosineSimilarity, type Embedder } from '@factledger/embeddings';
+import { dotProduct, type Embedder, unitVector } from '@factledger/embeddings';
 import type { ProjectionRunner } from '@factledger/projections';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
@@ -66,12 +66,22 @@ export class Recall {
   constructor(
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     private readonly db: Kysely<any>,
-    private readonly deps: { embedder: Embedder; facts: ProjectionRunner; indexer: RecallIndexer; tokens: TokenCounter; clock: Clock; traces?: TraceWriter },
+    private readonly deps: {
+      embedder: Embedder;
+      facts: ProjectionRunner;
+      indexer: RecallIndexer;
+      tokens: TokenCounter;
+      clock: Clock;
+      traces?: TraceWriter;
+      /** Where the retrievers' statements run (Database.search); `db` when absent. */
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      search?: Kysely<any>;
+    },
     private readonly options: RecallOptions = {},
   ) {
     this.thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;
     this.traces = deps.traces ?? new TraceWriter(db);
-    this.pool = new CandidatePool(db, deps.embedder, () => deps.indexer.lagStatement(), options.poolSize);
+    this.pool = new CandidatePool(deps.search ?? db, deps.embedder, () => deps.indexer.lagStatement(), options.poolSize);
   }
 
   async assemble(tenant: string, input: unknown): Promise<RecallResult> {
@@ -134,11 +144,14 @@ export class Recall {
     };
     const profile = profileFound.filter((r) => stillVisible(r.memory_id)).sort((a, b) => +shown.get(a.memory_id)!.recorded_at - +shown.get(b.memory_id)!.recorded_at);
     const fresh = freshFound.filter((r) => stillVisible(r.memory_id));
+    // Diversity compares the best pair by pair: each vector scaled to length 1 once, so that a
+    // pair's cosine is its dot product.
+    const unit = new Map(best.flatMap((c) => (pool.get(c.memoryId)!.vector ? [[c.memoryId, unitVector(pool.get(c.memoryId)!.vector!)] as const] : [])));
     const diverse = maximalMarginalRelevance(
       best.filter((c) => stillVisible(c.memoryId)).map((c) => ({ item: c, score: fused.get(c.memoryId)! })),
       (a, b) => {
-        const [x, y] = [pool.get(a.memoryId)!.vector, pool.get(b.memoryId)!.vector];
-        return x && y && x.length === y.length ? cosineSimilarity(x, y) : null;
+        const [x, y] = [unit.get(a.memoryId), unit.get(b.memoryId)];
+        return x && y && x.length === y.length ? dotProduct(x, y) : null;
       },
     );
     const item = (r: Found, channel: ContextItem['channel'], fusedScore: number | null): RecalledItem => {

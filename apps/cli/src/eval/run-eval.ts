@@ -29,7 +29,7 @@ export async function evalFile(file: string, backend: Backend, options: { baseli
   const database = await createTestDatabase(backend);
   const clock = new ManualClock();
   const handle = ledgerOn(database, { clock });
-  const recall = recallOn(database.db, handle.runner, clock, EVAL_RECALL, embedder);
+  const recall = recallOn(database, handle.runner, clock, EVAL_RECALL, embedder);
   const app = await NestFactory.createApplicationContext(FactLedgerModule.forRoot({ handle, recall }), { logger: false });
   try {
     const bus = { commandBus: app.get(CommandBus), queryBus: app.get(QueryBus), clock, indexRecall: () => recall.indexer.catchUp(), runSaga: () => handle.saga.catchUp() };
