@@ -42,7 +42,8 @@ export interface Shown {
 /**
  * A candidate as its statement found it: the version as shown, its three scores against one
  * sub-query, whether the index holds its embedding (and the embedding itself, for diversity), and
- * whether it is core.
+ * whether it is core (said by the standing statement, which finds every core version; the
+ * retrievers leave it false).
  */
 export interface Found extends Shown {
   embedded: boolean;
@@ -136,28 +137,29 @@ export class CandidatePool {
     const shown = this.shownAt(tenant, at);
     // The three scores of an index row (alias `i`), or of a version's text not indexed yet; the
     // embedding in pgvector's binary form as base64 (a third of the characters of its text form,
-    // and no float parsing).
+    // and no float parsing); the memory's recorded time from the index row (looked up for a row
+    // indexed before migration 013).
     const textRank = (lexemes: RawBuilder<unknown>) => (anyWord ? sql`ts_rank(${lexemes}, websearch_to_tsquery('simple', ${anyWord}))` : sql`0::real`);
     const scores = sql`i.text, true AS embedded, encode(vector_send(i.embedding), 'base64') AS vec, 1 - (i.embedding <=> ${q}::vector) AS cosine,
-      ${textRank(sql`i.lexemes`)} AS text_rank, word_similarity(${text}, i.text) AS trigram`;
-    const asShown = sql`v.type, v.speaker, v.source, v.recorded_at, v.core`;
+      ${textRank(sql`i.lexemes`)} AS text_rank, word_similarity(${text}, i.text) AS trigram, v.type, v.speaker, v.source,
+      coalesce(i.recorded_at, (SELECT m.recorded_at FROM fl_memories m WHERE m.tenant = ${tenant} AND m.memory_id = i.memory_id)) AS recorded_at, false AS core`;
     // The first few hundred index rows that match, ranked by `rank`; the best visible ones are
     // kept (visibility is checked in rank order, only until enough pass).
     const bestVisible = (matches: RawBuilder<unknown>, rank: RawBuilder<unknown>) =>
       this.run(sql<FoundRow>`
-        SELECT i.memory_id, ${scores}, ${asShown} FROM (
+        SELECT i.memory_id, ${scores} FROM (
           SELECT i.*, ${rank} AS rank FROM (
-            SELECT i.memory_id, i.embedding, i.lexemes, i.text FROM fl_recall_index i
+            SELECT i.memory_id, i.embedding, i.lexemes, i.text, i.recorded_at FROM fl_recall_index i
             WHERE i.tenant = ${tenant} AND i.model = ${model} AND ${matches} LIMIT ${scan}) i
           ORDER BY rank DESC) i
         JOIN ${shown(sql.ref('i.memory_id'))} ON true ORDER BY i.rank DESC LIMIT ${k}`);
     // Any visible index row that matches, unranked: a fallback when no row matched them all.
     const anyVisible = (matches: RawBuilder<unknown>) =>
-      this.run(sql<FoundRow>`SELECT i.memory_id, ${scores}, ${asShown} FROM fl_recall_index i JOIN ${shown(sql.ref('i.memory_id'))} ON true
+      this.run(sql<FoundRow>`SELECT i.memory_id, ${scores} FROM fl_recall_index i JOIN ${shown(sql.ref('i.memory_id'))} ON true
         WHERE i.tenant = ${tenant} AND i.model = ${model} AND ${matches} LIMIT ${k}`);
 
     const nearest = sql<FoundRow>`
-      SELECT i.memory_id, ${scores}, ${asShown} FROM fl_recall_index i JOIN ${shown(sql.ref('i.memory_id'))} ON true
+      SELECT i.memory_id, ${scores} FROM fl_recall_index i JOIN ${shown(sql.ref('i.memory_id'))} ON true
       WHERE i.tenant = ${tenant} AND i.model = ${model} AND i.dimensions = ${dims}
       ORDER BY i.embedding::vector(${dims}) <=> ${q}::vector(${dims}) LIMIT ${k}`;
     // Full text: rows holding all content words, or all distinctive ones; only when none does,
@@ -191,7 +193,8 @@ export class CandidatePool {
     const standing = sql<FoundRow>`
       SELECT s.memory_id, v.text, i.memory_id IS NOT NULL AS embedded, encode(vector_send(i.embedding), 'base64') AS vec,
         CASE WHEN i.embedding IS NULL THEN NULL ELSE 1 - (i.embedding <=> ${q}::vector) END AS cosine,
-        ${textRank(sql`coalesce(i.lexemes, to_tsvector('simple', v.text))`)} AS text_rank, word_similarity(${text}, v.text) AS trigram, ${asShown}
+        ${textRank(sql`coalesce(i.lexemes, to_tsvector('simple', v.text))`)} AS text_rank, word_similarity(${text}, v.text) AS trigram,
+        v.type, v.speaker, v.source, m.recorded_at, m.core
       FROM (
         SELECT m.memory_id FROM fl_memories m WHERE m.tenant = ${tenant} AND m.core
         UNION
@@ -201,6 +204,7 @@ export class CandidatePool {
             AND e.tenant = ${tenant} AND e.type IN ('FactAsserted', 'FactOverruled', 'MemoryRetyped')
           ORDER BY e.global_position DESC LIMIT 200) e) s
       JOIN ${shown(sql.ref('s.memory_id'))} ON true
+      JOIN fl_memories m ON m.tenant = ${tenant} AND m.memory_id = s.memory_id
       LEFT JOIN fl_recall_index i ON i.tenant = ${tenant} AND i.memory_id = s.memory_id AND i.model = ${model}`;
     // The nearest and the standing versions in one statement (one round trip fewer), full text beside it.
     const [nearAndStanding, worded] = await Promise.all([this.run(sql<FoundRow>`(${nearest}) UNION ALL (${standing})`, withLag), fullText()]);
@@ -216,8 +220,9 @@ export class CandidatePool {
     const row = await sql<{ shown: (Omit<Shown, 'recorded_at' | 'text'> & { recorded_at: string; text: string })[]; lag: CheckpointLagRow }>`
       SELECT
         (SELECT coalesce(json_agg(s), '[]') FROM (
-          SELECT p.memory_id, v.text, v.type, v.speaker, v.source, v.recorded_at
-          FROM unnest(${show}::text[]) AS p(memory_id) JOIN ${this.shownAt(tenant, at)(sql.ref('p.memory_id'))} ON true) s) AS shown,
+          SELECT p.memory_id, v.text, v.type, v.speaker, v.source, m.recorded_at
+          FROM unnest(${show}::text[]) AS p(memory_id) JOIN ${this.shownAt(tenant, at)(sql.ref('p.memory_id'))} ON true
+          JOIN fl_memories m ON m.tenant = ${tenant} AND m.memory_id = p.memory_id) s) AS shown,
         (SELECT row_to_json(l) FROM (${this.lagStatement()}) l) AS lag`.execute(this.search);
     const r = row.rows[0]!;
     return { shown: new Map(r.shown.map((s) => [s.memory_id, { ...s, recorded_at: new Date(s.recorded_at) }])), lag: r.lag };
@@ -225,14 +230,15 @@ export class CandidatePool {
 
   /**
    * The version of a memory visible at (validAt, knownAt) — active, valid then, and on record then
-   * — as shown, with whether the memory is core (alias `v`); none when no version is. A LATERAL subquery: joined, it filters.
+   * — as shown (alias `v`: text, type, speaker, source); none when no version is. A LATERAL
+   * subquery, joined: it filters. Its LIMIT keeps it a lookup per row found, whatever the plan
+   * (without one the planner may turn it into a join that reads the whole history).
    */
   private shownAt(tenant: string, at: AsOf) {
     const validAt = at.validAt.toISOString();
     const knownAt = at.knownAt.toISOString();
     return (memoryId: RawBuilder<unknown>) => sql`LATERAL (
-      SELECT h.text, h.type, h.speaker, h.source, m.recorded_at, m.core FROM fl_fact_history h
-      JOIN fl_memories m ON m.tenant = ${tenant} AND m.memory_id = h.memory_id
+      SELECT h.text, h.type, h.speaker, h.source FROM fl_fact_history h
       WHERE h.tenant = ${tenant} AND h.memory_id = ${memoryId} AND h.status = 'active'
         AND h.valid @> ${validAt}::timestamptz AND h.tx @> ${knownAt}::timestamptz LIMIT 1) v`;
   }

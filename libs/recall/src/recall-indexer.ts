@@ -85,13 +85,13 @@ export class RecallIndexer {
       const memoryId = (e.data as { memoryId: string }).memoryId;
       wanted.set(`${e.tenant}|${memoryId}`, { tenant: e.tenant, memoryId });
     }
-    let rows: { tenant: string; memory_id: string; type: string; text: string }[] = [];
+    let rows: { tenant: string; memory_id: string; type: string; text: string; recorded_at: Date }[] = [];
     if (wanted.size) {
       await this.facts.awaitPosition(last.globalPosition, 'facts');
       const keys = [...wanted.values()];
       rows = (
-        await sql<{ tenant: string; memory_id: string; type: string; text: string }>`
-          SELECT m.tenant, m.memory_id, m.type, m.text FROM fl_memories m
+        await sql<{ tenant: string; memory_id: string; type: string; text: string; recorded_at: Date }>`
+          SELECT m.tenant, m.memory_id, m.type, m.text, m.recorded_at FROM fl_memories m
           JOIN unnest(${keys.map((k) => k.tenant)}::text[], ${keys.map((k) => k.memoryId)}::text[]) AS k(tenant, memory_id)
             ON m.tenant = k.tenant AND m.memory_id = k.memory_id`.execute(this.db)
       ).rows;
@@ -102,13 +102,13 @@ export class RecallIndexer {
       const now = await readCheckpoint(trx, RECALL_INDEX);
       if (now.prepare !== from.prepare) return false; // another process indexed these events
       if (rows.length) {
-        const payload = rows.map((r, i) => ({ t: r.tenant, m: r.memory_id, x: r.text, v: toVectorText(vectors[i]!) }));
+        const payload = rows.map((r, i) => ({ t: r.tenant, m: r.memory_id, x: r.text, r: r.recorded_at, v: toVectorText(vectors[i]!) }));
         await sql`
-          INSERT INTO fl_recall_index (tenant, memory_id, model, dimensions, embedding, text)
-          SELECT r.t, r.m, ${this.embedder.model}, ${this.embedder.dimensions}, r.v::vector, r.x
-          FROM jsonb_to_recordset(${JSON.stringify(payload)}::jsonb) AS r(t text, m text, x text, v text)
+          INSERT INTO fl_recall_index (tenant, memory_id, model, dimensions, embedding, text, recorded_at)
+          SELECT r.t, r.m, ${this.embedder.model}, ${this.embedder.dimensions}, r.v::vector, r.x, r.r
+          FROM jsonb_to_recordset(${JSON.stringify(payload)}::jsonb) AS r(t text, m text, x text, r timestamptz, v text)
           ON CONFLICT (tenant, memory_id, model) DO UPDATE SET embedding = excluded.embedding, dimensions = excluded.dimensions,
-            text = excluded.text, indexed_at = now()`.execute(trx);
+            text = excluded.text, recorded_at = excluded.recorded_at, indexed_at = now()`.execute(trx);
       }
       await writeCheckpoint(trx, RECALL_INDEX, last.logPosition);
       return true;

@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase, testBackends } from '@factledger
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Pool, type PoolClient } from 'pg';
 import { UnknownTraceError } from './errors';
-import { Recall } from './recall';
+import { Recall, type RecallResult } from './recall';
 import { RecallIndexer } from './recall-indexer';
 import { O200kTokenCounter } from './token-counter';
 
@@ -62,6 +62,33 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     expect(january.text).not.toContain('8080');
   });
 
+  it('answers a question without a time exactly as the history answers for that instant (a future-dated value, quarantine, retype, retraction)', async () => {
+    const { ledger } = handle;
+    await ledger.assert('n', { subject: 'search service', relation: 'port', value: '7000', text: 'The search service listens on port 7000.' });
+    await ledger.assert('n', { subject: 'search team', relation: 'lead', value: 'Hana', text: 'Hana leads the search team.', type: 'profile' });
+    const doubtful = await ledger.assert('n', { subject: 'search index', relation: 'volume', value: '3', text: 'The search index lives on volume 3.' });
+    const retyped = await ledger.assert('n', { subject: 'search cache', relation: 'size', value: '2 GB', text: 'The search cache holds 2 GB.' });
+    await ledger.assert('n', { subject: 'search backup', relation: 'time', value: '02:00', text: 'The search backup runs at 02:00.' });
+    clock.advance(60_000);
+    await ledger.assert('n', { subject: 'search service', relation: 'port', value: '7070', text: 'The search service listens on port 7070.' });
+    await ledger.assert('n', { subject: 'search team', relation: 'lead', value: 'Jonas', text: 'Jonas leads the search team from next year.', validFrom: '2027-06-01' });
+    await ledger.quarantine('n', { memoryId: doubtful.memoryId, reason: 'unverified' });
+    await ledger.retype('n', { memoryId: retyped.memoryId, type: 'config' });
+    await ledger.retract('n', { subject: 'search backup', relation: 'time', value: '02:00' });
+    await indexer.catchUp();
+    clock.advance(60_000);
+    const query = 'What do we know about the search service, team, index, cache and backup?';
+    const now = clock.now().toISOString();
+    const current = await recall.assemble('n', { query, budgetTokens: 2000 });
+    const history = await recall.assemble('n', { query, budgetTokens: 2000, validAt: now, knownAt: now });
+    const shown = (r: RecallResult) => r.items.map((i) => [i.memoryId, i.text, i.type, i.speaker, i.source, i.recordedAt.toISOString()]).sort();
+    expect(shown(current)).toEqual(shown(history));
+    expect(current.text).toContain('port 7070');
+    expect(current.text).toContain('Hana leads');
+    expect(current.text).not.toMatch(/port 7000|Jonas|volume 3|02:00/);
+    expect(current.items.find((i) => i.memoryId === retyped.memoryId)?.type).toBe('config');
+  });
+
   it('compares the best candidates by their stored vectors for diversity, and the trace shows how close each came', async () => {
     const { ledger } = handle;
     await ledger.assert('d', { text: 'The billing service listens on port 9000.' });
@@ -98,6 +125,21 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
       { name: 'fl_recall_index_lexemes', options: ['fastupdate=off'] },
       { name: 'fl_recall_index_trigrams', options: ['fastupdate=off'] },
     ]);
+  });
+
+  it("shows each version with its memory's recorded time: from the index row, or looked up for a row indexed before it kept one", async () => {
+    const recordedAt = clock.now();
+    await handle.ledger.assert('r', { text: 'The archive service keeps its data on volume 12.' });
+    clock.advance(3_600_000);
+    await indexer.catchUp();
+    const kept = await sql<{ recorded_at: Date }>`SELECT recorded_at FROM fl_recall_index WHERE tenant = 'r'`.execute(database.db);
+    expect(kept.rows.map((r) => r.recorded_at.toISOString())).toEqual([recordedAt.toISOString()]);
+    const query = { query: 'Which volume does the archive service keep its data on?' };
+    const fromIndex = await recall.assemble('r', query);
+    expect(fromIndex.items.map((i) => [i.channel, i.recordedAt.toISOString()])).toEqual([['detail', recordedAt.toISOString()]]);
+    await sql`UPDATE fl_recall_index SET recorded_at = NULL WHERE tenant = 'r'`.execute(database.db);
+    const lookedUp = await recall.assemble('r', query);
+    expect(lookedUp.items.map((i) => [i.channel, i.recordedAt.toISOString()])).toEqual([['detail', recordedAt.toISOString()]]);
   });
 
   it('keeps each embedding in its row, so that reading a vector costs no TOAST lookup', async () => {
