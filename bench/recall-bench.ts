@@ -5,6 +5,7 @@
  *
  * - retrieval + assembly without the query's embedding, beside its floor: the same nearest-
  *   neighbour, full-text and trigram queries issued directly, back to back, on the same tables
+ *   and the same search connections (Database.search: prepared, planned once)
  *   (trigrams under recall's own rule: only when full text found nothing or a word is not Latin);
  * - end to end with the query's embedding;
  * - the share of probes whose fact reaches the context (and how often a superseded value does);
@@ -23,7 +24,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { type AssertMemory, decide, evolve, factStreamId, initialState, ManualClock, type StreamState } from '@factledger/domain';
-import { CachedEmbedder, type Embedder, type Embedding, PostgresEmbeddingCache, toVectorText, UseLiteEmbedder } from '@factledger/embeddings';
+import { CachedEmbedder, type Embedder, type Embedding, PostgresEmbeddingCache, toVectorBinary, UseLiteEmbedder } from '@factledger/embeddings';
 import { ledgerOn } from '@factledger/ledger';
 import { cleanQuery, needsTrigrams, Recall, type RecallSettings, recallOn, O200kTokenCounter } from '@factledger/recall';
 import { createTestDatabase, migrate, openDatabase, type StreamAppend } from '@factledger/store';
@@ -265,24 +266,27 @@ async function main(): Promise<void> {
     });
     const dims = sql.raw(String(recall.embedder.dimensions));
     // The floor: the three retrievers' statements as recall issues them (same words, same
-    // operators, same indexes), without the visibility filter, the scoring pass or the trace.
+    // operators, same indexes, the query vector in the same binary form, on the same prepared,
+    // planned-once search connections), without the visibility filter, the scoring pass or the
+    // trace.
+    const search = database.search;
     const floor = async (question: string, vector: Embedding): Promise<void> => {
-      const q = toVectorText(vector);
+      const q = toVectorBinary(vector);
       const words = cleanQuery(question);
       const any = words.terms.join(' OR ');
       const trigramOf = (glue: string) => (words.distinctive.length ? sql.join(words.distinctive.map((t) => sql`${t} <% text`), sql.raw(` ${glue} `)) : sql`false`);
       const trigramAll = trigramOf('AND');
       const trigramAny = trigramOf('OR');
-      await sql`SELECT memory_id FROM fl_recall_index WHERE dimensions = ${dims} ORDER BY embedding::vector(${dims}) <=> ${q}::vector(${dims}) LIMIT 40`.execute(database.db);
+      await sql`SELECT memory_id FROM fl_recall_index WHERE dimensions = ${dims} ORDER BY embedding::vector(${dims}) <=> ${q}::vector(${dims}) LIMIT 40`.execute(search);
       const worded = await sql`SELECT memory_id FROM (SELECT memory_id, lexemes FROM fl_recall_index
         WHERE lexemes @@ (plainto_tsquery('simple', ${words.terms.join(' ')}) || plainto_tsquery('simple', ${words.distinctive.join(' ')})) LIMIT 200) hits
-        ORDER BY ts_rank(lexemes, websearch_to_tsquery('simple', ${any})) DESC LIMIT 40`.execute(database.db);
-      if (worded.rows.length === 0) await sql`SELECT memory_id FROM fl_recall_index WHERE lexemes @@ websearch_to_tsquery('simple', ${any}) LIMIT 40`.execute(database.db);
+        ORDER BY ts_rank(lexemes, websearch_to_tsquery('simple', ${any})) DESC LIMIT 40`.execute(search);
+      if (worded.rows.length === 0) await sql`SELECT memory_id FROM fl_recall_index WHERE lexemes @@ websearch_to_tsquery('simple', ${any}) LIMIT 40`.execute(search);
       // Trigrams as recall runs them: unless full text found the words (and they are all Latin).
       if (worded.rows.length === 0 || words.distinctive.some(needsTrigrams)) {
         const all = await sql`SELECT memory_id FROM (SELECT memory_id, text FROM fl_recall_index WHERE ${trigramAll} LIMIT 200) hits
-          ORDER BY word_similarity(${question}, text) DESC LIMIT 40`.execute(database.db);
-        if (all.rows.length === 0) await sql`SELECT memory_id FROM fl_recall_index WHERE ${trigramAny} LIMIT 40`.execute(database.db);
+          ORDER BY word_similarity(${question}, text) DESC LIMIT 40`.execute(search);
+        if (all.rows.length === 0) await sql`SELECT memory_id FROM fl_recall_index WHERE ${trigramAny} LIMIT 40`.execute(search);
       }
     };
     const assembly: number[] = [];
