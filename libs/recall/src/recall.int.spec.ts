@@ -215,6 +215,19 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     });
   }
 
+  it('keeps answering after the fact tables are rebuilt (prepared statements follow the new tables)', async () => {
+    await handle.ledger.assert('b', { subject: 'mail service', relation: 'port', value: '2525', text: 'The mail service listens on port 2525.' });
+    await indexer.catchUp();
+    const query = { query: 'Which port does the mail service listen on?' };
+    expect((await recall.assemble('b', query)).text).toContain('port 2525');
+    await handle.runner.rebuild('facts');
+    clock.advance(60_000);
+    await handle.ledger.assert('b', { subject: 'mail service', relation: 'port', value: '2526', text: 'The mail service listens on port 2526.' });
+    const after = await recall.assemble('b', query);
+    expect(after.text).toContain('port 2526');
+    expect(after.text).not.toContain('port 2525');
+  });
+
   it('rejects bad input with what is wrong, and stores nothing', async () => {
     await expect(recall.assemble('t', { query: '', budgetTokens: 5 })).rejects.toBeInstanceOf(InvalidInputError);
     await expect(recall.assemble('t', { query: 'x', extra: 1 })).rejects.toThrow(/extra/);
