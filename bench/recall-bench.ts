@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { type AssertMemory, decide, evolve, factStreamId, initialState, ManualClock, type StreamState } from '@factledger/domain';
 import { CachedEmbedder, type Embedder, type Embedding, PostgresEmbeddingCache, toVectorBinary, UseLiteEmbedder } from '@factledger/embeddings';
 import { ledgerOn } from '@factledger/ledger';
-import { cleanQuery, needsTrigrams, Recall, type RecallSettings, recallOn, O200kTokenCounter } from '@factledger/recall';
+import { cleanQuery, needsTrigrams, Recall, type RecallSettings, recallOn, O200kTokenCounter, trigramWords } from '@factledger/recall';
 import { createTestDatabase, migrate, openDatabase, type StreamAppend } from '@factledger/store';
 import { sql } from 'kysely';
 import { Client } from 'pg';
@@ -274,7 +274,7 @@ async function main(): Promise<void> {
       const q = toVectorBinary(vector);
       const words = cleanQuery(question);
       const any = words.terms.join(' OR ');
-      const trigramOf = (glue: string) => (words.distinctive.length ? sql.join(words.distinctive.map((t) => sql`${t} <% text`), sql.raw(` ${glue} `)) : sql`false`);
+      const trigramOf = (glue: string) => (words.distinctive.length ? sql.join(trigramWords(words.distinctive).map((t) => sql`${t} <% text`), sql.raw(` ${glue} `)) : sql`false`);
       const trigramAll = trigramOf('AND');
       const trigramAny = trigramOf('OR');
       await sql`SELECT memory_id FROM fl_recall_index WHERE dimensions = ${dims} ORDER BY embedding::vector(${dims}) <=> ${q}::vector(${dims}) LIMIT 40`.execute(search);

@@ -62,6 +62,13 @@ export interface Finds {
   lag: CheckpointLagRow | null;
 }
 
+/**
+ * The distinctive words a trigram search looks for: the first eight. Each word is a condition of
+ * the statement's text, and each text is prepared once per search connection (Database.search),
+ * so the count must be bounded; a memory alike in eight distinctive words is singled out anyway.
+ */
+export const trigramWords = (distinctive: readonly string[]): string[] => distinctive.slice(0, 8);
+
 /** True when every statement that found something read the same state of the facts. */
 export function oneState(finds: readonly Finds[]): boolean {
   const states = finds.filter((f) => f.rows.length > 0).map((f) => f.state);
@@ -132,7 +139,7 @@ export class CandidatePool {
     const anyWord = words.terms.join(' OR ');
     const allWords = words.terms.join(' ');
     const distinctWords = words.distinctive.join(' ');
-    const trigramOf = (glue: string) => sql.join(words.distinctive.map((t) => sql`${t} <% i.text`), sql.raw(` ${glue} `));
+    const trigramOf = (glue: string) => sql.join(trigramWords(words.distinctive).map((t) => sql`${t} <% i.text`), sql.raw(` ${glue} `));
     const q = toVectorBinary(vector);
     const shown = this.shownAt(tenant, at);
     // The three scores of an index row (alias `i`), or of a version's text not indexed yet; the

@@ -5,6 +5,7 @@ export * from './context-render';
 export * from './token-counter';
 export * from './recall-indexer';
 export * from './recall';
+export { trigramWords } from './candidate-pool';
 export * from './trace-writer';
 export * from './errors';
 export * from './create-recall';
