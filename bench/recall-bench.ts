@@ -266,9 +266,9 @@ async function main(): Promise<void> {
     });
     const dims = sql.raw(String(recall.embedder.dimensions));
     // The floor: the three retrievers' statements as recall issues them (same words, same
-    // operators, same indexes, the query vector in the same binary form, on the same prepared,
-    // planned-once search connections), without the visibility filter, the scoring pass or the
-    // trace.
+    // operators, same indexes, the query vector in the same binary form, each text query built
+    // once per statement, on the same prepared, planned-once search connections), without the
+    // visibility filter, the scoring pass or the trace.
     const search = database.search;
     const floor = async (question: string, vector: Embedding): Promise<void> => {
       const q = toVectorBinary(vector);
@@ -279,9 +279,9 @@ async function main(): Promise<void> {
       const trigramAny = trigramOf('OR');
       await sql`SELECT memory_id FROM fl_recall_index WHERE dimensions = ${dims} ORDER BY embedding::vector(${dims}) <=> ${q}::vector(${dims}) LIMIT 40`.execute(search);
       const worded = await sql`SELECT memory_id FROM (SELECT memory_id, lexemes FROM fl_recall_index
-        WHERE lexemes @@ (plainto_tsquery('simple', ${words.terms.join(' ')}) || plainto_tsquery('simple', ${words.distinctive.join(' ')})) LIMIT 200) hits
-        ORDER BY ts_rank(lexemes, websearch_to_tsquery('simple', ${any})) DESC LIMIT 40`.execute(search);
-      if (worded.rows.length === 0) await sql`SELECT memory_id FROM fl_recall_index WHERE lexemes @@ websearch_to_tsquery('simple', ${any}) LIMIT 40`.execute(search);
+        WHERE lexemes @@ (SELECT plainto_tsquery('simple', ${words.terms.join(' ')}) || plainto_tsquery('simple', ${words.distinctive.join(' ')})) LIMIT 200) hits
+        ORDER BY ts_rank(lexemes, (SELECT websearch_to_tsquery('simple', ${any}))) DESC LIMIT 40`.execute(search);
+      if (worded.rows.length === 0) await sql`SELECT memory_id FROM fl_recall_index WHERE lexemes @@ (SELECT websearch_to_tsquery('simple', ${any})) LIMIT 40`.execute(search);
       // Trigrams as recall runs them: unless full text found the words (and they are all Latin).
       if (worded.rows.length === 0 || words.distinctive.some(needsTrigrams)) {
         const all = await sql`SELECT memory_id FROM (SELECT memory_id, text FROM fl_recall_index WHERE ${trigramAll} LIMIT 200) hits

@@ -146,7 +146,12 @@ export class CandidatePool {
     // embedding in pgvector's binary form as base64 (a third of the characters of its text form,
     // and no float parsing); the memory's recorded time from the index row (looked up for a row
     // indexed before migration 013).
-    const textRank = (lexemes: RawBuilder<unknown>) => (anyWord ? sql`ts_rank(${lexemes}, websearch_to_tsquery('simple', ${anyWord}))` : sql`0::real`);
+    // A query built from a parameter is wrapped in a subquery so that it is built once per
+    // statement: in a plan made without the parameters' values (Database.search) it would
+    // otherwise be parsed again for every row it is compared with.
+    const once = (query: RawBuilder<unknown>) => sql`(SELECT ${query})`;
+    const anyQuery = once(sql`websearch_to_tsquery('simple', ${anyWord})`);
+    const textRank = (lexemes: RawBuilder<unknown>) => (anyWord ? sql`ts_rank(${lexemes}, ${anyQuery})` : sql`0::real`);
     const scores = sql`i.text, true AS embedded, encode(vector_send(i.embedding), 'base64') AS vec, 1 - (i.embedding <=> ${q}::vector) AS cosine,
       ${textRank(sql`i.lexemes`)} AS text_rank, word_similarity(${text}, i.text) AS trigram, v.type, v.speaker, v.source,
       coalesce(i.recorded_at, (SELECT m.recorded_at FROM fl_memories m WHERE m.tenant = ${tenant} AND m.memory_id = i.memory_id)) AS recorded_at, false AS core`;
@@ -174,12 +179,12 @@ export class CandidatePool {
     const fullText = async (): Promise<Finds & { allWords: boolean }> => {
       if (!anyWord) return { rows: [], state: null, lag: null, allWords: false };
       const all = await bestVisible(
-        sql`i.lexemes @@ (plainto_tsquery('simple', ${allWords}) || plainto_tsquery('simple', ${distinctWords}))`,
+        sql`i.lexemes @@ ${once(sql`plainto_tsquery('simple', ${allWords}) || plainto_tsquery('simple', ${distinctWords})`)}`,
         textRank(sql`i.lexemes`),
       );
       return all.rows.length
         ? { ...all, allWords: true }
-        : { ...(await anyVisible(sql`i.lexemes @@ websearch_to_tsquery('simple', ${anyWord})`)), allWords: false };
+        : { ...(await anyVisible(sql`i.lexemes @@ ${anyQuery}`)), allWords: false };
     };
     // Trigrams find what exact words miss: a misspelt name, an identifier cut differently, a
     // Korean word with its particle. Rows holding every distinctive word alike, ranked; only when
