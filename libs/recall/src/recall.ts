@@ -59,7 +59,7 @@ export interface RecallResult {
 
 export class Recall {
   private readonly thresholds: Thresholds;
-  private readonly pool: CandidatePool;
+  private readonly candidatePool: CandidatePool;
   /** Where traces go once an assembly has answered. */
   readonly traces: TraceWriter;
 
@@ -81,7 +81,7 @@ export class Recall {
   ) {
     this.thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;
     this.traces = deps.traces ?? new TraceWriter(db);
-    this.pool = new CandidatePool(deps.search ?? db, deps.embedder, () => deps.indexer.lagStatement(), options.poolSize);
+    this.candidatePool = new CandidatePool(deps.search ?? db, deps.embedder, () => deps.indexer.lagStatement(), options.poolSize);
   }
 
   async assemble(tenant: string, input: unknown): Promise<RecallResult> {
@@ -96,7 +96,7 @@ export class Recall {
 
     // Candidate pool, per sub-query (side by side). Per sub-query, each version once; across them,
     // each version with its best scores (what the trace and the items show).
-    const finds = await Promise.all(hygiene.parts.map((part, i) => this.pool.find(tenant, at, part, vectors[i]!, hygiene, i === 0)));
+    const finds = await Promise.all(hygiene.parts.map((part, i) => this.candidatePool.find(tenant, at, part, vectors[i]!, hygiene, i === 0)));
     const perPart = finds.map((statements) => byBest(statements.flatMap((f) => f.rows)));
     const pool = byBest(perPart.flatMap((part) => [...part.values()]));
     const candidates = [...pool.values()];
@@ -134,7 +134,7 @@ export class Recall {
     const statements = finds.flat();
     const lagRow = finds[0]?.[0]?.lag ?? null;
     const toShow = [...profileFound, ...freshFound, ...best.map((c) => pool.get(c.memoryId)!)].map((r) => r.memory_id);
-    const reread = oneState(statements) && lagRow ? null : await this.pool.recheck(tenant, at, toShow);
+    const reread = oneState(statements) && lagRow ? null : await this.candidatePool.recheck(tenant, at, toShow);
     const shown: Map<string, Shown> = reread?.shown ?? pool;
     const lag = lagOf(reread?.lag ?? lagRow!, now);
     const stillVisible = (memoryId: string): boolean => {
@@ -146,12 +146,16 @@ export class Recall {
     const fresh = freshFound.filter((r) => stillVisible(r.memory_id));
     // Diversity compares the best pair by pair: each vector scaled to length 1 once, so that a
     // pair's cosine is its dot product.
-    const unit = new Map(best.flatMap((c) => (pool.get(c.memoryId)!.vector ? [[c.memoryId, unitVector(pool.get(c.memoryId)!.vector!)] as const] : [])));
+    const unit = new Map<string, Float32Array>();
+    for (const c of best) {
+      const vector = pool.get(c.memoryId)!.vector;
+      if (vector) unit.set(c.memoryId, unitVector(vector));
+    }
     const diverse = maximalMarginalRelevance(
       best.filter((c) => stillVisible(c.memoryId)).map((c) => ({ item: c, score: fused.get(c.memoryId)! })),
       (a, b) => {
         const [x, y] = [unit.get(a.memoryId), unit.get(b.memoryId)];
-        return x && y && x.length === y.length ? dotProduct(x, y) : null;
+        return x && y ? dotProduct(x, y) : null;
       },
     );
     const item = (r: Found, channel: ContextItem['channel'], fusedScore: number | null): RecalledItem => {
