@@ -26,7 +26,9 @@ import { type Backend, migrate, openDatabase } from '@factledger/store';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { compareWithBaseline, evalFile, formatReport } from './eval/run-eval';
+import { BASELINES, type BaselineName } from './eval/baselines';
+import { compareRuns, evalFile, formatReport } from './eval/run-eval';
+import type { ScenarioReport } from './eval/scenario-runner';
 import { triageCommand } from './triage-command';
 
 const program = new Command()
@@ -47,6 +49,14 @@ function config() {
 function intArg(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number');
   return Number(value);
+}
+
+/** `--baseline bm25,rrf`: names from BASELINES, each once. */
+function parseBaselines(value: string): BaselineName[] {
+  const names = [...new Set(value.split(',').map((n) => n.trim()).filter(Boolean))];
+  const unknown = names.filter((n) => !(BASELINES as readonly string[]).includes(n));
+  if (unknown.length || !names.length) throw new InvalidArgumentError(`unknown baseline ${unknown.join(', ') || '(none)'}; choose from ${BASELINES.join(', ')}`);
+  return names as BaselineName[];
 }
 
 function json(value: string): Record<string, string> {
@@ -251,22 +261,27 @@ program
   .description('run memory scenarios (JSON Lines, see shared/eval/FORMAT.md), each on a fresh ledger')
   .argument('<files...>', 'scenario files')
   .addOption(new Option('--backend <backend>', 'where the fresh ledgers live').choices(['pglite', 'postgres']).default('pglite'))
-  .option('--json <file>', 'also write a machine-readable report')
-  .addOption(new Option('--baseline <name>', 'also run each file through a baseline and compare the query steps').choices(['naive-rag']))
+  .option('--json <file>', 'also write a machine-readable report (every query step with its context text)')
+  .option('--baseline <names>', `also run each file through baselines (comma-separated: ${BASELINES.join(', ')}) and compare the query steps`, parseBaselines)
   .option('--verbose', 'print every step, not only checks and failures')
+  .option('--quiet', 'print only the totals and the comparison, not every failed step')
   .option('--only-supported', 'exit 0 when the only failures are step kinds this build does not support yet')
-  .action(async (files: string[], o: { backend: Backend; json?: string; baseline?: string; verbose?: boolean; onlySupported?: boolean }) => {
-    const reports = [];
+  .action(async (files: string[], o: { backend: Backend; json?: string; baseline?: BaselineName[]; verbose?: boolean; quiet?: boolean; onlySupported?: boolean }) => {
+    const reports: ScenarioReport[] = [];
     for (const file of files) reports.push(await evalFile(file, o.backend));
-    console.log(formatReport(reports, o.verbose));
-    const baseline = [];
-    if (o.baseline) {
-      for (const file of files) baseline.push(await evalFile(file, o.backend, { baseline: 'naive-rag' }));
-      console.log(`\n== baseline: ${o.baseline} (every asserted text, cosine top-5, no supersession, lifecycle or gates)`);
-      console.log(formatReport(baseline, o.verbose));
-      console.log(`\n== factledger vs ${o.baseline}\n${compareWithBaseline(reports, baseline)}`);
+    const show = (rs: typeof reports) => (o.quiet ? rs.map((r) => `${r.file}: ${r.passed} passed, ${r.failed} failed`).join('\n') : formatReport(rs, o.verbose));
+    console.log(show(reports));
+    const baselines: { name: BaselineName; reports: typeof reports }[] = [];
+    for (const name of o.baseline ?? []) {
+      const run: ScenarioReport[] = [];
+      for (const file of files) run.push(await evalFile(file, o.backend, { baseline: name }));
+      baselines.push({ name, reports: run });
+      console.log(`\n== baseline: ${name}`);
+      console.log(show(run));
     }
-    if (o.json) writeFileSync(o.json, JSON.stringify({ backend: o.backend, reports, ...(o.baseline ? { baseline } : {}) }, null, 2));
+    if (baselines.length) console.log(`\n== factledger beside ${baselines.map((b) => b.name).join(', ')}\n${compareRuns([{ name: 'factledger', reports }, ...baselines])}`);
+    else if (reports.some((r) => r.steps.some((s) => s.note && s.step === 'query'))) console.log(`\n${compareRuns([{ name: 'factledger', reports }])}`);
+    if (o.json) writeFileSync(o.json, JSON.stringify({ backend: o.backend, reports, ...(baselines.length ? { baselines: Object.fromEntries(baselines.map((b) => [b.name, b.reports])) } : {}) }, null, 2));
     const failures = reports.flatMap((r) => r.steps).filter((st) => st.status === 'failed');
     const blocking = o.onlySupported ? failures.filter((st) => st.supported) : failures;
     if (o.onlySupported) console.log(`scenario steps of supported kinds: ${blocking.length} failed; ${failures.length - blocking.length} of kinds not supported yet`);

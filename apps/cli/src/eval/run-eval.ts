@@ -5,12 +5,12 @@ import { ManualClock } from '@factledger/domain';
 import { type Embedder, UseLiteEmbedder } from '@factledger/embeddings';
 import { ledgerOn } from '@factledger/ledger';
 import { type RecallSettings, recallOn, O200kTokenCounter } from '@factledger/recall';
-import { NaiveRag } from './naive-rag';
+import { type BaselineName, createBaseline } from './baselines';
 import { FactLedgerModule } from '@factledger/nest';
 import { type Backend, createTestDatabase } from '@factledger/store';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { runScenario, type ScenarioReport } from './scenario-runner';
+import { runScenario, type ScenarioReport, type StepReport } from './scenario-runner';
 
 /** Scenario runs use the defaults: offline model, no address terms. The index is caught up before each query instead of by the background loop. */
 const EVAL_RECALL = { embeddings: 'use-lite', addressTerms: [], traceRetentionDays: 30, indexIntervalMs: 500 } as const satisfies RecallSettings;
@@ -18,13 +18,11 @@ const EVAL_RECALL = { embeddings: 'use-lite', addressTerms: [], traceRetentionDa
 /** One model per process: loading it is the slow part. */
 let sharedEmbedder: Embedder | null = null;
 
-export type Baseline = 'naive-rag';
-
-export async function evalFile(file: string, backend: Backend, options: { baseline?: Baseline } = {}): Promise<ScenarioReport> {
+export async function evalFile(file: string, backend: Backend, options: { baseline?: BaselineName } = {}): Promise<ScenarioReport> {
   const embedder = (sharedEmbedder ??= new UseLiteEmbedder());
   if (options.baseline) {
-    const bus = { clock: new ManualClock(), baseline: new NaiveRag(embedder, new O200kTokenCounter()) };
-    return runScenario(`${basename(file)} [naive-rag]`, readFileSync(file, 'utf8'), bus);
+    const bus = { clock: new ManualClock(), baseline: createBaseline(options.baseline, embedder, new O200kTokenCounter()) };
+    return runScenario(`${basename(file)} [${options.baseline}]`, readFileSync(file, 'utf8'), bus);
   }
   const database = await createTestDatabase(backend);
   const clock = new ManualClock();
@@ -59,16 +57,27 @@ export function formatReport(reports: ScenarioReport[], verbose = false): string
 }
 
 /**
- * Query steps side by side: how many each run passed, and the context texts the baseline showed
- * that the scenario says must be absent (stale, retired or unwanted values).
+ * Query steps side by side, one column a run (factledger first, then each baseline): the share
+ * passed overall, per `note` (a step's note may name its category: "category 2"), by how many
+ * texts a step expects (one, or two and more: a question whose evidence is spread), and how many
+ * showed text the scenario says must be absent (stale, retired or unwanted values).
  */
-export function compareWithBaseline(ledger: ScenarioReport[], baseline: ScenarioReport[]): string {
+export function compareRuns(runs: { name: string; reports: ScenarioReport[] }[]): string {
   const queries = (rs: ScenarioReport[]) => rs.flatMap((r) => r.steps.filter((s) => s.step === 'query'));
-  const l = queries(ledger);
-  const b = queries(baseline);
-  const leaks = (steps: typeof l) => steps.filter((s) => s.detail.includes('should not show')).length;
-  return [
-    `query steps: factledger ${l.filter((s) => s.status === 'passed').length}/${l.length} passed, naive-rag ${b.filter((s) => s.status === 'passed').length}/${b.length} passed`,
-    `query steps that showed text the scenario forbids (stale or unwanted): factledger ${leaks(l)}, naive-rag ${leaks(b)}`,
-  ].join('\n');
+  const rows: { label: string; pick: (s: StepReport) => boolean }[] = [{ label: 'all query steps', pick: () => true }];
+  const notes = [...new Set(runs.flatMap((r) => queries(r.reports).map((s) => s.note).filter((n): n is string => !!n)))].sort();
+  for (const note of notes) rows.push({ label: note, pick: (s) => s.note === note });
+  if (runs.some((r) => queries(r.reports).some((s) => (s.expected ?? 0) > 1))) {
+    rows.push({ label: 'one expected text', pick: (s) => s.expected === 1 });
+    rows.push({ label: 'two or more expected texts', pick: (s) => (s.expected ?? 0) > 1 });
+  }
+  const cell = (steps: StepReport[]): string => {
+    const passed = steps.filter((s) => s.status === 'passed').length;
+    return steps.length ? `${passed}/${steps.length} (${((100 * passed) / steps.length).toFixed(1)}%)` : '—';
+  };
+  const out = [`| query steps passed | ${runs.map((r) => r.name).join(' | ')} |`, `|---|${runs.map(() => '---').join('|')}|`];
+  for (const row of rows) out.push(`| ${row.label} | ${runs.map((r) => cell(queries(r.reports).filter(row.pick))).join(' | ')} |`);
+  const leaks = (steps: StepReport[]) => steps.filter((s) => s.detail.includes('should not show')).length;
+  out.push(`| showed text the scenario forbids | ${runs.map((r) => String(leaks(queries(r.reports)))).join(' | ')} |`);
+  return out.join('\n');
 }

@@ -20,7 +20,7 @@ import {
   RollbackBatchCommand,
 } from '@factledger/nest';
 import type { CommandBus, QueryBus } from '@nestjs/cqrs';
-import type { NaiveRag } from './naive-rag';
+import type { Baseline } from './baselines';
 
 export type StepStatus = 'passed' | 'failed' | 'done';
 
@@ -32,6 +32,12 @@ export interface StepReport {
   detail: string;
   /** False for step kinds that this build does not implement yet (reported as failed). */
   supported: boolean;
+  /** The step's `note` (a query's category, say), for reports grouped by it. */
+  note?: string;
+  /** How many texts a query step expects in its context (`expect.contains`). */
+  expected?: number;
+  /** What a query step put into the prompt, so that a failed one can be studied after the run. */
+  context?: { text: string; tokens: number; traceId?: string; items: { memoryId?: string; channel: string; text: string }[] };
 }
 
 export interface ScenarioReport {
@@ -46,7 +52,7 @@ interface AssembledContext {
   text: string;
   tokens: number;
   budgetTokens: number;
-  items: { channel: string; text: string }[];
+  items: { memoryId?: string; channel: string; text: string }[];
   traceId?: string;
 }
 
@@ -60,10 +66,10 @@ export interface LedgerBus {
   runSaga(): Promise<unknown>;
 }
 
-/** The naive-RAG baseline in place of the ledger. */
+/** A baseline (a flat store, see baselines.ts) in place of the ledger. */
 export interface BaselineBus {
   clock: ManualClock;
-  baseline: NaiveRag;
+  baseline: Baseline;
 }
 
 export type ScenarioBus = LedgerBus | BaselineBus;
@@ -111,7 +117,7 @@ export async function runScenario(file: string, text: string, bus: ScenarioBus):
       continue;
     }
     const tenant: string = step.tenant ?? 'default';
-    const report = (status: StepStatus, detail: string, supported = true): void => {
+    const report = (status: StepStatus, detail: string, supported = true, context?: StepReport['context']): void => {
       const blamed = status === 'failed' && supported && afterUnsupported;
       steps.push({
         line: i + 1,
@@ -120,6 +126,9 @@ export async function runScenario(file: string, text: string, bus: ScenarioBus):
         status,
         detail: blamed ? `after a step this build does not support yet: ${detail}` : detail,
         supported: supported && !blamed,
+        ...(typeof step.note === 'string' ? { note: step.note } : {}),
+        ...(step.step === 'query' && Array.isArray(step.expect?.contains) ? { expected: step.expect.contains.length } : {}),
+        ...(context ? { context } : {}),
       });
     };
     try {
@@ -135,7 +144,8 @@ export async function runScenario(file: string, text: string, bus: ScenarioBus):
         continue;
       }
       if ('baseline' in bus) {
-        report(...(await runBaseline(step, tenant, at, bus.baseline)));
+        const [status, detail, context] = await runBaseline(step, tenant, at, bus.baseline);
+        report(status, detail, true, context);
         continue;
       }
       if (WRITE_STEPS.has(step.step)) {
@@ -160,7 +170,8 @@ export async function runScenario(file: string, text: string, bus: ScenarioBus):
         continue;
       }
       if (step.step === 'query') {
-        report(...(await checkQuery(step, tenant, bus)));
+        const [status, detail, context] = await checkQuery(step, tenant, bus);
+        report(status, detail, true, context);
         continue;
       }
       if (step.step === 'answer') {
@@ -277,7 +288,9 @@ async function checkMessage(step: Step, tenant: string, at: Date, aliases: Map<s
   return problems.length ? ['failed', `${problems.join('; ')} — ${seen}`] : ['passed', seen];
 }
 
-async function checkQuery(step: Step, tenant: string, bus: LedgerBus): Promise<[StepStatus, string]> {
+type Judged = [StepStatus, string, StepReport['context']?];
+
+async function checkQuery(step: Step, tenant: string, bus: LedgerBus): Promise<Judged> {
   await bus.indexRecall();
   const input: Step = { query: step.query };
   for (const k of ['budgetTokens', 'validAt', 'knownAt']) if (step[k] !== undefined) input[k] = step[k];
@@ -286,7 +299,7 @@ async function checkQuery(step: Step, tenant: string, bus: LedgerBus): Promise<[
 }
 
 /** The baseline keeps every asserted text and answers queries; it has no other writes and no structured reads. */
-async function runBaseline(step: Step, tenant: string, at: Date, rag: NaiveRag): Promise<[StepStatus, string]> {
+async function runBaseline(step: Step, tenant: string, at: Date, rag: Baseline): Promise<Judged> {
   if (step.step === 'assert') {
     const text = step.text ?? `${step.subject} ${step.relation} ${step.value}`;
     await rag.add(tenant, text, at);
@@ -302,16 +315,22 @@ async function runBaseline(step: Step, tenant: string, at: Date, rag: NaiveRag):
   return ['done', `'${step.step}' has no effect on naive RAG`];
 }
 
-function judgeContext(step: Step, context: AssembledContext): [StepStatus, string] {
+function judgeContext(step: Step, context: AssembledContext): Judged {
   const seen = `${context.items.length} items, ${context.tokens}/${context.budgetTokens} tokens, ${context.text.length} chars${context.traceId ? ` (trace ${context.traceId})` : ''}`;
+  const shownContext: StepReport['context'] = {
+    text: context.text,
+    tokens: context.tokens,
+    ...(context.traceId ? { traceId: context.traceId } : {}),
+    items: context.items.map((it) => ({ ...(it.memoryId ? { memoryId: it.memoryId } : {}), channel: it.channel, text: it.text })),
+  };
   const expect = step.expect;
-  if (!expect) return ['done', seen];
+  if (!expect) return ['done', seen, shownContext];
   const problems: string[] = [];
   for (const s of (expect.contains ?? []) as string[]) if (!context.text.includes(s)) problems.push(`missing ${JSON.stringify(s)}`);
   for (const s of (expect.absent ?? []) as string[]) if (context.text.includes(s)) problems.push(`should not show ${JSON.stringify(s)}`);
   if (typeof expect.maxChars === 'number' && context.text.length > expect.maxChars) problems.push(`${context.text.length} chars > ${expect.maxChars}`);
   const shown = context.items.map((it) => `[${it.channel}] ${it.text}`).join(' | ');
-  return problems.length ? ['failed', `${problems.join('; ')} — ${seen}: ${shown}`] : ['passed', seen];
+  return problems.length ? ['failed', `${problems.join('; ')} — ${seen}: ${shown}`, shownContext] : ['passed', seen, shownContext];
 }
 
 async function checkReopened(step: Step, tenant: string, answers: Map<string, string>, bus: LedgerBus): Promise<[StepStatus, string]> {
