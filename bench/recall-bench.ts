@@ -4,9 +4,9 @@
  * newer value, embedded with the real offline model.
  *
  * - retrieval + assembly without the query's embedding, beside its floor: the same nearest-
- *   neighbour, full-text and trigram queries issued directly, back to back, on the same tables
- *   and the same search connections (Database.search: prepared, planned once)
- *   (trigrams under recall's own rule: only when full text found nothing or a word is not Latin);
+ *   neighbour, BM25 (with its neighbour lookups) and trigram queries issued directly, back to back,
+ *   on the same tables and the same search connections (Database.search: prepared, planned once)
+ *   (trigrams under recall's own rule: only when BM25 found nothing or a word is not Latin);
  * - end to end with the query's embedding;
  * - the share of probes whose fact reaches the context (and how often a superseded value does);
  * - indexing throughput, and index lag under a steady write load;
@@ -265,26 +265,54 @@ async function main(): Promise<void> {
       search: database.search,
     });
     const dims = sql.raw(String(recall.embedder.dimensions));
-    // The floor: the three retrievers' statements as recall issues them (same words, same
-    // operators, same indexes, the query vector in the same binary form, each text query built
-    // once per statement, on the same prepared, planned-once search connections), without the
-    // visibility filter, the scoring pass or the trace.
+    // The floor: the retrievers' statements as recall issues them (same stems and statistics, same
+    // operators, same indexes, the query vector in the same binary form, each query built once per
+    // statement, on the same prepared, planned-once search connections), without the visibility
+    // filter, the scores a retriever does not rank by, the fusion or the trace. BM25 picks and ranks
+    // its candidates as recall's does and looks up the neighbouring turns of its best prose finds
+    // (the bench's facts are not prose, so that part finds nothing, as in recall); trigrams run
+    // under recall's own rule (only when BM25 found nothing or a word is not Latin).
     const search = database.search;
+    const model = recall.embedder.model;
+    const lexical = { k1: 1.2, b: 0.75, scan: 400, neighbourOf: 20, gap: "interval '3600000 milliseconds'" };
+    const terms = (question: string) => sql`
+      WITH corpus AS (
+        SELECT coalesce(max(c.docs), 0)::float8 AS docs, coalesce(max(c.stems)::float8 / nullif(max(c.docs), 0), 1) AS avglen
+        FROM fl_recall_corpus c WHERE c.tenant = ${TENANT} AND c.model = ${model}),
+      terms AS MATERIALIZED (
+        SELECT x.lexeme AS stem, coalesce(s.docs, 0) AS docs, (chr(39) || replace(replace(x.lexeme, chr(92), chr(92) || chr(92)), chr(39), chr(39) || chr(39)) || chr(39)) AS lit,
+          (chr(39) || replace(replace(x.lexeme, chr(92), chr(92) || chr(92)), chr(39), chr(39) || chr(39)) || chr(39))::tsquery AS q,
+          ln(1 + (greatest((SELECT docs FROM corpus) - coalesce(s.docs, 0), 0) + 0.5) / (coalesce(s.docs, 0) + 0.5)) AS idf
+        FROM unnest(to_tsvector('english', ${question})) x
+        LEFT JOIN fl_recall_terms s ON s.tenant = ${TENANT} AND s.model = ${model} AND s.stem = x.lexeme)`;
+    const bm25 = sql.raw(`(SELECT coalesce(sum(t.idf), 0) FROM terms t WHERE i.stems @@ t.q) * (${lexical.k1 + 1} / (1 + ${lexical.k1} * (1 - ${lexical.b} + ${lexical.b} * length(i.stems) / (SELECT avglen FROM corpus))))`);
+    const scan = sql.raw(String(lexical.scan));
     const floor = async (question: string, vector: Embedding): Promise<void> => {
       const q = toVectorBinary(vector);
       const words = cleanQuery(question);
-      const any = words.terms.join(' OR ');
       const trigramOf = (glue: string) => (words.distinctive.length ? sql.join(trigramWords(words.distinctive).map((t) => sql`${t} <% text`), sql.raw(` ${glue} `)) : sql`false`);
       const trigramAll = trigramOf('AND');
       const trigramAny = trigramOf('OR');
       await sql`SELECT memory_id FROM fl_recall_index WHERE dimensions = ${dims} ORDER BY embedding::vector(${dims}) <=> ${q}::vector(${dims}) LIMIT 40`.execute(search);
-      const worded = await sql`SELECT memory_id FROM (SELECT memory_id, lexemes FROM fl_recall_index
-        WHERE lexemes @@ (SELECT plainto_tsquery('simple', ${words.terms.join(' ')}) || plainto_tsquery('simple', ${words.distinctive.join(' ')})) LIMIT 200) hits
-        ORDER BY ts_rank(lexemes, (SELECT websearch_to_tsquery('simple', ${any}))) DESC LIMIT 40`.execute(search);
-      if (worded.rows.length === 0) await sql`SELECT memory_id FROM fl_recall_index WHERE lexemes @@ (SELECT websearch_to_tsquery('simple', ${any})) LIMIT 40`.execute(search);
-      // Trigrams as recall runs them: unless full text found the words (and they are all Latin).
+      const worded = await sql`${terms(question)},
+        found AS (
+          SELECT memory_id, recorded_at, kind, rank FROM (
+            SELECT i.memory_id, i.recorded_at, i.kind, ${bm25} AS rank FROM (
+              SELECT i.memory_id, i.stems, i.recorded_at, i.kind FROM fl_recall_index i
+              WHERE i.tenant = ${TENANT} AND i.model = ${model} AND i.stems @@ (SELECT CASE WHEN min(docs) <= ${scan}
+                THEN (SELECT string_agg(lit, ' | ') FROM (SELECT lit, sum(docs) OVER w AS together, row_number() OVER w AS n FROM terms WHERE docs > 0 WINDOW w AS (ORDER BY docs, stem)) r
+                      WHERE together <= ${scan} OR n = 1)
+                ELSE string_agg(lit, ' & ') END::tsquery FROM terms WHERE docs > 0) LIMIT ${scan}) i) ranked
+          ORDER BY rank DESC LIMIT 40),
+        near AS (SELECT memory_id, recorded_at FROM found WHERE kind = 'prose' ORDER BY rank DESC LIMIT ${sql.raw(String(lexical.neighbourOf))})
+        SELECT memory_id FROM found
+        UNION ALL (SELECT n.memory_id FROM near f, LATERAL (SELECT i.memory_id FROM fl_recall_index i WHERE i.tenant = ${TENANT} AND i.model = ${model} AND i.kind = 'prose'
+          AND (i.recorded_at, i.memory_id) < (f.recorded_at, f.memory_id) AND i.recorded_at >= f.recorded_at - ${sql.raw(lexical.gap)} ORDER BY i.recorded_at DESC, i.memory_id DESC LIMIT 1) n)
+        UNION ALL (SELECT n.memory_id FROM near f, LATERAL (SELECT i.memory_id FROM fl_recall_index i WHERE i.tenant = ${TENANT} AND i.model = ${model} AND i.kind = 'prose'
+          AND (i.recorded_at, i.memory_id) > (f.recorded_at, f.memory_id) AND i.recorded_at <= f.recorded_at + ${sql.raw(lexical.gap)} ORDER BY i.recorded_at ASC, i.memory_id ASC LIMIT 1) n)`.execute(search);
+      // Trigrams as recall runs them: unless BM25 found something (and every word is Latin).
       if (worded.rows.length === 0 || words.distinctive.some(needsTrigrams)) {
-        const all = await sql`SELECT memory_id FROM (SELECT memory_id, text FROM fl_recall_index WHERE ${trigramAll} LIMIT 200) hits
+        const all = await sql`SELECT memory_id FROM (SELECT memory_id, text FROM fl_recall_index WHERE ${trigramAll} LIMIT 400) hits
           ORDER BY word_similarity(${question}, text) DESC LIMIT 40`.execute(search);
         if (all.rows.length === 0) await sql`SELECT memory_id FROM fl_recall_index WHERE ${trigramAny} LIMIT 40`.execute(search);
       }

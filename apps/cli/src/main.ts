@@ -263,12 +263,15 @@ program
   .addOption(new Option('--backend <backend>', 'where the fresh ledgers live').choices(['pglite', 'postgres']).default('pglite'))
   .option('--json <file>', 'also write a machine-readable report (every query step with its context text)')
   .option('--baseline <names>', `also run each file through baselines (comma-separated: ${BASELINES.join(', ')}) and compare the query steps`, parseBaselines)
+  .option('--traces', "with --json: keep each query's whole trace (pool, scores, cuts) beside its context")
+  .option('--recall <json>', "recall's tuning for this run, as FACTLEDGER_RECALL takes it (default: FACTLEDGER_RECALL, else the defaults)")
   .option('--verbose', 'print every step, not only checks and failures')
   .option('--quiet', 'print only the totals and the comparison, not every failed step')
   .option('--only-supported', 'exit 0 when the only failures are step kinds this build does not support yet')
-  .action(async (files: string[], o: { backend: Backend; json?: string; baseline?: BaselineName[]; verbose?: boolean; quiet?: boolean; onlySupported?: boolean }) => {
+  .action(async (files: string[], o: { backend: Backend; json?: string; baseline?: BaselineName[]; recall?: string; traces?: boolean; verbose?: boolean; quiet?: boolean; onlySupported?: boolean }) => {
+    const recallTuning = o.recall ?? process.env.FACTLEDGER_RECALL;
     const reports: ScenarioReport[] = [];
-    for (const file of files) reports.push(await evalFile(file, o.backend));
+    for (const file of files) reports.push(await evalFile(file, o.backend, { recallTuning, traces: o.traces }));
     const show = (rs: typeof reports) => (o.quiet ? rs.map((r) => `${r.file}: ${r.passed} passed, ${r.failed} failed`).join('\n') : formatReport(rs, o.verbose));
     console.log(show(reports));
     const baselines: { name: BaselineName; reports: typeof reports }[] = [];

@@ -61,6 +61,8 @@ const configSchema = z.object({
   triage: z.enum(['rules', 'llm']).default('rules'),
   /** A JSON admission-policy file that overrides the built-in gates (README: "Admission policy"). */
   admissionPolicy: z.string().min(1).optional(),
+  /** Recall's tuning, as JSON (weights, thresholds, BM25, rendering); validated by recall at start-up. */
+  recallTuning: z.string().optional(),
   /** How often the background indexer looks for new memories to embed. */
   indexIntervalMs: z.coerce.number().int().min(10).max(600_000).default(500),
 }).superRefine((c, ctx) => {
@@ -96,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     addressTerms: env.FACTLEDGER_ADDRESS_TERMS || undefined,
     traceRetentionDays: env.FACTLEDGER_TRACE_RETENTION_DAYS || undefined,
     indexIntervalMs: env.FACTLEDGER_INDEX_INTERVAL_MS || undefined,
+    recallTuning: env.FACTLEDGER_RECALL || undefined,
     llmUrl: env.FACTLEDGER_LLM_URL || undefined,
     llmModel: env.FACTLEDGER_LLM_MODEL || undefined,
     llmApiKey: env.FACTLEDGER_LLM_API_KEY || undefined,

@@ -1,8 +1,17 @@
 /**
  * The candidate pool of an assembly: the statements that find versions for one sub-query
- * (nearest embeddings, full text, trigrams, core and fresh versions), each returning its finds
- * ready to show, and the one statement that re-reads them when the finds cannot be trusted to
- * come from one state of the facts.
+ * (nearest embeddings, BM25 over English stems with the neighbouring turns of the best, trigrams,
+ * core and fresh versions), each returning its finds ready to show and scored every way, and the
+ * one statement that re-reads them when the finds cannot be trusted to come from one state of the
+ * facts.
+ *
+ * How BM25 is computed. The query's stems (PostgreSQL's English configuration) get their rarity
+ * from fl_recall_terms: idf = ln(1 + (N − df + ½) / (df + ½)) over the tenant's N indexed
+ * versions. A version's score is Σ idf of the stems it holds × (k1 + 1) / (1 + k1 · (1 − b + b ·
+ * stems / average stems)): Okapi BM25 with every term counted once, which is what short memories
+ * hold. Candidates come from the GIN index: every version holding one of the query's rarer stems
+ * (rarest first, while together they occur in at most `scan` versions), or, when even the rarest
+ * is that common, the versions holding all of them; the best by BM25 are kept.
  *
  * Why the finds can usually be shown as found. The retrievers run side by side on connections of
  * their own, so each reads its own snapshot. A version superseded between two of them could
@@ -24,12 +33,15 @@ import { RECALL_INDEX } from './recall-indexer';
 /** The projection whose tables say what is visible (see postgres-fact-projection.ts). */
 const FACTS = 'facts';
 
+/** How many of the best BM25 finds send their embeddings along (for diversity). */
+const LEXICAL_VECTORS = 20;
+
 export interface AsOf {
   validAt: Date;
   knownAt: Date;
 }
 
-/** A version as shown: what it says, who said it, where from, and when the memory was recorded. */
+/** A version as shown: what it says, who said it, where from, when the memory was recorded, and from when it holds. */
 export interface Shown {
   memory_id: string;
   text: string;
@@ -37,21 +49,36 @@ export interface Shown {
   speaker: string;
   source: string | null;
   recorded_at: Date;
+  valid_from: Date;
 }
 
 /**
- * A candidate as its statement found it: the version as shown, its three scores against one
- * sub-query, whether the index holds its embedding (and the embedding itself, for diversity), and
- * whether it is core (said by the standing statement, which finds every core version; the
- * retrievers leave it false).
+ * A candidate as its statement found it: the version as shown, its scores against one sub-query,
+ * whether the index holds its embedding (and the embedding itself, for diversity), whether it is
+ * core (said by the standing statement, which finds every core version; the retrievers leave it
+ * false), and, for a conversation turn found beside a lexical find, whose neighbour it is.
  */
 export interface Found extends Shown {
   embedded: boolean;
   vector: Float32Array | null;
   cosine: number | null;
-  text_rank: number;
+  /** Okapi BM25 of the sub-query's stems (see the module's note); 0 when none matched. */
+  bm25: number;
+  /** Σ idf of the sub-query's stems this version holds. */
+  matched_idf: number;
   trigram: number;
   core: boolean;
+  /** 'prose' for a conversation turn or other text without a triple; null for rows indexed before migration 014. */
+  kind: string | null;
+  /** Set on a turn found as the one recorded just before or after a lexical find. */
+  neighbour_of: { memoryId: string; side: 'before' | 'after' } | null;
+}
+
+/** A stem of the sub-query with its rarity in the tenant's index. */
+export interface QueryStem {
+  stem: string;
+  docs: number;
+  idf: number;
 }
 
 /** What one statement found, and the state of the facts it read (null when it found nothing). */
@@ -60,7 +87,27 @@ export interface Finds {
   state: string | null;
   /** The index's lag, from the statement asked for it (see find's `withLag`). */
   lag: CheckpointLagRow | null;
+  /** The sub-query's stems as that statement weighed them (null when it found nothing). */
+  stems: QueryStem[] | null;
 }
+
+/** How the lexical retriever weighs and bounds its work. */
+export interface LexicalOptions {
+  /** BM25's term-frequency saturation (here: how much a longer memory is discounted, with b). */
+  k1: number;
+  /** BM25's length normalisation, 0 (none) to 1 (full). */
+  b: number;
+  /** Most versions a lexical search scores before keeping its best (the rarer stems' hits). */
+  scan: number;
+  /** How many of the best BM25 finds are kept. */
+  keep: number;
+  /** How many of the best lexical finds are read with their neighbouring turns. */
+  neighbourOf: number;
+  /** Two turns further apart in recorded time than this are not neighbours. */
+  neighbourGapMs: number;
+}
+
+export const DEFAULT_LEXICAL: LexicalOptions = { k1: 1.2, b: 0.75, scan: 400, keep: 20, neighbourOf: 20, neighbourGapMs: 3_600_000 };
 
 /**
  * The distinctive words a trigram search looks for: the first eight. Each word is a condition of
@@ -69,13 +116,28 @@ export interface Finds {
  */
 export const trigramWords = (distinctive: readonly string[]): string[] => distinctive.slice(0, 8);
 
+/**
+ * Like Promise.all, but a failure is thrown only once every statement has finished: a statement
+ * left running after its call failed would still hold the connection (on PGlite, the only one)
+ * when the caller moves on, or closes the database under it.
+ */
+export async function settled<T extends readonly unknown[]>(work: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const results = await Promise.allSettled(work);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
 /** True when every statement that found something read the same state of the facts. */
 export function oneState(finds: readonly Finds[]): boolean {
   const states = finds.filter((f) => f.rows.length > 0).map((f) => f.state);
   return states.every((s) => s !== null && s === states[0]);
 }
 
-/** Each version once, with the best of each score it was found with (copies: the finds stay as found). */
+/**
+ * Each version once, with the best of each score it was found with (copies: the finds stay as
+ * found). A turn found both on its own and as a neighbour keeps the first neighbour relation seen.
+ */
 export function byBest(found: Iterable<Found>): Map<string, Found> {
   const out = new Map<string, Found>();
   for (const f of found) {
@@ -83,130 +145,170 @@ export function byBest(found: Iterable<Found>): Map<string, Found> {
     if (!seen) out.set(f.memory_id, { ...f });
     else {
       seen.cosine = f.cosine === null ? seen.cosine : Math.max(seen.cosine ?? -1, f.cosine);
-      seen.text_rank = Math.max(seen.text_rank, f.text_rank);
+      seen.bm25 = Math.max(seen.bm25, f.bm25);
+      seen.matched_idf = Math.max(seen.matched_idf, f.matched_idf);
       seen.trigram = Math.max(seen.trigram, f.trigram);
       seen.embedded ||= f.embedded;
       seen.vector ??= f.vector;
       seen.core ||= f.core;
+      seen.neighbour_of ??= f.neighbour_of;
     }
   }
   return out;
 }
 
-interface FoundRow extends Omit<Found, 'vector'> {
+interface FoundRow extends Omit<Found, 'vector' | 'neighbour_of' | 'bm25'> {
   /** The embedding in pgvector's binary form, base64 (results arrive as text). */
   vec: string | null;
+  /** BM25's length factor of the row: bm25 = matched_idf × norm. */
+  norm: number;
   state: string | null;
   lag?: CheckpointLagRow;
+  stems?: QueryStem[] | null;
+  /** `before:<memory id>` or `after:<memory id>` for a neighbour. */
+  role?: string | null;
 }
 
+/** A stem as a tsquery literal: quoted, with quotes and backslashes escaped (tsquery's own syntax). */
+const literal = (stem: RawBuilder<unknown>) => sql`(chr(39) || replace(replace(${stem}, chr(92), chr(92) || chr(92)), chr(39), chr(39) || chr(39)) || chr(39))`;
+
 export class CandidatePool {
+  private readonly lexical: LexicalOptions;
+
   constructor(
     /** Where the finding statements run (Database.search: prepared, planned once). */
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     private readonly search: Kysely<any>,
     private readonly embedder: Embedder,
     private readonly lagStatement: () => RawBuilder<CheckpointLagRow>,
-    /** Candidates each retriever contributes per sub-query. */
+    /** Candidates the nearest-neighbour and trigram retrievers contribute per sub-query. */
     private readonly poolSize = 40,
+    lexical: Partial<LexicalOptions> = {},
   ) {
     if (!Number.isSafeInteger(poolSize) || poolSize < 1) throw new RangeError(`poolSize must be a positive integer, got ${poolSize}`);
+    this.lexical = { ...DEFAULT_LEXICAL, ...lexical };
+    const { k1, b, scan, keep, neighbourOf, neighbourGapMs } = this.lexical;
+    if (!(k1 >= 0) || !(b >= 0 && b <= 1)) throw new RangeError(`BM25 needs k1 ≥ 0 and 0 ≤ b ≤ 1, got k1 ${k1}, b ${b}`);
+    for (const [name, v] of Object.entries({ scan, keep, neighbourOf, neighbourGapMs })) {
+      if (!Number.isSafeInteger(v) || v < 0) throw new RangeError(`${name} must be a whole number ≥ 0, got ${v}`);
+    }
   }
 
   /**
    * The finds for one sub-query, restricted to the versions visible at (validAt, knownAt): the top
    * versions of each retriever — nearest embeddings (HNSW, iterative scan so that the visibility
-   * filter cannot starve it), best full-text rank, best trigram word similarity — plus the core
-   * versions (profile) and the versions written since the index's checkpoint (fresh). Each comes
-   * with all three scores, computed by the statement that found it from the row it already holds:
-   * cosine similarity (null when not embedded yet), ts_rank of the content words, trigram word
-   * similarity. One Finds per statement; `withLag` adds the index's lag to the first.
+   * filter cannot starve it), best BM25 (with the turns recorded just before and after the best of
+   * them), best trigram word similarity — plus the core versions (profile) and the versions written
+   * since the index's checkpoint (fresh). Each comes with every score, computed by the statement
+   * that found it from the row it already holds: cosine similarity (null when not embedded yet),
+   * BM25 and the IDF it matched, trigram word similarity (where it can count). One Finds per
+   * statement; `withLag` adds the index's lag to the first.
    *
    * The statements run side by side on connections of their own (PGlite, one connection, runs them
    * in turn).
    */
-  async find(tenant: string, at: AsOf, text: string, vector: Float32Array, words: { terms: string[]; distinctive: string[] }, withLag: boolean): Promise<Finds[]> {
+  async find(tenant: string, at: AsOf, text: string, vector: Float32Array, words: { distinctive: string[] }, withLag: boolean): Promise<Finds[]> {
     const dims = sql.raw(String(Math.trunc(this.embedder.dimensions)));
     const model = this.embedder.model;
-    // Limits are written into the statement, not passed: a plan made without the parameters' values
-    // (see Database.search) must still know how few rows are wanted.
+    const { k1, b, scan: scanned, keep, neighbourOf, neighbourGapMs } = this.lexical;
+    // Limits and weights are written into the statement, not passed: a plan made without the
+    // parameters' values (see Database.search) must still know how few rows are wanted.
     const k = sql.raw(String(this.poolSize));
-    // Lexical matches ranked are bounded: a short number or a common name can match thousands,
-    // and ranking them all costs more than the rest of the assembly.
-    const scan = sql.raw(String(this.poolSize * 5));
-    // Scoring: any content word counts. Searching: all of them together, or all distinctive ones
-    // together — one common word alone ("service", "port", a common name) matches thousands.
-    const anyWord = words.terms.join(' OR ');
-    const allWords = words.terms.join(' ');
-    const distinctWords = words.distinctive.join(' ');
+    const scan = sql.raw(String(scanned));
     const trigramOf = (glue: string) => sql.join(trigramWords(words.distinctive).map((t) => sql`${t} <% i.text`), sql.raw(` ${glue} `));
     const q = toVectorBinary(vector);
     const shown = this.shownAt(tenant, at);
-    // The three scores of an index row (alias `i`), or of a version's text not indexed yet; the
-    // embedding in pgvector's binary form as base64 (a third of the characters of its text form,
-    // and no float parsing); the memory's recorded time from the index row (looked up for a row
-    // indexed before migration 013).
-    // A query built from a parameter is wrapped in a subquery so that it is built once per
-    // statement: in a plan made without the parameters' values (Database.search) it would
-    // otherwise be parsed again for every row it is compared with.
-    const once = (query: RawBuilder<unknown>) => sql`(SELECT ${query})`;
-    const anyQuery = once(sql`websearch_to_tsquery('simple', ${anyWord})`);
-    const textRank = (lexemes: RawBuilder<unknown>) => (anyWord ? sql`ts_rank(${lexemes}, ${anyQuery})` : sql`0::real`);
-    const scores = sql`i.text, true AS embedded, encode(vector_send(i.embedding), 'base64') AS vec, 1 - (i.embedding <=> ${q}::vector) AS cosine,
-      ${textRank(sql`i.lexemes`)} AS text_rank, word_similarity(${text}, i.text) AS trigram, v.type, v.speaker, v.source,
-      coalesce(i.recorded_at, (SELECT m.recorded_at FROM fl_memories m WHERE m.tenant = ${tenant} AND m.memory_id = i.memory_id)) AS recorded_at, false AS core`;
+    // The stems of the sub-query with their rarity (CTE `terms`, each with its tsquery), and the
+    // corpus they are rare in (CTE `corpus`): defined once per statement, see `run`.
+    const bm25 = (stems: RawBuilder<unknown>) => sql`(SELECT coalesce(sum(t.idf), 0) FROM terms t WHERE ${stems} @@ t.q)`;
+    const lengthNorm = (stems: RawBuilder<unknown>) =>
+      sql`(${sql.raw(String(k1 + 1))} / (1 + ${sql.raw(String(k1))} * (1 - ${sql.raw(String(b))} + ${sql.raw(String(b))} * length(${stems}) / (SELECT avglen FROM corpus))))`;
+    // Trigram similarity is scored where it can count: when a distinctive word is not Latin (so
+    // stems may miss it) and in the trigram statement itself. Elsewhere pg_trgm would build the
+    // question's trigrams again for every row (~15 µs a row) for a score fusion does not use.
+    const needTrigrams = words.distinctive.some(needsTrigrams);
+    const trigramScore = (of: RawBuilder<unknown>, wanted: boolean) => (wanted ? sql`word_similarity(${text}, ${of})` : sql`0::real`);
+    // Every score of an index row (alias `i`) but its embedding: cosine, the IDF its stems match
+    // and its BM25 length factor, trigram similarity; the version as shown; the memory's recorded
+    // time from the index row (looked up for a row indexed before migration 013).
+    const scores = (trigram: boolean) => sql`i.text, true AS embedded, 1 - (i.embedding <=> ${q}::vector) AS cosine,
+      ${bm25(sql`i.stems`)} AS matched_idf, ${lengthNorm(sql`i.stems`)} AS norm, ${trigramScore(sql`i.text`, trigram)} AS trigram, v.type, v.speaker, v.source, v.valid_from,
+      coalesce(i.recorded_at, (SELECT m.recorded_at FROM fl_memories m WHERE m.tenant = ${tenant} AND m.memory_id = i.memory_id)) AS recorded_at, false AS core, i.kind`;
+    // The embedding, for diversity, in pgvector's binary form as base64 (a third of the characters
+    // of its text form, and no float parsing).
+    const vec = (embedding: RawBuilder<unknown>) => sql`encode(vector_send(${embedding}), 'base64')`;
+    const columns = sql`i.memory_id, i.embedding, i.stems, i.text, i.recorded_at, i.kind`;
     // The first few hundred index rows that match, ranked by `rank`; the best visible ones are
-    // kept (visibility is checked in rank order, only until enough pass).
-    const bestVisible = (matches: RawBuilder<unknown>, rank: RawBuilder<unknown>) =>
-      this.run(sql<FoundRow>`
-        SELECT i.memory_id, ${scores} FROM (
-          SELECT i.*, ${rank} AS rank FROM (
-            SELECT i.memory_id, i.embedding, i.lexemes, i.text, i.recorded_at FROM fl_recall_index i
-            WHERE i.tenant = ${tenant} AND i.model = ${model} AND ${matches} LIMIT ${scan}) i
-          ORDER BY rank DESC) i
-        JOIN ${shown(sql.ref('i.memory_id'))} ON true ORDER BY i.rank DESC LIMIT ${k}`);
+    // kept (visibility is checked in rank order, only until enough pass). Their embeddings and
+    // ranks stay inside (`emb`, `rank`), for the statement around it to choose what it sends.
+    const bestVisible = (matches: RawBuilder<unknown>, rank: RawBuilder<unknown>, trigram: boolean, limit: RawBuilder<unknown>) => sql<FoundRow>`
+      SELECT i.memory_id, ${scores(trigram)}, i.embedding AS emb, i.rank FROM (
+        SELECT i.*, ${rank} AS rank FROM (
+          SELECT ${columns} FROM fl_recall_index i
+          WHERE i.tenant = ${tenant} AND i.model = ${model} AND ${matches} LIMIT ${scan}) i
+        ORDER BY rank DESC) i
+      JOIN ${shown(sql.ref('i.memory_id'))} ON true ORDER BY i.rank DESC LIMIT ${limit}`;
+    /** A find's columns as every statement returns them, in one order (the statements' rows are unions). */
+    const out = (alias: string, vector: RawBuilder<unknown>, role: RawBuilder<unknown> = sql`NULL::text`) => {
+      const a = sql.raw(alias);
+      return sql`${a}.memory_id, ${a}.text, ${a}.embedded, ${vector} AS vec, ${a}.cosine, ${a}.matched_idf, ${a}.norm, ${a}.trigram, ${a}.type, ${a}.speaker,
+        ${a}.source, ${a}.valid_from, ${a}.recorded_at, ${a}.core, ${a}.kind, ${role} AS role`;
+    };
     // Any visible index row that matches, unranked: a fallback when no row matched them all.
     const anyVisible = (matches: RawBuilder<unknown>) =>
-      this.run(sql<FoundRow>`SELECT i.memory_id, ${scores} FROM fl_recall_index i JOIN ${shown(sql.ref('i.memory_id'))} ON true
-        WHERE i.tenant = ${tenant} AND i.model = ${model} AND ${matches} LIMIT ${k}`);
+      sql<FoundRow>`SELECT ${out('f', vec(sql`f.emb`))} FROM (SELECT i.memory_id, ${scores(true)}, i.embedding AS emb FROM fl_recall_index i JOIN ${shown(sql.ref('i.memory_id'))} ON true
+        WHERE i.tenant = ${tenant} AND i.model = ${model} AND ${matches} LIMIT ${k}) f`;
 
     const nearest = sql<FoundRow>`
-      SELECT i.memory_id, ${scores} FROM fl_recall_index i JOIN ${shown(sql.ref('i.memory_id'))} ON true
-      WHERE i.tenant = ${tenant} AND i.model = ${model} AND i.dimensions = ${dims}
-      ORDER BY i.embedding::vector(${dims}) <=> ${q}::vector(${dims}) LIMIT ${k}`;
-    // Full text: rows holding all content words, or all distinctive ones; only when none does,
-    // any holding one content word.
-    const fullText = async (): Promise<Finds & { allWords: boolean }> => {
-      if (!anyWord) return { rows: [], state: null, lag: null, allWords: false };
-      const all = await bestVisible(
-        sql`i.lexemes @@ ${once(sql`plainto_tsquery('simple', ${allWords}) || plainto_tsquery('simple', ${distinctWords})`)}`,
-        textRank(sql`i.lexemes`),
-      );
-      return all.rows.length
-        ? { ...all, allWords: true }
-        : { ...(await anyVisible(sql`i.lexemes @@ ${anyQuery}`)), allWords: false };
+      SELECT ${out('f', vec(sql`f.emb`))} FROM (
+        SELECT i.memory_id, ${scores(needTrigrams)}, i.embedding AS emb FROM fl_recall_index i JOIN ${shown(sql.ref('i.memory_id'))} ON true
+        WHERE i.tenant = ${tenant} AND i.model = ${model} AND i.dimensions = ${dims}
+        ORDER BY i.embedding::vector(${dims}) <=> ${q}::vector(${dims}) LIMIT ${k}) f`;
+    // BM25: the rarer stems' hits (or, when every stem is common, the rows holding them all),
+    // scored and ranked; then the turns recorded just before and after the best prose finds.
+    const picked = sql`(SELECT CASE WHEN min(docs) <= ${scan}
+        THEN (SELECT string_agg(lit, ' | ') FROM (SELECT lit, sum(docs) OVER w AS together, row_number() OVER w AS n FROM terms WHERE docs > 0 WINDOW w AS (ORDER BY docs, stem)) r
+              WHERE together <= ${scan} OR n = 1)
+        ELSE string_agg(lit, ' & ') END::tsquery FROM terms WHERE docs > 0)`;
+    const gap = sql.raw(`interval '${Math.trunc(neighbourGapMs)} milliseconds'`);
+    const beside = (side: 'before' | 'after') => {
+      const [cmp, order] = side === 'before' ? ['<', 'DESC'] : ['>', 'ASC'];
+      const within = side === 'before' ? sql`i.recorded_at >= f.recorded_at - ${gap}` : sql`i.recorded_at <= f.recorded_at + ${gap}`;
+      return sql`SELECT ${out('n', vec(sql`n.emb`), sql`${side + ':'} || f.memory_id`)} FROM near f, LATERAL (
+          SELECT i.memory_id, ${scores(needTrigrams)}, i.embedding AS emb FROM fl_recall_index i JOIN ${shown(sql.ref('i.memory_id'))} ON true
+          WHERE i.tenant = ${tenant} AND i.model = ${model} AND i.kind = 'prose'
+            AND (i.recorded_at, i.memory_id) ${sql.raw(cmp)} (f.recorded_at, f.memory_id) AND ${within}
+          ORDER BY i.recorded_at ${sql.raw(order)}, i.memory_id ${sql.raw(order)} LIMIT 1) n`;
     };
-    // Trigrams find what exact words miss: a misspelt name, an identifier cut differently, a
+    // Only the best BM25 finds send their embeddings (the others could reach diversity only
+    // through the nearest statement, which sends every one it finds).
+    const lexical = sql<FoundRow>`
+      WITH found AS (${bestVisible(sql`i.stems @@ ${picked}`, sql`${bm25(sql`i.stems`)} * ${lengthNorm(sql`i.stems`)}`, needTrigrams, sql.raw(String(keep)))}),
+      near AS (SELECT memory_id, recorded_at FROM found WHERE kind = 'prose' AND matched_idf > 0 ORDER BY rank DESC LIMIT ${sql.raw(String(neighbourOf))})
+      SELECT ${out('f', sql`CASE WHEN f.n <= ${sql.raw(String(LEXICAL_VECTORS))} THEN ${vec(sql`f.emb`)} END`)} FROM (SELECT found.*, row_number() OVER (ORDER BY rank DESC) AS n FROM found) f
+      UNION ALL (${beside('before')})
+      UNION ALL (${beside('after')})`;
+    // Trigrams find what exact stems miss: a misspelt name, an identifier cut differently, a
     // Korean word with its particle. Rows holding every distinctive word alike, ranked; only when
     // none does, any holding one of them.
     const trigrams = async (): Promise<Finds> => {
-      if (!words.distinctive.length) return { rows: [], state: null, lag: null };
-      const all = await bestVisible(sql`(${trigramOf('AND')})`, sql`word_similarity(${text}, i.text)`);
-      return all.rows.length ? all : anyVisible(sql`(${trigramOf('OR')})`);
+      if (!words.distinctive.length) return { rows: [], state: null, lag: null, stems: null };
+      const all = await this.run(tenant, text, sql<FoundRow>`SELECT ${out('f', vec(sql`f.emb`))} FROM (${bestVisible(sql`(${trigramOf('AND')})`, sql`word_similarity(${text}, i.text)`, true, k)}) f`);
+      return all.rows.length ? all : this.run(tenant, text, anyVisible(sql`(${trigramOf('OR')})`));
     };
-    // When full text found versions holding the words and every distinctive word is Latin (which
-    // the simple configuration splits as written), the trigram search is skipped: for a common
-    // name or a short number it costs more than the whole rest of the assembly (a GIN bitmap of
-    // every text sharing its trigrams). Otherwise it runs beside full text from the start.
-    const early = words.distinctive.some(needsTrigrams) ? trigrams() : null;
-    early?.catch(() => undefined); // awaited below; a failure must not also go unhandled
+    // When BM25 found versions and every distinctive word is Latin (which the parser splits as
+    // written), the trigram search is skipped: for a common name or a short number it costs more
+    // than the whole rest of the assembly (a GIN bitmap of every text sharing its trigrams).
+    // Otherwise it runs beside the others from the start.
+    const early = needTrigrams ? trigrams() : null;
     // The core versions (profile), and the versions written since the index's checkpoint (fresh),
     // which may not be indexed yet: scored from their text.
+    const fresh = sql`to_tsvector('english', v.text)`;
     const standing = sql<FoundRow>`
-      SELECT s.memory_id, v.text, i.memory_id IS NOT NULL AS embedded, encode(vector_send(i.embedding), 'base64') AS vec,
+      SELECT s.memory_id, v.text, i.memory_id IS NOT NULL AS embedded, ${vec(sql`i.embedding`)} AS vec,
         CASE WHEN i.embedding IS NULL THEN NULL ELSE 1 - (i.embedding <=> ${q}::vector) END AS cosine,
-        ${textRank(sql`coalesce(i.lexemes, to_tsvector('simple', v.text))`)} AS text_rank, word_similarity(${text}, v.text) AS trigram,
-        v.type, v.speaker, v.source, m.recorded_at, m.core
+        ${bm25(sql`coalesce(i.stems, ${fresh})`)} AS matched_idf, ${lengthNorm(sql`coalesce(i.stems, ${fresh})`)} AS norm,
+        ${trigramScore(sql`v.text`, needTrigrams)} AS trigram, v.type, v.speaker, v.source, v.valid_from, m.recorded_at, m.core, m.kind, NULL::text AS role
       FROM (
         SELECT m.memory_id FROM fl_memories m WHERE m.tenant = ${tenant} AND m.core
         UNION
@@ -218,9 +320,13 @@ export class CandidatePool {
       JOIN ${shown(sql.ref('s.memory_id'))} ON true
       JOIN fl_memories m ON m.tenant = ${tenant} AND m.memory_id = s.memory_id
       LEFT JOIN fl_recall_index i ON i.tenant = ${tenant} AND i.memory_id = s.memory_id AND i.model = ${model}`;
-    // The nearest and the standing versions in one statement (one round trip fewer), full text beside it.
-    const [nearAndStanding, worded] = await Promise.all([this.run(sql<FoundRow>`(${nearest}) UNION ALL (${standing})`, withLag), fullText()]);
-    const alike = early ? await early : worded.allWords ? null : await trigrams();
+    // The nearest and the standing versions in one statement (one round trip fewer), BM25 beside it.
+    const [nearAndStanding, worded, alikeEarly] = await settled([
+      this.run(tenant, text, sql<FoundRow>`(${nearest}) UNION ALL (${standing})`, withLag),
+      this.run(tenant, text, lexical),
+      early ?? Promise.resolve(null),
+    ]);
+    const alike = alikeEarly ?? (worded.rows.length ? null : await trigrams());
     return alike ? [nearAndStanding, worded, alike] : [nearAndStanding, worded];
   }
 
@@ -229,58 +335,84 @@ export class CandidatePool {
    * index's lag: for finds that did not all read one state of the facts (see the module's note).
    */
   async recheck(tenant: string, at: AsOf, show: string[]): Promise<{ shown: Map<string, Shown>; lag: CheckpointLagRow }> {
-    const row = await sql<{ shown: (Omit<Shown, 'recorded_at' | 'text'> & { recorded_at: string; text: string })[]; lag: CheckpointLagRow }>`
+    const row = await sql<{ shown: (Omit<Shown, 'recorded_at' | 'valid_from'> & { recorded_at: string; valid_from: string })[]; lag: CheckpointLagRow }>`
       SELECT
         (SELECT coalesce(json_agg(s), '[]') FROM (
-          SELECT p.memory_id, v.text, v.type, v.speaker, v.source, m.recorded_at
+          SELECT p.memory_id, v.text, v.type, v.speaker, v.source, v.valid_from, m.recorded_at
           FROM unnest(${show}::text[]) AS p(memory_id) JOIN ${this.shownAt(tenant, at)(sql.ref('p.memory_id'))} ON true
           JOIN fl_memories m ON m.tenant = ${tenant} AND m.memory_id = p.memory_id) s) AS shown,
         (SELECT row_to_json(l) FROM (${this.lagStatement()}) l) AS lag`.execute(this.search);
     const r = row.rows[0]!;
-    return { shown: new Map(r.shown.map((s) => [s.memory_id, { ...s, recorded_at: new Date(s.recorded_at) }])), lag: r.lag };
+    return { shown: new Map(r.shown.map((s) => [s.memory_id, { ...s, recorded_at: new Date(s.recorded_at), valid_from: new Date(s.valid_from) }])), lag: r.lag };
   }
 
   /**
    * The version of a memory visible at (validAt, knownAt) — active, valid then, and on record then
-   * — as shown (alias `v`: text, type, speaker, source); none when no version is. A LATERAL
-   * subquery, joined: it filters. Its LIMIT keeps it a lookup per row found, whatever the plan
-   * (without one the planner may turn it into a join that reads the whole history).
+   * — as shown (alias `v`: text, type, speaker, source, start of its valid period); none when no
+   * version is. A LATERAL subquery, joined: it filters. Its LIMIT keeps it a lookup per row found,
+   * whatever the plan (without one the planner may turn it into a join that reads the whole
+   * history).
    */
   private shownAt(tenant: string, at: AsOf) {
     const validAt = at.validAt.toISOString();
     const knownAt = at.knownAt.toISOString();
     return (memoryId: RawBuilder<unknown>) => sql`LATERAL (
-      SELECT h.text, h.type, h.speaker, h.source FROM fl_fact_history h
+      SELECT h.text, h.type, h.speaker, h.source, lower(h.valid) AS valid_from FROM fl_fact_history h
       WHERE h.tenant = ${tenant} AND h.memory_id = ${memoryId} AND h.status = 'active'
         AND h.valid @> ${validAt}::timestamptz AND h.tx @> ${knownAt}::timestamptz LIMIT 1) v`;
   }
 
-  /** Runs one finding statement, adding the state of the facts it read (and the index's lag). */
-  private async run(query: RawBuilder<FoundRow>, withLag = false): Promise<Finds> {
+  /**
+   * Runs one finding statement with the sub-query's stems and their rarity in scope (CTEs `corpus`
+   * and `terms`), adding the state of the facts it read, the stems as weighed (on its first row),
+   * and the index's lag.
+   */
+  private async run(tenant: string, text: string, query: RawBuilder<FoundRow>, withLag = false): Promise<Finds> {
+    const model = this.embedder.model;
     const lag = withLag ? sql`, (SELECT row_to_json(l) FROM (${this.lagStatement()}) l) AS lag` : sql``;
     const rows = (
       await sql<FoundRow>`
-        SELECT f.*, (SELECT max(global_position) FROM fl_events) || '/' || coalesce((SELECT xmin::text FROM fl_checkpoints WHERE name = ${FACTS}), '-') AS state ${lag}
+        WITH corpus AS (
+          SELECT coalesce(max(c.docs), 0)::float8 AS docs, coalesce(max(c.stems)::float8 / nullif(max(c.docs), 0), 1) AS avglen
+          FROM fl_recall_corpus c WHERE c.tenant = ${tenant} AND c.model = ${model}),
+        terms AS MATERIALIZED (
+          SELECT x.lexeme AS stem, coalesce(s.docs, 0) AS docs, ${literal(sql.ref('x.lexeme'))} AS lit,
+            ${literal(sql.ref('x.lexeme'))}::tsquery AS q,
+            ln(1 + (greatest((SELECT docs FROM corpus) - coalesce(s.docs, 0), 0) + 0.5) / (coalesce(s.docs, 0) + 0.5)) AS idf
+          FROM unnest(to_tsvector('english', ${text})) x
+          LEFT JOIN fl_recall_terms s ON s.tenant = ${tenant} AND s.model = ${model} AND s.stem = x.lexeme)
+        SELECT f.*, (SELECT max(global_position) FROM fl_events) || '/' || coalesce((SELECT xmin::text FROM fl_checkpoints WHERE name = ${FACTS}), '-') AS state,
+          CASE WHEN row_number() OVER () = 1 THEN (SELECT json_agg(json_build_object('stem', stem, 'docs', docs, 'idf', idf) ORDER BY idf DESC) FROM terms) END AS stems ${lag}
         FROM (${query}) f`.execute(this.search)
     ).rows;
     const first = rows[0];
     return {
-      rows: rows.map((r) => ({
-        memory_id: r.memory_id,
-        text: r.text,
-        type: r.type,
-        speaker: r.speaker,
-        source: r.source,
-        recorded_at: r.recorded_at,
-        core: r.core,
-        embedded: r.embedded,
-        vector: r.vec ? fromVectorBinary(Buffer.from(r.vec, 'base64')) : null,
-        cosine: r.cosine === null ? null : Number(r.cosine),
-        text_rank: Number(r.text_rank),
-        trigram: Number(r.trigram),
-      })),
+      rows: rows.map((r) => {
+        const colon = r.role ? r.role.indexOf(':') : -1;
+        const side = colon > 0 ? r.role!.slice(0, colon) : null;
+        const matched = Number(r.matched_idf);
+        return {
+          memory_id: r.memory_id,
+          text: r.text,
+          type: r.type,
+          speaker: r.speaker,
+          source: r.source,
+          recorded_at: r.recorded_at,
+          valid_from: r.valid_from,
+          core: r.core,
+          kind: r.kind,
+          embedded: r.embedded,
+          vector: r.vec ? fromVectorBinary(Buffer.from(r.vec, 'base64')) : null,
+          cosine: r.cosine === null ? null : Number(r.cosine),
+          bm25: matched * Number(r.norm),
+          matched_idf: matched,
+          trigram: Number(r.trigram),
+          neighbour_of: side === 'before' || side === 'after' ? { memoryId: r.role!.slice(colon + 1), side } : null,
+        };
+      }),
       state: first?.state ?? null,
       lag: first?.lag ?? null,
+      stems: first?.stems ? first.stems.map((t) => ({ stem: t.stem, docs: Number(t.docs), idf: Number(t.idf) })) : null,
     };
   }
 }

@@ -1,7 +1,7 @@
-import { type Finds, type Found, oneState, trigramWords } from './candidate-pool';
+import { type Finds, type Found, oneState, settled, trigramWords } from './candidate-pool';
 
 const found = { memory_id: 'm' } as Found;
-const finds = (state: string | null, rows = 1): Finds => ({ rows: Array.from({ length: rows }, () => found), state, lag: null });
+const finds = (state: string | null, rows = 1): Finds => ({ rows: Array.from({ length: rows }, () => found), state, lag: null, stems: null });
 
 describe('oneState', () => {
   it('holds when every statement that found something read the same state of the facts', () => {
@@ -23,5 +23,15 @@ describe('trigramWords', () => {
     const words = Array.from({ length: 12 }, (_, i) => `단어${i}`);
     expect(trigramWords(words)).toEqual(words.slice(0, 8));
     expect(trigramWords(['minji', '4821'])).toEqual(['minji', '4821']);
+  });
+});
+
+describe('settled', () => {
+  it('throws the first failure only once every statement has finished, so none is left running', async () => {
+    let slowDone = false;
+    const slow = new Promise<number>((resolve) => setTimeout(() => ((slowDone = true), resolve(1)), 30));
+    await expect(settled([Promise.reject(new Error('syntax error')), slow])).rejects.toThrow('syntax error');
+    expect(slowDone).toBe(true);
+    await expect(settled([Promise.resolve(1), Promise.resolve('a')])).resolves.toEqual([1, 'a']);
   });
 });

@@ -10,6 +10,7 @@ import type { Database } from '@factledger/store';
 import { Recall } from './recall';
 import { RecallIndexer } from './recall-indexer';
 import { O200kTokenCounter } from './token-counter';
+import { parseRecallTuning } from './recall-tuning';
 
 export interface RecallSettings {
   embeddings: 'use-lite' | 'openai';
@@ -20,6 +21,8 @@ export interface RecallSettings {
   addressTerms: string[];
   traceRetentionDays: number;
   indexIntervalMs: number;
+  /** Recall's tuning as JSON (FACTLEDGER_RECALL; see recall-tuning.ts); defaults when absent. */
+  recallTuning?: string | object;
 }
 
 export interface RecallHandle {
@@ -48,7 +51,8 @@ export function recallOn(database: Pick<Database, 'db' | 'search'>, facts: Proje
   const { db, search } = database;
   const cached = new CachedEmbedder(embedder, new PostgresEmbeddingCache(db));
   const indexer = new RecallIndexer(db, cached, facts);
-  const recall = new Recall(db, { embedder: cached, facts, indexer, tokens: new O200kTokenCounter(), clock, search }, { addressTerms: settings.addressTerms });
+  const tuning = parseRecallTuning(settings.recallTuning);
+  const recall = new Recall(db, { embedder: cached, facts, indexer, tokens: new O200kTokenCounter(), clock, search }, { ...tuning, addressTerms: settings.addressTerms });
   let lastPurge = 0;
   const loop = new BackgroundLoop(async () => {
     await indexer.catchUp();

@@ -1,64 +1,178 @@
 /**
- * Ranking, pure: reciprocal rank fusion of the retrievers' rankings, the relevance threshold of
- * the detail channel, and maximal marginal relevance for diversity.
+ * Ranking, pure: how a candidate's scores become one number and a yes-or-no on relevance.
+ *
+ * - Lexical evidence: BM25 of the query's stems, plus a share of the BM25 of the turns recorded
+ *   just before and after it (a reply is about what the turn before it asked), raised when the
+ *   query names the memory's speaker.
+ * - Semantic evidence: cosine similarity of the embeddings, raised a little for a named speaker.
+ * - Fused: a weighted sum of the two, each scaled to the sub-query's candidates (lexical by its
+ *   best, cosine from its lowest to its highest), so that neither scale dominates by its units.
+ *   Several sub-queries merge by weight: Σ weight × fused over the sub-queries a version is
+ *   relevant to.
+ * - Relevance: meaning alone (a high cosine), stems that cover part of the query together with
+ *   some meaning, trigrams, or being the reply to a relevant turn that asked something.
+ * - Diversity: maximal marginal relevance among the best.
  */
 export interface Scored {
   memoryId: string;
   /** Cosine similarity of the query's and the memory's embeddings; null when not embedded yet. */
   cosine: number | null;
-  /** PostgreSQL ts_rank of the content words (simple configuration); 0 when no word matched. */
-  textRank: number;
+  /** Okapi BM25 of the query's stems (English configuration, IDF from the tenant's index). */
+  bm25: number;
+  /** Share of the query's IDF that the memory's own stems hold, 0..1. */
+  coverage: number;
   /** pg_trgm word similarity of the query to the memory's text, 0..1. */
   trigram: number;
+}
+
+/** A candidate with what ranking derives for it. */
+export interface Ranked extends Scored {
+  /** BM25 that the neighbouring turns lend it (see `neighbourContext`). */
+  context: number;
+  /** The query names the memory's speaker (a transcript line "Name: …", see `speakerLabel`). */
+  namedSpeaker: boolean;
 }
 
 export interface Thresholds {
   /** Cosine similarity that admits a version on meaning alone. */
   cosine: number;
-  /** Cosine similarity a version needs besides a content-word match (a shared word alone is not relevance). */
+  /** Cosine similarity a version needs besides its stems covering part of the query (a shared word alone is not relevance). */
   lexicalCosine: number;
+  /** Share of the query's IDF a version's stems must cover to count as a lexical match. */
+  coverage: number;
   /** Trigram word similarity that admits a version on its own (names, identifiers, Korean). */
   trigram: number;
 }
 
-export const DEFAULT_THRESHOLDS: Thresholds = { cosine: 0.5, lexicalCosine: 0.3, trigram: 0.55 };
+export const DEFAULT_THRESHOLDS: Thresholds = { cosine: 0.5, lexicalCosine: 0.2, coverage: 0.1, trigram: 0.55 };
 
-/** Standard RRF constant: damps the head of each ranking so that agreement between retrievers wins. */
-const RRF_K = 60;
+export interface RankingWeights {
+  /** Weight of the lexical evidence in the fused score; the semantic evidence gets the rest. */
+  lexical: number;
+  /** Share of the BM25 of the turn before that a turn takes on; `afterQuestion` when that turn asked something. */
+  before: number;
+  afterQuestion: number;
+  /** Share of the BM25 of the turn after. */
+  after: number;
+  /** Factor on the lexical evidence, and amount added to the cosine, when the query names the speaker. */
+  speakerLexical: number;
+  speakerCosine: number;
+  /** λ of maximal marginal relevance: 1 ranks by relevance alone, lower trades it for variety. */
+  diversity: number;
+}
 
-/** Each candidate's fused score: Σ 1 / (k + rank) over the retrievers that ranked it. */
-export function reciprocalRankFusion(candidates: Scored[]): Map<string, number> {
-  return weightedReciprocalRankFusion([{ weight: 1, candidates }]);
+export const DEFAULT_WEIGHTS: RankingWeights = { lexical: 0.5, before: 0.2, afterQuestion: 0.6, after: 0.2, speakerLexical: 2, speakerCosine: 0.15, diversity: 0.9 };
+
+/** True when a turn asks something (a question mark outside its quoted or shared parts is enough). */
+export const asks = (text: string): boolean => /[?？]/u.test(text.replace(/\[[^\]]*\]/gu, ''));
+
+/**
+ * The speaker a memory's text names itself as, as in a transcript ("Caroline: I went …"): one to
+ * three capitalised words before a colon at the very start; null when the text does not open so.
+ */
+export function speakerLabel(text: string): string | null {
+  const m = /^\s*(\p{Lu}[\p{L}\p{M}'’.-]*(?:\s\p{Lu}[\p{L}\p{M}'’.-]*){0,2})\s*:\s/u.exec(text);
+  return m ? m[1]! : null;
+}
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Whether `query` names `speaker` as a word of its own (any case; "Caroline's" names Caroline). */
+export function namesSpeaker(query: string, speaker: string | null): boolean {
+  if (!speaker) return false;
+  return new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(speaker)}(?=$|[^\\p{L}\\p{N}])`, 'iu').test(query);
+}
+
+/** A turn's place among the turns found: the ones recorded just before and after it, where known. */
+export interface Adjacency {
+  before: Map<string, string>;
+  after: Map<string, string>;
 }
 
 /**
- * Several sub-queries' candidates merged by weight: each sub-query's retrievers rank that
- * sub-query's candidates (scored against it), and a candidate's fused score is
- * Σ weight × 1 / (k + rank) over every (sub-query, retriever) ranking it appears in. With equal
- * weights each intent of a message has the same say, whichever one its wording favours, and a
- * memory that answers two of them ranks above one that answers a single one.
+ * The BM25 each turn takes on from its neighbours: `before` (or `afterQuestion`, when the turn
+ * before asked something) × the turn before's BM25, plus `after` × the turn after's. Only
+ * neighbours among the candidates count (a turn not found has no BM25 known).
  */
-export function weightedReciprocalRankFusion(parts: { weight: number; candidates: Scored[] }[]): Map<string, number> {
-  const fused = new Map<string, number>();
-  for (const part of parts) for (const c of part.candidates) fused.set(c.memoryId, 0);
-  const rankings: ((c: Scored) => number | null)[] = [(c) => c.cosine, (c) => (c.textRank > 0 ? c.textRank : null), (c) => (c.trigram > 0 ? c.trigram : null)];
-  for (const { weight, candidates } of parts) {
-    for (const score of rankings) {
-      const ranked = candidates.filter((c) => score(c) !== null).sort((a, b) => score(b)! - score(a)!);
-      ranked.forEach((c, i) => fused.set(c.memoryId, fused.get(c.memoryId)! + weight / (RRF_K + i + 1)));
-    }
+export function neighbourContext(candidates: ReadonlyMap<string, { bm25: number; text: string }>, adjacency: Adjacency, w: RankingWeights): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const id of candidates.keys()) {
+    let lent = 0;
+    const prev = candidates.get(adjacency.before.get(id) ?? '');
+    if (prev) lent += (asks(prev.text) ? w.afterQuestion : w.before) * prev.bm25;
+    const next = candidates.get(adjacency.after.get(id) ?? '');
+    if (next) lent += w.after * next.bm25;
+    out.set(id, lent);
   }
-  return fused;
+  return out;
 }
 
-/** Why a candidate may enter the detail channel, or null when it is not relevant enough. */
+/** The two kinds of evidence of a candidate and their weighted sum, as the trace shows them. */
+export interface Fused {
+  lexical: number;
+  semantic: number;
+  fused: number;
+}
+
+/**
+ * One sub-query's candidates fused (see the module's note): lexical = (BM25 + context) × the
+ * speaker factor, scaled by the best; when trigrams were searched (a word full text cannot split),
+ * the trigram similarity counts as lexical evidence too. Semantic = cosine (+ the speaker amount),
+ * scaled from lowest to highest among the embedded; 0 without an embedding.
+ */
+export function fuse(candidates: readonly Ranked[], w: RankingWeights, useTrigrams: boolean): Map<string, Fused> {
+  const lexicalOf = (c: Ranked): number => (c.bm25 + c.context) * (c.namedSpeaker ? w.speakerLexical : 1);
+  const cosineOf = (c: Ranked): number | null => (c.cosine === null ? null : c.cosine + (c.namedSpeaker ? w.speakerCosine : 0));
+  const best = Math.max(0, ...candidates.map(lexicalOf));
+  const cosines = candidates.map(cosineOf).filter((x): x is number => x !== null);
+  const [low, high] = [Math.min(...cosines), Math.max(...cosines)];
+  const out = new Map<string, Fused>();
+  for (const c of candidates) {
+    const lexical = Math.max(best > 0 ? lexicalOf(c) / best : 0, useTrigrams ? c.trigram : 0);
+    const cos = cosineOf(c);
+    const semantic = cos === null ? 0 : high > low ? (cos - low) / (high - low) : 1;
+    out.set(c.memoryId, { lexical, semantic, fused: w.lexical * lexical + (1 - w.lexical) * semantic });
+  }
+  return out;
+}
+
+/** Several sub-queries' fused scores merged by weight: Σ weight × fused over the parts a version was kept in. */
+export function mergeByWeight(parts: readonly { weight: number; fused: ReadonlyMap<string, Fused>; kept: ReadonlySet<string> }[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const part of parts) {
+    for (const id of part.kept) out.set(id, (out.get(id) ?? 0) + part.weight * part.fused.get(id)!.fused);
+  }
+  return out;
+}
+
+/** Why a candidate may enter the detail channel on its own scores, or null when it is not relevant enough. */
 export function relevance(c: Scored, t: Thresholds): string | null {
   if (c.cosine !== null && c.cosine >= t.cosine) return `cosine ${c.cosine.toFixed(3)} ≥ ${t.cosine}`;
-  if (c.textRank > 0 && (c.cosine === null || c.cosine >= t.lexicalCosine)) {
-    return `content words matched (ts_rank ${c.textRank.toFixed(3)})${c.cosine === null ? ', not embedded yet' : ` and cosine ${c.cosine.toFixed(3)} ≥ ${t.lexicalCosine}`}`;
+  if (c.coverage > 0 && c.coverage >= t.coverage && (c.cosine === null || c.cosine >= t.lexicalCosine)) {
+    return `stems matched (${(100 * c.coverage).toFixed(0)}% of the query's IDF, BM25 ${c.bm25.toFixed(2)})${c.cosine === null ? ', not embedded yet' : ` and cosine ${c.cosine.toFixed(3)} ≥ ${t.lexicalCosine}`}`;
   }
   if (c.trigram >= t.trigram) return `trigram similarity ${c.trigram.toFixed(3)} ≥ ${t.trigram}`;
   return null;
+}
+
+/**
+ * The relevant candidates of one sub-query and why: each on its own scores (`relevance`), and
+ * the reply to a relevant turn that asked something ("Yes, last Tuesday!" after "When did you
+ * go?"), which its own words could never show.
+ */
+export function relevantOf(candidates: readonly (Scored & { text: string })[], adjacency: Adjacency, t: Thresholds): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const c of candidates) {
+    const why = relevance(c, t);
+    if (why) out.set(c.memoryId, why);
+  }
+  const byId = new Map(candidates.map((c) => [c.memoryId, c]));
+  for (const c of candidates) {
+    if (out.has(c.memoryId)) continue;
+    const prev = adjacency.before.get(c.memoryId);
+    if (prev && out.has(prev) && asks(byId.get(prev)!.text)) out.set(c.memoryId, `reply to a relevant question (${prev})`);
+  }
+  return out;
 }
 
 /**

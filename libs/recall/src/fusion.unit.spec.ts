@@ -1,65 +1,149 @@
 import { cosineSimilarity } from '@factledger/embeddings';
-import { DEFAULT_THRESHOLDS, maximalMarginalRelevance, reciprocalRankFusion, relevance, type Scored, weightedReciprocalRankFusion } from './fusion';
+import {
+  asks,
+  DEFAULT_THRESHOLDS,
+  DEFAULT_WEIGHTS,
+  fuse,
+  maximalMarginalRelevance,
+  mergeByWeight,
+  namesSpeaker,
+  neighbourContext,
+  type Ranked,
+  relevance,
+  relevantOf,
+  speakerLabel,
+} from './fusion';
 
-type WithVector = Scored & { embedding: Float32Array | null };
-const c = (memoryId: string, cosine: number | null, textRank: number, trigram: number, embedding: number[] | null = null): WithVector => ({
+const r = (memoryId: string, over: Partial<Ranked & { text: string }> = {}): Ranked & { text: string } => ({
   memoryId,
-  cosine,
-  textRank,
-  trigram,
-  embedding: embedding ? Float32Array.from(embedding) : null,
+  cosine: 0.3,
+  bm25: 0,
+  coverage: 0,
+  trigram: 0,
+  context: 0,
+  namedSpeaker: false,
+  text: `text of ${memoryId}`,
+  ...over,
 });
-const similarity = (a: WithVector, b: WithVector): number | null => (a.embedding && b.embedding ? cosineSimilarity(a.embedding, b.embedding) : null);
 
-describe('fusion', () => {
-  it('ranks a candidate that several retrievers agree on above one that a single retriever likes best', () => {
-    const fused = reciprocalRankFusion([c('agreed', 0.6, 0.05, 0.5), c('vector-only', 0.7, 0, 0), c('none', null, 0, 0)]);
-    expect(fused.get('agreed')!).toBeGreaterThan(fused.get('vector-only')!);
-    expect(fused.get('none')).toBe(0);
+describe('fusion: lexical and semantic evidence weighed', () => {
+  it('scales each kind of evidence to the candidates before weighing them, so neither wins by its units', () => {
+    // BM25 runs to tens, cosine stays under one: scaled, the best of each ties at equal weights.
+    const fused = fuse([r('lexical', { bm25: 12, cosine: 0.2 }), r('semantic', { bm25: 0, cosine: 0.8 }), r('both', { bm25: 9, cosine: 0.7 })], DEFAULT_WEIGHTS, false);
+    expect(fused.get('lexical')!.lexical).toBe(1);
+    expect(fused.get('semantic')!.semantic).toBe(1);
+    expect(fused.get('lexical')!.fused).toBeCloseTo(fused.get('semantic')!.fused, 12);
+    expect(fused.get('both')!.fused).toBeGreaterThan(fused.get('lexical')!.fused);
+    // All weight on lexical evidence: the order is BM25's.
+    const lexicalOnly = fuse([r('a', { bm25: 3, cosine: 0.9 }), r('b', { bm25: 4, cosine: 0.1 })], { ...DEFAULT_WEIGHTS, lexical: 1 }, false);
+    expect(lexicalOnly.get('b')!.fused).toBeGreaterThan(lexicalOnly.get('a')!.fused);
   });
 
-  it('merges sub-queries by weight: equal weights give each intent the same say, and what answers both ranks first', () => {
-    // Sub-query A's look-alikes score far higher than anything of B's, yet B's best ties with A's best.
-    const a = { weight: 0.5, candidates: [c('a1', 0.95, 0.3, 0.9), c('a2', 0.94, 0.29, 0.88), c('a3', 0.93, 0.28, 0.87), c('both', 0.5, 0.01, 0.2)] };
-    const b = { weight: 0.5, candidates: [c('b1', 0.6, 0.05, 0.6), c('b2', 0.55, 0.04, 0.5), c('both', 0.5, 0.03, 0.3)] };
-    const fused = weightedReciprocalRankFusion([a, b]);
-    expect(fused.get('b1')).toBeCloseTo(fused.get('a1')!, 12);
-    const order = [...fused].sort((x, y) => y[1] - x[1]).map(([id]) => id);
-    expect(order[0]).toBe('both');
-    expect(order.indexOf('b2')).toBeLessThan(order.indexOf('a3'));
-    // A heavier sub-query wins the tie; one sub-query of weight 1 is plain RRF.
-    const heavier = weightedReciprocalRankFusion([{ ...a, weight: 0.7 }, { ...b, weight: 0.3 }]);
-    expect(heavier.get('a1')!).toBeGreaterThan(heavier.get('b1')!);
-    expect(weightedReciprocalRankFusion([{ weight: 1, candidates: b.candidates }])).toEqual(reciprocalRankFusion(b.candidates));
+  it('raises a memory whose speaker the query names, on both kinds of evidence', () => {
+    const plain = fuse([r('x', { bm25: 5, cosine: 0.5 }), r('y', { bm25: 5, cosine: 0.5, namedSpeaker: true }), r('z', { bm25: 10, cosine: 0.3 })], DEFAULT_WEIGHTS, false);
+    expect(plain.get('y')!.fused).toBeGreaterThan(plain.get('x')!.fused);
+    expect(plain.get('y')!.lexical).toBe(1); // 5 × 2 = the best
   });
 
-  it('admits on meaning, on a content word with some meaning, or on trigrams, and says which', () => {
-    expect(relevance(c('a', 0.55, 0, 0), DEFAULT_THRESHOLDS)).toMatch(/^cosine 0.550/);
-    expect(relevance(c('b', 0.35, 0.02, 0.1), DEFAULT_THRESHOLDS)).toMatch(/^content words matched/);
-    expect(relevance(c('c', 0.1, 0.02, 0.1), DEFAULT_THRESHOLDS)).toBeNull(); // a shared word is not relevance
-    expect(relevance(c('d', null, 0.02, 0), DEFAULT_THRESHOLDS)).toMatch(/not embedded yet/);
-    expect(relevance(c('e', 0.2, 0, 0.7), DEFAULT_THRESHOLDS)).toMatch(/^trigram similarity/);
-    expect(relevance(c('f', 0.2, 0, 0.2), DEFAULT_THRESHOLDS)).toBeNull();
+  it('counts what neighbouring turns lend as lexical evidence, and trigrams only where they were searched', () => {
+    const fused = fuse([r('reply', { bm25: 0, context: 6 }), r('other', { bm25: 6 }), r('korean', { trigram: 0.8 })], DEFAULT_WEIGHTS, false);
+    expect(fused.get('reply')!.lexical).toBe(fused.get('other')!.lexical);
+    expect(fused.get('korean')!.lexical).toBe(0);
+    expect(fuse([r('korean', { trigram: 0.8 })], DEFAULT_WEIGHTS, true).get('korean')!.lexical).toBe(0.8);
   });
+
+  it('merges sub-queries by weight: each part counts where its version was kept', () => {
+    const a = new Map([['both', { lexical: 0, semantic: 0, fused: 0.4 }], ['a', { lexical: 0, semantic: 0, fused: 1 }]]);
+    const b = new Map([['both', { lexical: 0, semantic: 0, fused: 0.8 }], ['b', { lexical: 0, semantic: 0, fused: 1 }]]);
+    const merged = mergeByWeight([
+      { weight: 0.5, fused: a, kept: new Set(['both', 'a']) },
+      { weight: 0.5, fused: b, kept: new Set(['both', 'b']) },
+    ]);
+    expect(merged.get('a')).toBeCloseTo(merged.get('b')!, 12);
+    expect(merged.get('both')!).toBeCloseTo(0.6, 12);
+    expect(mergeByWeight([{ weight: 1, fused: a, kept: new Set(['a']) }]).has('both')).toBe(false);
+  });
+});
+
+describe('neighbouring turns and speakers', () => {
+  it('lends a turn part of the BM25 of the turns beside it, more when the turn before asked something', () => {
+    const found = new Map([
+      ['q', { bm25: 10, text: 'Caroline: How long have you been married?' }],
+      ['a', { bm25: 0, text: 'Melanie: Five years already!' }],
+      ['s', { bm25: 10, text: 'Melanie: We married in the spring.' }],
+      ['t', { bm25: 0, text: 'Caroline: Lovely.' }],
+    ]);
+    const adjacency = { before: new Map([['a', 'q'], ['t', 's']]), after: new Map([['q', 'a'], ['s', 't']]) };
+    const lent = neighbourContext(found, adjacency, DEFAULT_WEIGHTS);
+    expect(lent.get('a')).toBeCloseTo(10 * DEFAULT_WEIGHTS.afterQuestion, 12);
+    expect(lent.get('t')).toBeCloseTo(10 * DEFAULT_WEIGHTS.before, 12);
+    expect(lent.get('q')).toBeCloseTo(0, 12); // its reply has no BM25 of its own
+    expect(lent.get('s')).toBe(0);
+  });
+
+  it('tells a turn that asks from one that shares a photo with a question in its caption', () => {
+    expect(asks('Did you go?')).toBe(true);
+    expect(asks('Look! [shares a photo: what is this?]')).toBe(false);
+    expect(asks('어디 살아？')).toBe(true);
+  });
+
+  it('reads the speaker a transcript line names, and whether a query names them', () => {
+    expect(speakerLabel('Caroline: I went to a support group.')).toBe('Caroline');
+    expect(speakerLabel('Mary Ann Lee: hi')).toBe('Mary Ann Lee');
+    expect(speakerLabel('The port is 8080: see the docs.')).toBeNull();
+    expect(speakerLabel('note: lowercase labels are not names')).toBeNull();
+    expect(namesSpeaker("What is Caroline's identity?", 'Caroline')).toBe(true);
+    expect(namesSpeaker('What did Carolinea say?', 'Caroline')).toBe(false);
+    expect(namesSpeaker('anything', null)).toBe(false);
+  });
+});
+
+describe('relevance', () => {
+  it('admits on meaning, on stems that cover part of the query with some meaning, or on trigrams, and says which', () => {
+    expect(relevance(r('a', { cosine: 0.55 }), DEFAULT_THRESHOLDS)).toMatch(/^cosine 0.550/);
+    expect(relevance(r('b', { cosine: 0.25, coverage: 0.4, bm25: 3 }), DEFAULT_THRESHOLDS)).toMatch(/^stems matched \(40% of the query's IDF, BM25 3.00\)/);
+    expect(relevance(r('c', { cosine: 0.1, coverage: 0.9, bm25: 3 }), DEFAULT_THRESHOLDS)).toBeNull(); // a shared word is not relevance
+    expect(relevance(r('d', { cosine: 0.25, coverage: 0.05, bm25: 1 }), DEFAULT_THRESHOLDS)).toBeNull(); // a sliver of the query
+    expect(relevance(r('e', { cosine: null, coverage: 0.5, bm25: 2 }), DEFAULT_THRESHOLDS)).toMatch(/not embedded yet/);
+    expect(relevance(r('f', { cosine: 0.2, trigram: 0.7 }), DEFAULT_THRESHOLDS)).toMatch(/^trigram similarity/);
+    expect(relevance(r('g', { cosine: 0.2, trigram: 0.2 }), DEFAULT_THRESHOLDS)).toBeNull();
+  });
+
+  it('admits the reply to a relevant turn that asked something, and only that', () => {
+    const question = r('q', { cosine: 0.6, text: 'Melanie: When did you go to the pride parade?' });
+    const reply = r('a', { cosine: 0.1, text: 'Caroline: Last Tuesday!' });
+    const statement = r('s', { cosine: 0.6, text: 'Melanie: I went to the parade.' });
+    const after = r('t', { cosine: 0.1, text: 'Caroline: Cool.' });
+    const adjacency = { before: new Map([['a', 'q'], ['t', 's']]), after: new Map([['q', 'a'], ['s', 't']]) };
+    const relevant = relevantOf([question, reply, statement, after], adjacency, DEFAULT_THRESHOLDS);
+    expect(relevant.get('a')).toBe('reply to a relevant question (q)');
+    expect(relevant.has('t')).toBe(false);
+  });
+});
+
+describe('diversity', () => {
+  type V = { id: string; v: number[] | null };
+  const similarity = (a: V, b: V): number | null => (a.v && b.v ? cosineSimilarity(Float32Array.from(a.v), Float32Array.from(b.v)) : null);
 
   it('demotes a near-duplicate below a less relevant but different item', () => {
     const items = [
-      { item: c('first', 0.9, 0, 0, [1, 0, 0]), score: 1 },
-      { item: c('twin', 0.88, 0, 0, [0.99, 0.01, 0]), score: 0.95 },
-      { item: c('other', 0.6, 0, 0, [0, 1, 0]), score: 0.8 },
+      { item: { id: 'first', v: [1, 0, 0] }, score: 1 },
+      { item: { id: 'twin', v: [0.99, 0.01, 0] }, score: 0.95 },
+      { item: { id: 'other', v: [0, 1, 0] }, score: 0.8 },
     ];
-    const order = maximalMarginalRelevance(items, similarity).map((x) => x.item.memoryId);
-    expect(order).toEqual(['first', 'other', 'twin']);
+    expect(maximalMarginalRelevance(items, similarity).map((x) => x.item.id)).toEqual(['first', 'other', 'twin']);
+    // At λ = 1 relevance alone decides.
+    expect(maximalMarginalRelevance(items, similarity, 1).map((x) => x.item.id)).toEqual(['first', 'twin', 'other']);
   });
 
   it('treats an item without an embedding as unlike every other', () => {
     const items = [
-      { item: c('first', 0.9, 0, 0, [1, 0, 0]), score: 1 },
-      { item: c('fresh', null, 0.1, 0, null), score: 0.9 },
-      { item: c('twin', 0.88, 0, 0, [1, 0, 0]), score: 0.95 },
+      { item: { id: 'first', v: [1, 0, 0] }, score: 1 },
+      { item: { id: 'fresh', v: null }, score: 0.9 },
+      { item: { id: 'twin', v: [1, 0, 0] }, score: 0.95 },
     ];
     const taken = maximalMarginalRelevance(items, similarity);
-    expect(taken.map((x) => x.item.memoryId)).toEqual(['first', 'fresh', 'twin']);
-    expect(taken.find((x) => x.item.memoryId === 'fresh')!.redundancy).toBe(0);
+    expect(taken.map((x) => x.item.id)).toEqual(['first', 'fresh', 'twin']);
+    expect(taken.find((x) => x.item.id === 'fresh')!.redundancy).toBe(0);
   });
 });

@@ -9,3 +9,4 @@ export { trigramWords } from './candidate-pool';
 export * from './trace-writer';
 export * from './errors';
 export * from './create-recall';
+export * from './recall-tuning';

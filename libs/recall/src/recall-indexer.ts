@@ -1,9 +1,10 @@
 /**
  * Keeps recall's index (fl_recall_index) from the log, off the write path (R12): a checkpointed
  * reader that embeds each new memory version (and re-embeds a retyped one, since the type is
- * part of the embedded text) and writes the vectors with the checkpoint in one transaction.
- * Embedding happens outside any transaction; if another process indexed the same events
- * meanwhile, this pass's work is dropped rather than written twice.
+ * part of the embedded text) and writes the vectors, BM25's stem statistics (fl_recall_terms,
+ * fl_recall_corpus) and the checkpoint in one transaction. Embedding happens outside any
+ * transaction; if another process indexed the same events meanwhile, this pass's work is
+ * dropped rather than written twice.
  */
 import { type Embedder, embeddingText, toVectorText } from '@factledger/embeddings';
 import { type CheckpointLagRow, checkpointLagStatement, lockProjection, type ProjectionRunner, readCheckpoint, SingleFlightDrain, writeCheckpoint } from '@factledger/projections';
@@ -85,13 +86,13 @@ export class RecallIndexer {
       const memoryId = (e.data as { memoryId: string }).memoryId;
       wanted.set(`${e.tenant}|${memoryId}`, { tenant: e.tenant, memoryId });
     }
-    let rows: { tenant: string; memory_id: string; type: string; text: string; recorded_at: Date }[] = [];
+    let rows: { tenant: string; memory_id: string; type: string; text: string; recorded_at: Date; kind: string }[] = [];
     if (wanted.size) {
       await this.facts.awaitPosition(last.globalPosition, 'facts');
       const keys = [...wanted.values()];
       rows = (
-        await sql<{ tenant: string; memory_id: string; type: string; text: string; recorded_at: Date }>`
-          SELECT m.tenant, m.memory_id, m.type, m.text, m.recorded_at FROM fl_memories m
+        await sql<{ tenant: string; memory_id: string; type: string; text: string; recorded_at: Date; kind: string }>`
+          SELECT m.tenant, m.memory_id, m.type, m.text, m.recorded_at, m.kind FROM fl_memories m
           JOIN unnest(${keys.map((k) => k.tenant)}::text[], ${keys.map((k) => k.memoryId)}::text[]) AS k(tenant, memory_id)
             ON m.tenant = k.tenant AND m.memory_id = k.memory_id`.execute(this.db)
       ).rows;
@@ -102,13 +103,37 @@ export class RecallIndexer {
       const now = await readCheckpoint(trx, RECALL_INDEX);
       if (now.prepare !== from.prepare) return false; // another process indexed these events
       if (rows.length) {
-        const payload = rows.map((r, i) => ({ t: r.tenant, m: r.memory_id, x: r.text, r: r.recorded_at, v: toVectorText(vectors[i]!) }));
+        const payload = rows.map((r, i) => ({ t: r.tenant, m: r.memory_id, x: r.text, r: r.recorded_at, k: r.kind, v: toVectorText(vectors[i]!) }));
+        const model = this.embedder.model;
+        // The stems of rows about to be replaced (a retyped memory is indexed again) leave the
+        // statistics before the new rows' stems enter them.
         await sql`
-          INSERT INTO fl_recall_index (tenant, memory_id, model, dimensions, embedding, text, recorded_at)
-          SELECT r.t, r.m, ${this.embedder.model}, ${this.embedder.dimensions}, r.v::vector, r.x, r.r
-          FROM jsonb_to_recordset(${JSON.stringify(payload)}::jsonb) AS r(t text, m text, x text, r timestamptz, v text)
-          ON CONFLICT (tenant, memory_id, model) DO UPDATE SET embedding = excluded.embedding, dimensions = excluded.dimensions,
-            text = excluded.text, recorded_at = excluded.recorded_at, indexed_at = now()`.execute(trx);
+          WITH old AS (
+            SELECT i.tenant, i.stems FROM fl_recall_index i
+            JOIN unnest(${rows.map((r) => r.tenant)}::text[], ${rows.map((r) => r.memory_id)}::text[]) AS r(t, m) ON i.tenant = r.t AND i.memory_id = r.m
+            WHERE i.model = ${model}),
+          gone AS (
+            UPDATE fl_recall_terms s SET docs = s.docs - g.n
+            FROM (SELECT old.tenant, x.lexeme AS stem, count(*)::int AS n FROM old, unnest(old.stems) x GROUP BY 1, 2) g
+            WHERE s.tenant = g.tenant AND s.model = ${model} AND s.stem = g.stem)
+          UPDATE fl_recall_corpus c SET docs = c.docs - o.n, stems = c.stems - o.len
+          FROM (SELECT tenant, count(*)::int AS n, sum(length(stems)) AS len FROM old GROUP BY 1) o
+          WHERE c.tenant = o.tenant AND c.model = ${model}`.execute(trx);
+        await sql`
+          WITH up AS (
+            INSERT INTO fl_recall_index (tenant, memory_id, model, dimensions, embedding, text, recorded_at, kind)
+            SELECT r.t, r.m, ${model}, ${this.embedder.dimensions}, r.v::vector, r.x, r.r, r.k
+            FROM jsonb_to_recordset(${JSON.stringify(payload)}::jsonb) AS r(t text, m text, x text, r timestamptz, k text, v text)
+            ON CONFLICT (tenant, memory_id, model) DO UPDATE SET embedding = excluded.embedding, dimensions = excluded.dimensions,
+              text = excluded.text, recorded_at = excluded.recorded_at, kind = excluded.kind, indexed_at = now()
+            RETURNING tenant, stems),
+          terms AS (
+            INSERT INTO fl_recall_terms (tenant, model, stem, docs)
+            SELECT up.tenant, ${model}, x.lexeme, count(*) FROM up, unnest(up.stems) x GROUP BY 1, 3
+            ON CONFLICT (tenant, model, stem) DO UPDATE SET docs = fl_recall_terms.docs + excluded.docs)
+          INSERT INTO fl_recall_corpus (tenant, model, docs, stems)
+          SELECT tenant, ${model}, count(*), sum(length(stems)) FROM up GROUP BY 1
+          ON CONFLICT (tenant, model) DO UPDATE SET docs = fl_recall_corpus.docs + excluded.docs, stems = fl_recall_corpus.stems + excluded.stems`.execute(trx);
       }
       await writeCheckpoint(trx, RECALL_INDEX, last.logPosition);
       return true;

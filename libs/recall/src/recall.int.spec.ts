@@ -118,11 +118,11 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
 
   it('keeps no pending list on the lexical indexes, so that a query never scans one first', async () => {
     const options = await sql<{ name: string; options: string[] | null }>`
-      SELECT relname AS name, reloptions AS options FROM pg_class WHERE relname IN ('fl_recall_index_lexemes', 'fl_recall_index_trigrams') ORDER BY relname`.execute(
+      SELECT relname AS name, reloptions AS options FROM pg_class WHERE relname IN ('fl_recall_index_stems', 'fl_recall_index_trigrams') ORDER BY relname`.execute(
       database.db,
     );
     expect(options.rows).toEqual([
-      { name: 'fl_recall_index_lexemes', options: ['fastupdate=off'] },
+      { name: 'fl_recall_index_stems', options: ['fastupdate=off'] },
       { name: 'fl_recall_index_trigrams', options: ['fastupdate=off'] },
     ]);
   });
@@ -170,8 +170,8 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
       await ledger.assert('w', { subject: 'payment service', relation: 'port', value: '8000', text: 'The payment service listens on port 8000.' });
       await indexer.catchUp();
       clock.advance(60_000);
-      // Statements through a pool that holds back the nearest-and-standing statement until full
-      // text has read (and so found port 8000), then supersedes it, recorded at the assembly's own
+      // Statements through a pool that holds back the nearest-and-standing statement until BM25
+      // has read (and so found port 8000), then supersedes it, recorded at the assembly's own
       // instant: the held statement then finds port 8080 as a fresh write.
       const pool = new Pool({ connectionString: database.url!, max: 4 });
       const connect = pool.connect.bind(pool) as () => Promise<PoolClient>;
@@ -186,12 +186,12 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
             const query = client.query.bind(client) as (text: string, values?: unknown[]) => Promise<unknown>;
             Object.assign(client, {
               query: async (text: string, values?: unknown[]) => {
-                if (text.includes('UNION ALL')) {
+                if (text.includes('m.core')) {
                   await fullTextDone;
                   await ledger.assert('w', { subject: 'payment service', relation: 'port', value: '8080', text: 'The payment service listens on port 8080.' });
                 }
                 const result = await query(text, values);
-                if (text.includes('plainto_tsquery')) fullTextRead();
+                if (text.includes('WITH found AS')) fullTextRead();
                 return result;
               },
             });
@@ -226,6 +226,68 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     const after = await recall.assemble('b', query);
     expect(after.text).toContain('port 2526');
     expect(after.text).not.toContain('port 2525');
+  });
+
+  it('weighs stems by their rarity in the tenant (BM25), and keeps the statistics right when a memory is indexed again', async () => {
+    const { ledger } = handle;
+    for (let n = 1; n <= 5; n++) await ledger.assert('bm', { text: `The shipping service ${n} runs in the main cluster.` });
+    const kayak = await ledger.assert('bm', { text: 'The kayak rental runs in the main cluster on weekends.' });
+    await ledger.assert('bm-other', { text: 'The kayak club meets on Thursdays.' });
+    await indexer.catchUp();
+    const docs = async (tenant: string, stem: string) =>
+      (await sql<{ docs: number }>`SELECT docs FROM fl_recall_terms WHERE tenant = ${tenant} AND stem = ${stem}`.execute(database.db)).rows[0]?.docs ?? 0;
+    const corpus = async (tenant: string) => (await sql<{ docs: number }>`SELECT docs FROM fl_recall_corpus WHERE tenant = ${tenant}`.execute(database.db)).rows[0]?.docs;
+    expect([await docs('bm', 'cluster'), await docs('bm', 'kayak'), await docs('bm', 'run'), await docs('bm-other', 'kayak'), await corpus('bm')]).toEqual([6, 1, 6, 1, 6]);
+    // A retyped memory is embedded and indexed again: its stems are not counted twice.
+    await ledger.retype('bm', { memoryId: kayak.memoryId, type: 'habit' });
+    await indexer.catchUp();
+    expect([await docs('bm', 'kayak'), await docs('bm', 'cluster'), await corpus('bm')]).toEqual([1, 6, 6]);
+
+    const context = await recall.assemble('bm', { query: 'Which kayak runs in the cluster?' });
+    expect(context.items[0]!.text).toBe('The kayak rental runs in the main cluster on weekends.');
+    const trace = (await recall.trace('bm', context.traceId)) as Record<string, any>;
+    const stems = trace.query.stems[0] as { stem: string; docs: number; idf: number }[];
+    const idf = (stem: string) => stems.find((s) => s.stem === stem)!.idf;
+    expect(stems.map((s) => s.stem).sort()).toEqual(['cluster', 'kayak', 'run']);
+    expect(idf('kayak')).toBeGreaterThan(idf('cluster'));
+    const kayakScores = trace.pool.find((p: { memoryId: string }) => p.memoryId === kayak.memoryId).scores;
+    expect(kayakScores.bm25).toBeGreaterThan(0);
+    expect(kayakScores.stemCoverage).toBeCloseTo(1, 6);
+  });
+
+  it('finds a short reply through the turn that asked it, never past a gap of time or through a hidden turn', async () => {
+    const { ledger } = handle;
+    const say = async (text: string) => {
+      clock.advance(1000);
+      return ledger.assert('c', { text, type: 'episode', source: 'chat' });
+    };
+    await say('Alice: How was the weekend?');
+    await say('Bob: Quiet, mostly reading.');
+    await say('Alice: When did you visit the aquarium with your nephew?');
+    const reply = await say('Bob: Last Tuesday! He loved the jellyfish.');
+    await say('Alice: Sounds fun.');
+    clock.advance(2 * 3_600_000);
+    await say('Bob: By the way, the printer is broken again.');
+    await indexer.catchUp();
+    const context = await recall.assemble('c', { query: 'When did Bob visit the aquarium?' });
+    expect(context.text).toContain('Last Tuesday! He loved the jellyfish.');
+    const trace = (await recall.trace('c', context.traceId)) as Record<string, any>;
+    const found = trace.pool.find((p: { memoryId: string }) => p.memoryId === reply.memoryId);
+    expect(found.neighbourOf).toEqual({ memoryId: expect.any(String), side: 'after' });
+    expect(found.scores.neighbourBm25).toBeGreaterThan(0);
+    expect(found.scores.speakerNamedInQuery).toBe(true);
+    expect(trace.relevant[0]).toContainEqual({ memoryId: reply.memoryId, why: expect.any(String) });
+    // Two hours after the last turn is another conversation: not a neighbour.
+    await say('Alice: Where did you park the van?');
+    clock.advance(2 * 3_600_000);
+    const parked = await say('Bob: Next to the old library.');
+    await indexer.catchUp();
+    const parking = (await recall.trace('c', (await recall.assemble('c', { query: 'Where did Bob park the van?' })).traceId)) as Record<string, any>;
+    expect(parking.pool.filter((p: { neighbourOf?: { memoryId: string } }) => p.neighbourOf).map((p: { memoryId: string }) => p.memoryId)).not.toContain(parked.memoryId);
+    // A quarantined reply is never found as a neighbour either.
+    await ledger.quarantine('c', { memoryId: reply.memoryId, reason: 'test' });
+    const after = await recall.assemble('c', { query: 'When did Bob visit the aquarium?' });
+    expect(after.text).not.toContain('jellyfish');
   });
 
   it('rejects bad input with what is wrong, and stores nothing', async () => {

@@ -3,9 +3,11 @@
  *
  * Stages, each recorded in the trace: query hygiene → candidate pool over the versions visible
  * at (validAt, knownAt) (quarantined, overruled, superseded and retracted versions never enter
- * it) with a score per retriever → relevance threshold → fusion (RRF) → diversity (MMR) →
- * channels (profile: core facts under their own cap; fresh: versions not embedded yet; detail)
- * → budget cut with a real tokenizer → rendered block.
+ * it), each with every score (cosine, BM25 over English stems and the share of the query's IDF it
+ * covers, trigram), conversation turns with their neighbours → relevance → fusion (lexical and
+ * semantic evidence weighed, sub-queries merged by weight) → diversity (MMR) → channels (profile:
+ * core facts under their own cap; fresh: versions not embedded yet; detail) → budget cut with a
+ * real tokenizer → rendered block (see context-render.ts, and fusion.ts for the ranking).
  */
 import { randomUUID } from 'node:crypto';
 import { type Clock, InvalidInputError } from '@factledger/domain';
@@ -13,14 +15,32 @@ import { dotProduct, type Embedder, unitVector } from '@factledger/embeddings';
 import type { ProjectionRunner } from '@factledger/projections';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
-import { type ContextItem, fitBudget } from './context-render';
-import { DEFAULT_THRESHOLDS, maximalMarginalRelevance, relevance, type Scored, type Thresholds, weightedReciprocalRankFusion } from './fusion';
-import { byBest, CandidatePool, type Found, oneState, type Shown } from './candidate-pool';
+import { type ContextItem, DEFAULT_RENDER, fitBudget, type RenderOptions } from './context-render';
+import {
+  type Adjacency,
+  DEFAULT_THRESHOLDS,
+  DEFAULT_WEIGHTS,
+  fuse,
+  type Fused,
+  maximalMarginalRelevance,
+  mergeByWeight,
+  namesSpeaker,
+  neighbourContext,
+  type Ranked,
+  type RankingWeights,
+  relevantOf,
+  speakerLabel,
+  type Thresholds,
+} from './fusion';
+import { byBest, CandidatePool, type Finds, type Found, type LexicalOptions, oneState, type QueryStem, settled, type Shown } from './candidate-pool';
 import { cleanQuery } from './query-hygiene';
 import { UnknownTraceError } from './errors';
 import { lagOf, type RecallIndexer } from './recall-indexer';
 import type { TokenCounter } from './token-counter';
 import { TraceWriter } from './trace-writer';
+
+/** How many of the best are compared pair by pair for diversity. */
+const DIVERSITY_AMONG = 20;
 
 export const recallQuerySchema = z
   .object({
@@ -34,7 +54,13 @@ export const recallQuerySchema = z
 
 export interface RecallOptions {
   addressTerms?: string[];
-  thresholds?: Thresholds;
+  thresholds?: Partial<Thresholds>;
+  /** How lexical and semantic evidence, neighbouring turns and a named speaker weigh (fusion.ts). */
+  weights?: Partial<RankingWeights>;
+  /** BM25's parameters and the lexical retriever's bounds (candidate-pool.ts). */
+  lexical?: Partial<LexicalOptions>;
+  /** What the rendered block shows of each memory (context-render.ts). */
+  render?: Partial<RenderOptions>;
   /** Share of the budget the profile channel may use. */
   profileShare?: number;
   /** Most versions the fresh channel injects. */
@@ -46,7 +72,7 @@ export interface RecallOptions {
 }
 
 export interface RecalledItem extends ContextItem {
-  scores: { cosine: number | null; textRank: number; trigram: number; fused: number | null };
+  scores: { cosine: number | null; bm25: number; coverage: number; context: number; trigram: number; namedSpeaker: boolean; fused: number | null };
 }
 
 export interface RecallResult {
@@ -57,8 +83,22 @@ export interface RecallResult {
   items: RecalledItem[];
 }
 
+/** One sub-query's candidates as ranking sees them, with the turns beside each other among them. */
+interface Part {
+  weight: number;
+  found: Map<string, Found>;
+  ranked: Map<string, Ranked & { text: string }>;
+  adjacency: Adjacency;
+  stems: QueryStem[];
+  trigrams: boolean;
+  fused: Map<string, Fused>;
+  relevant: Map<string, string>;
+}
+
 export class Recall {
   private readonly thresholds: Thresholds;
+  private readonly weights: RankingWeights;
+  private readonly render: RenderOptions;
   private readonly candidatePool: CandidatePool;
   /** Where traces go once an assembly has answered. */
   readonly traces: TraceWriter;
@@ -79,9 +119,11 @@ export class Recall {
     },
     private readonly options: RecallOptions = {},
   ) {
-    this.thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;
+    this.thresholds = { ...DEFAULT_THRESHOLDS, ...options.thresholds };
+    this.weights = { ...DEFAULT_WEIGHTS, ...options.weights };
+    this.render = { ...DEFAULT_RENDER, ...options.render };
     this.traces = deps.traces ?? new TraceWriter(db);
-    this.candidatePool = new CandidatePool(deps.search ?? db, deps.embedder, () => deps.indexer.lagStatement(), options.poolSize);
+    this.candidatePool = new CandidatePool(deps.search ?? db, deps.embedder, () => deps.indexer.lagStatement(), options.poolSize, options.lexical);
   }
 
   async assemble(tenant: string, input: unknown): Promise<RecallResult> {
@@ -96,44 +138,39 @@ export class Recall {
 
     // Candidate pool, per sub-query (side by side). Per sub-query, each version once; across them,
     // each version with its best scores (what the trace and the items show).
-    const finds = await Promise.all(hygiene.parts.map((part, i) => this.candidatePool.find(tenant, at, part, vectors[i]!, hygiene, i === 0)));
-    const perPart = finds.map((statements) => byBest(statements.flatMap((f) => f.rows)));
-    const pool = byBest(perPart.flatMap((part) => [...part.values()]));
+    const finds = await settled(hygiene.parts.map((part, i) => this.candidatePool.find(tenant, at, part, vectors[i]!, hygiene, i === 0)));
+    const weight = 1 / finds.length;
+    const parts = finds.map((statements, i) => this.rank(hygiene.parts[i]!, statements, weight));
+    const pool = byBest(parts.flatMap((p) => [...p.found.values()]));
     const candidates = [...pool.values()];
-    const scored = (r: Found): Scored => ({ memoryId: r.memory_id, cosine: r.cosine, textRank: r.text_rank, trigram: r.trigram });
 
     const profileFound = candidates.filter((r) => r.core);
     const freshFound = candidates
       .filter((r) => !r.core && !r.embedded)
-      .sort((a, b) => b.text_rank + b.trigram - (a.text_rank + a.trigram) || +b.recorded_at - +a.recorded_at)
+      .sort((a, b) => b.bm25 + b.trigram - (a.bm25 + a.trigram) || +b.recorded_at - +a.recorded_at)
       .slice(0, this.options.freshLimit ?? 5);
     const freshIds = new Set(freshFound.map((r) => r.memory_id));
-    const detail = (r: Found): boolean => !r.core && !freshIds.has(r.memory_id);
-    // The threshold and fusion run per sub-query, on its own scores: a version is relevant when it
-    // is to one of them, and the sub-queries' rankings merge by weight — each has the same say.
-    const weight = 1 / perPart.length;
-    const parts = perPart.map((part) => ({
-      weight,
-      candidates: [...part.values()].filter((r) => detail(r) && relevance(scored(r), this.thresholds) !== null).map(scored),
-    }));
-    const relevantIds = new Set(parts.flatMap((p) => p.candidates.map((c) => c.memoryId)));
+    const detail = (id: string): boolean => !pool.get(id)!.core && !freshIds.has(id);
+    // Relevance and fusion run per sub-query, on its own scores: a version is relevant when it is
+    // to one of them, and the sub-queries' fused scores merge by weight — each has the same say.
+    const kept = parts.map((p) => new Set([...p.relevant.keys()].filter(detail)));
+    const fused = mergeByWeight(parts.map((p, i) => ({ weight: p.weight, fused: p.fused, kept: kept[i]! })));
     const excluded: { memoryId: string; reason: string }[] = [];
-    const relevant: Scored[] = [];
-    for (const r of candidates.filter(detail)) {
-      if (relevantIds.has(r.memory_id)) relevant.push(scored(r));
+    const relevant: string[] = [];
+    for (const r of candidates.filter((c) => detail(c.memory_id))) {
+      if (fused.has(r.memory_id)) relevant.push(r.memory_id);
       else excluded.push({ memoryId: r.memory_id, reason: 'below the relevance threshold' });
     }
-    const fused = weightedReciprocalRankFusion(parts);
     // Diversity among the best few: more could never fit a prompt's budget anyway.
-    const best = relevant.sort((a, b) => fused.get(b.memoryId)! - fused.get(a.memoryId)!).slice(0, this.options.detailLimit ?? 20);
-    for (const c of relevant.slice(best.length)) excluded.push({ memoryId: c.memoryId, reason: `beyond the ${best.length} best fused` });
+    const best = relevant.sort((a, b) => fused.get(b)! - fused.get(a)!).slice(0, this.options.detailLimit ?? 20);
+    for (const id of relevant.slice(best.length)) excluded.push({ memoryId: id, reason: `beyond the ${best.length} best fused` });
 
     // The versions are shown as found when every statement read one state of the facts (see
     // candidate-pool.ts); otherwise they are read once more, in one snapshot, so that a version
     // superseded while the retrievers ran cannot come back beside the version that replaced it.
     const statements = finds.flat();
     const lagRow = finds[0]?.[0]?.lag ?? null;
-    const toShow = [...profileFound, ...freshFound, ...best.map((c) => pool.get(c.memoryId)!)].map((r) => r.memory_id);
+    const toShow = [...profileFound.map((r) => r.memory_id), ...freshFound.map((r) => r.memory_id), ...best];
     const reread = oneState(statements) && lagRow ? null : await this.candidatePool.recheck(tenant, at, toShow);
     const shown: Map<string, Shown> = reread?.shown ?? pool;
     const lag = lagOf(reread?.lag ?? lagRow!, now);
@@ -147,42 +184,64 @@ export class Recall {
     // Diversity compares the best pair by pair: each vector scaled to length 1 once, so that a
     // pair's cosine is its dot product.
     const unit = new Map<string, Float32Array>();
-    for (const c of best) {
-      const vector = pool.get(c.memoryId)!.vector;
-      if (vector) unit.set(c.memoryId, unitVector(vector));
+    for (const id of best.slice(0, DIVERSITY_AMONG)) {
+      const vector = pool.get(id)!.vector;
+      if (vector) unit.set(id, unitVector(vector));
     }
-    const diverse = maximalMarginalRelevance(
-      best.filter((c) => stillVisible(c.memoryId)).map((c) => ({ item: c, score: fused.get(c.memoryId)! })),
-      (a, b) => {
-        const [x, y] = [unit.get(a.memoryId), unit.get(b.memoryId)];
-        return x && y ? dotProduct(x, y) : null;
-      },
-    );
-    const item = (r: Found, channel: ContextItem['channel'], fusedScore: number | null): RecalledItem => {
-      const v = shown.get(r.memory_id)!;
+    // The best 20 are reordered for diversity; any after them (kept to fill a budget the first
+    // ones leave room in) follow by their fused score.
+    const visible = best.filter((id) => stillVisible(id)).map((id) => ({ item: id, score: fused.get(id)! }));
+    const diverse = [
+      ...maximalMarginalRelevance(
+        visible.slice(0, DIVERSITY_AMONG),
+        (a, b) => {
+          const [x, y] = [unit.get(a), unit.get(b)];
+          return x && y ? dotProduct(x, y) : null;
+        },
+        this.weights.diversity,
+      ),
+      ...visible.slice(DIVERSITY_AMONG).map((v) => ({ ...v, redundancy: null })),
+    ];
+    // An item's scores: the best any sub-query gave it.
+    const scoresOf = (id: string, fusedScore: number | null): RecalledItem['scores'] => {
+      const r = pool.get(id)!;
+      const ranked = parts.map((p) => p.ranked.get(id)).filter((x) => x !== undefined);
       return {
-        memoryId: r.memory_id,
+        cosine: r.cosine,
+        bm25: r.bm25,
+        coverage: Math.max(0, ...ranked.map((x) => x.coverage)),
+        context: Math.max(0, ...ranked.map((x) => x.context)),
+        trigram: r.trigram,
+        namedSpeaker: ranked.some((x) => x.namedSpeaker),
+        fused: fusedScore,
+      };
+    };
+    const item = (id: string, channel: ContextItem['channel'], fusedScore: number | null): RecalledItem => {
+      const v = shown.get(id)!;
+      return {
+        memoryId: id,
         channel,
         text: v.text,
         type: v.type,
         speaker: v.speaker,
         source: v.source,
         recordedAt: v.recorded_at,
-        scores: { cosine: r.cosine, textRank: r.text_rank, trigram: r.trigram, fused: fusedScore },
+        validFrom: v.valid_from,
+        scores: scoresOf(id, fusedScore),
       };
     };
     const ordered: RecalledItem[] = [
-      ...profile.map((r) => item(r, 'profile', null)),
-      ...fresh.map((r) => item(r, 'fresh', null)),
-      ...diverse.map((d) => item(pool.get(d.item.memoryId)!, 'detail', d.score)),
+      ...profile.map((r) => item(r.memory_id, 'profile', null)),
+      ...fresh.map((r) => item(r.memory_id, 'fresh', null)),
+      ...diverse.map((d) => item(d.item, 'detail', d.score)),
     ];
     const profileCap = Math.floor(q.budgetTokens * (this.options.profileShare ?? 0.5));
-    const budget = fitBudget(ordered, q.budgetTokens, profileCap, (t) => this.deps.tokens.count(t));
+    const budget = fitBudget(ordered, q.budgetTokens, profileCap, (t) => this.deps.tokens.count(t), this.render);
     const items = budget.included as RecalledItem[];
 
     const traceId = randomUUID();
     const trace = {
-      query: { message: q.query, cleaned: hygiene.text, parts: hygiene.parts, weights: parts.map((p) => p.weight), terms: hygiene.terms },
+      query: { message: q.query, cleaned: hygiene.text, parts: hygiene.parts, weights: parts.map((p) => p.weight), terms: hygiene.terms, stems: parts.map((p) => p.stems) },
       asOf: { validAt: at.validAt.toISOString(), knownAt: at.knownAt.toISOString(), minPosition: q.minPosition ?? null },
       index: lag,
       // The state of the facts each statement read, and whether the versions shown were read again.
@@ -192,13 +251,26 @@ export class Recall {
         text: r.text,
         core: r.core,
         embedded: r.embedded,
-        scores: { cosineSimilarity: r.cosine, tsRank: r.text_rank, trigramWordSimilarity: r.trigram },
+        ...(r.neighbour_of ? { neighbourOf: r.neighbour_of } : {}),
+        scores: (({ cosine, bm25, coverage, context, trigram, namedSpeaker }) => ({
+          cosineSimilarity: cosine,
+          bm25,
+          stemCoverage: coverage,
+          neighbourBm25: context,
+          trigramWordSimilarity: trigram,
+          speakerNamedInQuery: namedSpeaker,
+        }))(scoresOf(r.memory_id, null)),
       })),
       thresholds: this.thresholds,
+      weights: this.weights,
+      relevant: parts.map((p) => [...p.relevant].map(([memoryId, why]) => ({ memoryId, why }))),
       excluded,
-      fusion: [...fused].map(([memoryId, rrf]) => ({ memoryId, reciprocalRankFusion: rrf })),
-      diversity: diverse.map((d) => ({ memoryId: d.item.memoryId, fused: d.score, maxCosineToTaken: d.redundancy })),
-      channels: { profile: profile.map((r) => r.memory_id), fresh: fresh.map((r) => r.memory_id), detail: diverse.map((d) => d.item.memoryId) },
+      fusion: parts.map((p) =>
+        [...p.fused].filter(([id]) => fused.has(id)).map(([memoryId, f]) => ({ memoryId, lexicalEvidence: f.lexical, semanticEvidence: f.semantic, weightedSum: f.fused })),
+      ),
+      merged: [...fused].map(([memoryId, score]) => ({ memoryId, fused: score })),
+      diversity: diverse.map((d) => ({ memoryId: d.item, fused: d.score, maxCosineToTaken: d.redundancy })),
+      channels: { profile: profile.map((r) => r.memory_id), fresh: fresh.map((r) => r.memory_id), detail: diverse.map((d) => d.item) },
       budget: {
         budgetTokens: q.budgetTokens,
         profileCapTokens: profileCap,
@@ -210,6 +282,44 @@ export class Recall {
     };
     this.traces.add({ id: traceId, tenant, createdAt: now, query: q.query, trace });
     return { traceId, text: budget.text, tokens: budget.tokens, budgetTokens: q.budgetTokens, items };
+  }
+
+  /**
+   * One sub-query's finds ranked: each version once, the turns beside each other among them, the
+   * BM25 they lend each other, whether the query names their speaker, their fused scores and which
+   * are relevant (and why).
+   */
+  private rank(text: string, statements: Finds[], weight: number): Part {
+    const found = byBest(statements.flatMap((f) => f.rows));
+    const adjacency: Adjacency = { before: new Map(), after: new Map() };
+    for (const r of statements.flatMap((f) => f.rows)) {
+      if (!r.neighbour_of) continue;
+      const [earlier, later] = r.neighbour_of.side === 'before' ? [r.memory_id, r.neighbour_of.memoryId] : [r.neighbour_of.memoryId, r.memory_id];
+      adjacency.after.set(earlier, later);
+      adjacency.before.set(later, earlier);
+    }
+    const stems = statements.find((f) => f.stems)?.stems ?? [];
+    const queryIdf = stems.reduce((sum, s) => sum + s.idf, 0);
+    const context = neighbourContext(found, adjacency, this.weights);
+    const ranked = new Map<string, Ranked & { text: string }>();
+    for (const r of found.values()) {
+      ranked.set(r.memory_id, {
+        memoryId: r.memory_id,
+        text: r.text,
+        cosine: r.cosine,
+        bm25: r.bm25,
+        coverage: queryIdf > 0 ? Math.min(1, r.matched_idf / queryIdf) : 0,
+        trigram: r.trigram,
+        context: context.get(r.memory_id) ?? 0,
+        namedSpeaker: namesSpeaker(text, speakerLabel(r.text)),
+      });
+    }
+    // Trigrams count as lexical evidence where they were searched: a word full text cannot split
+    // (statement three), or no stem matched.
+    const trigrams = statements.length > 2;
+    const fused = fuse([...ranked.values()], this.weights, trigrams);
+    const relevant = relevantOf([...ranked.values()], adjacency, this.thresholds);
+    return { weight, found, ranked, adjacency, stems, trigrams, fused, relevant };
   }
 
   /** A stored assembly trace, stage by stage; UnknownTraceError when absent (or another tenant's). */

@@ -33,7 +33,8 @@ export interface Baseline {
 
 interface Doc {
   text: string;
-  vector: Embedding;
+  /** Embedded when a ranking first needs it (BM25 never does). */
+  vector: Embedding | null;
   at: Date;
   words: string[];
 }
@@ -75,9 +76,8 @@ class FlatStore {
   constructor(private readonly embedder: Embedder) {}
 
   async add(tenant: string, text: string, at: Date): Promise<void> {
-    const [vector] = await this.embedder.embed([text]);
     const list = this.docs.get(tenant) ?? [];
-    list.push({ text, vector: vector!, at, words: wordsOf(text) });
+    list.push({ text, vector: null, at, words: wordsOf(text) });
     this.docs.set(tenant, list);
   }
 
@@ -86,8 +86,11 @@ class FlatStore {
   }
 
   async cosines(tenant: string, message: string): Promise<number[]> {
+    const docs = this.of(tenant);
+    const missing = docs.filter((d) => !d.vector);
+    if (missing.length) (await this.embedder.embed(missing.map((d) => d.text))).forEach((v, i) => (missing[i]!.vector = v));
     const [q] = await this.embedder.embed([message]);
-    return this.of(tenant).map((d) => cosineSimilarity(q!, d.vector));
+    return docs.map((d) => cosineSimilarity(q!, d.vector!));
   }
 }
 

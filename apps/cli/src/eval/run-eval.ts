@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { ManualClock } from '@factledger/domain';
-import { type Embedder, UseLiteEmbedder } from '@factledger/embeddings';
+import { CachedEmbedder, type Embedder, InMemoryEmbeddingCache, UseLiteEmbedder } from '@factledger/embeddings';
 import { ledgerOn } from '@factledger/ledger';
 import { type RecallSettings, recallOn, O200kTokenCounter } from '@factledger/recall';
 import { type BaselineName, createBaseline } from './baselines';
@@ -15,11 +15,14 @@ import { runScenario, type ScenarioReport, type StepReport } from './scenario-ru
 /** Scenario runs use the defaults: offline model, no address terms. The index is caught up before each query instead of by the background loop. */
 const EVAL_RECALL = { embeddings: 'use-lite', addressTerms: [], traceRetentionDays: 30, indexIntervalMs: 500 } as const satisfies RecallSettings;
 
-/** One model per process: loading it is the slow part. */
+/**
+ * One model per process (loading it is the slow part), behind a cache in memory: the baselines
+ * embed the same texts and questions as one another, and the questions as recall does.
+ */
 let sharedEmbedder: Embedder | null = null;
 
-export async function evalFile(file: string, backend: Backend, options: { baseline?: BaselineName } = {}): Promise<ScenarioReport> {
-  const embedder = (sharedEmbedder ??= new UseLiteEmbedder());
+export async function evalFile(file: string, backend: Backend, options: { baseline?: BaselineName; recallTuning?: string; traces?: boolean } = {}): Promise<ScenarioReport> {
+  const embedder = (sharedEmbedder ??= new CachedEmbedder(new UseLiteEmbedder(), new InMemoryEmbeddingCache({ maxEntries: 100_000 })));
   if (options.baseline) {
     const bus = { clock: new ManualClock(), baseline: createBaseline(options.baseline, embedder, new O200kTokenCounter()) };
     return runScenario(`${basename(file)} [${options.baseline}]`, readFileSync(file, 'utf8'), bus);
@@ -27,10 +30,10 @@ export async function evalFile(file: string, backend: Backend, options: { baseli
   const database = await createTestDatabase(backend);
   const clock = new ManualClock();
   const handle = ledgerOn(database, { clock });
-  const recall = recallOn(database, handle.runner, clock, EVAL_RECALL, embedder);
+  const recall = recallOn(database, handle.runner, clock, { ...EVAL_RECALL, recallTuning: options.recallTuning }, embedder);
   const app = await NestFactory.createApplicationContext(FactLedgerModule.forRoot({ handle, recall }), { logger: false });
   try {
-    const bus = { commandBus: app.get(CommandBus), queryBus: app.get(QueryBus), clock, indexRecall: () => recall.indexer.catchUp(), runSaga: () => handle.saga.catchUp() };
+    const bus = { commandBus: app.get(CommandBus), queryBus: app.get(QueryBus), clock, indexRecall: () => recall.indexer.catchUp(), runSaga: () => handle.saga.catchUp(), withTraces: options.traces };
     return await runScenario(basename(file), readFileSync(file, 'utf8'), bus);
   } finally {
     await recall.stop();

@@ -9,6 +9,7 @@ import {
   AssembleContextQuery,
   AssertMemoryCommand,
   GetAnswerQuery,
+  GetTraceQuery,
   RecordAnswerCommand,
   VerifyClaimsQuery,
   GetFactQuery,
@@ -37,7 +38,7 @@ export interface StepReport {
   /** How many texts a query step expects in its context (`expect.contains`). */
   expected?: number;
   /** What a query step put into the prompt, so that a failed one can be studied after the run. */
-  context?: { text: string; tokens: number; traceId?: string; items: { memoryId?: string; channel: string; text: string }[] };
+  context?: { text: string; tokens: number; traceId?: string; items: { memoryId?: string; channel: string; text: string }[]; trace?: Record<string, unknown> };
 }
 
 export interface ScenarioReport {
@@ -64,6 +65,8 @@ export interface LedgerBus {
   indexRecall(): Promise<unknown>;
   /** Runs the re-review saga over everything written so far (a live server runs it in the background). */
   runSaga(): Promise<unknown>;
+  /** Keeps each query's whole trace in its report (`factledger eval --traces`). */
+  withTraces?: boolean;
 }
 
 /** A baseline (a flat store, see baselines.ts) in place of the ledger. */
@@ -295,7 +298,9 @@ async function checkQuery(step: Step, tenant: string, bus: LedgerBus): Promise<J
   const input: Step = { query: step.query };
   for (const k of ['budgetTokens', 'validAt', 'knownAt']) if (step[k] !== undefined) input[k] = step[k];
   const context: RecallResult = await bus.queryBus.execute(new AssembleContextQuery(tenant, input));
-  return judgeContext(step, context);
+  const judged = judgeContext(step, context);
+  if (bus.withTraces && judged[2]) judged[2].trace = await bus.queryBus.execute(new GetTraceQuery(tenant, { id: context.traceId }));
+  return judged;
 }
 
 /** The baseline keeps every asserted text and answers queries; it has no other writes and no structured reads. */
