@@ -274,7 +274,7 @@ async function main(): Promise<void> {
     // under recall's own rule (only when BM25 found nothing or a word is not Latin).
     const search = database.search;
     const model = recall.embedder.model;
-    const lexical = { k1: 1.2, b: 0.75, scan: 400, neighbourOf: 20, gap: "interval '3600000 milliseconds'" };
+    const lexical = { k1: 1.2, b: 0.75, scan: 400, keep: 20, neighbourOf: 20, gap: "interval '3600000 milliseconds'" };
     const terms = (question: string) => sql`
       WITH corpus AS (
         SELECT coalesce(max(c.docs), 0)::float8 AS docs, coalesce(max(c.stems)::float8 / nullif(max(c.docs), 0), 1) AS avglen
@@ -303,7 +303,7 @@ async function main(): Promise<void> {
                 THEN (SELECT string_agg(lit, ' | ') FROM (SELECT lit, sum(docs) OVER w AS together, row_number() OVER w AS n FROM terms WHERE docs > 0 WINDOW w AS (ORDER BY docs, stem)) r
                       WHERE together <= ${scan} OR n = 1)
                 ELSE string_agg(lit, ' & ') END::tsquery FROM terms WHERE docs > 0) LIMIT ${scan}) i) ranked
-          ORDER BY rank DESC LIMIT 40),
+          ORDER BY rank DESC LIMIT ${sql.raw(String(lexical.keep))}),
         near AS (SELECT memory_id, recorded_at FROM found WHERE kind = 'prose' ORDER BY rank DESC LIMIT ${sql.raw(String(lexical.neighbourOf))})
         SELECT memory_id FROM found
         UNION ALL (SELECT n.memory_id FROM near f, LATERAL (SELECT i.memory_id FROM fl_recall_index i WHERE i.tenant = ${TENANT} AND i.model = ${model} AND i.kind = 'prose'
