@@ -2,9 +2,13 @@
 -- configuration folds "painting", "painted" and "paints" together and drops words that carry no
 -- topic; names, numbers, identifiers and other scripts pass through as written (trigrams still
 -- catch a Korean word with its particle). The 'simple' lexemes are replaced, not kept beside.
+-- A fact's key is searched with its text (`key_text`: its relation, and its subject unless that
+-- is the user or the assistant): "What's my job?" finds "I teach biology" kept as (user, job, …).
 -- Adding a stored column rewrites the table once (and rebuilds its indexes).
 ALTER TABLE fl_recall_index DROP COLUMN lexemes;
-ALTER TABLE fl_recall_index ADD COLUMN stems tsvector NOT NULL GENERATED ALWAYS AS (to_tsvector('english', text)) STORED;
+ALTER TABLE fl_recall_index ADD COLUMN key_text text;
+ALTER TABLE fl_recall_index ADD COLUMN stems tsvector NOT NULL
+  GENERATED ALWAYS AS (to_tsvector('english', text || ' ' || coalesce(key_text, ''))) STORED;
 CREATE INDEX fl_recall_index_stems ON fl_recall_index USING gin (stems) WITH (fastupdate = off);
 
 -- BM25 needs each stem's rarity: in how many of the tenant's indexed versions it occurs (and how

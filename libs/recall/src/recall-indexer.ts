@@ -16,6 +16,18 @@ export const RECALL_INDEX = 'recall-index';
 /** Events after which a version's embedded text (type + text) is new. */
 const INDEXED_EVENTS = new Set(['FactAsserted', 'FactOverruled', 'MemoryRetyped']);
 
+/** A memory version as the indexer reads it to index. */
+interface IndexedRow {
+  tenant: string;
+  memory_id: string;
+  type: string;
+  text: string;
+  recorded_at: Date;
+  kind: string;
+  /** A fact's key words searched with its text (see migration 014); null for prose. */
+  key_text: string | null;
+}
+
 export interface IndexLag {
   /** Committed events the index has not read yet. */
   behindEvents: number;
@@ -86,13 +98,15 @@ export class RecallIndexer {
       const memoryId = (e.data as { memoryId: string }).memoryId;
       wanted.set(`${e.tenant}|${memoryId}`, { tenant: e.tenant, memoryId });
     }
-    let rows: { tenant: string; memory_id: string; type: string; text: string; recorded_at: Date; kind: string }[] = [];
+    let rows: IndexedRow[] = [];
     if (wanted.size) {
       await this.facts.awaitPosition(last.globalPosition, 'facts');
       const keys = [...wanted.values()];
       rows = (
-        await sql<{ tenant: string; memory_id: string; type: string; text: string; recorded_at: Date; kind: string }>`
-          SELECT m.tenant, m.memory_id, m.type, m.text, m.recorded_at, m.kind FROM fl_memories m
+        await sql<IndexedRow>`
+          SELECT m.tenant, m.memory_id, m.type, m.text, m.recorded_at, m.kind,
+            CASE WHEN m.relation IS NULL THEN NULL WHEN m.subject_norm IN ('user', 'assistant') THEN m.relation ELSE m.subject || ' ' || m.relation END AS key_text
+          FROM fl_memories m
           JOIN unnest(${keys.map((k) => k.tenant)}::text[], ${keys.map((k) => k.memoryId)}::text[]) AS k(tenant, memory_id)
             ON m.tenant = k.tenant AND m.memory_id = k.memory_id`.execute(this.db)
       ).rows;
@@ -103,7 +117,7 @@ export class RecallIndexer {
       const now = await readCheckpoint(trx, RECALL_INDEX);
       if (now.prepare !== from.prepare) return false; // another process indexed these events
       if (rows.length) {
-        const payload = rows.map((r, i) => ({ t: r.tenant, m: r.memory_id, x: r.text, r: r.recorded_at, k: r.kind, v: toVectorText(vectors[i]!) }));
+        const payload = rows.map((r, i) => ({ t: r.tenant, m: r.memory_id, x: r.text, r: r.recorded_at, k: r.kind, y: r.key_text, v: toVectorText(vectors[i]!) }));
         const model = this.embedder.model;
         // The stems of rows about to be replaced (a retyped memory is indexed again) leave the
         // statistics before the new rows' stems enter them.
@@ -121,11 +135,11 @@ export class RecallIndexer {
           WHERE c.tenant = o.tenant AND c.model = ${model}`.execute(trx);
         await sql`
           WITH up AS (
-            INSERT INTO fl_recall_index (tenant, memory_id, model, dimensions, embedding, text, recorded_at, kind)
-            SELECT r.t, r.m, ${model}, ${this.embedder.dimensions}, r.v::vector, r.x, r.r, r.k
-            FROM jsonb_to_recordset(${JSON.stringify(payload)}::jsonb) AS r(t text, m text, x text, r timestamptz, k text, v text)
+            INSERT INTO fl_recall_index (tenant, memory_id, model, dimensions, embedding, text, recorded_at, kind, key_text)
+            SELECT r.t, r.m, ${model}, ${this.embedder.dimensions}, r.v::vector, r.x, r.r, r.k, r.y
+            FROM jsonb_to_recordset(${JSON.stringify(payload)}::jsonb) AS r(t text, m text, x text, r timestamptz, k text, y text, v text)
             ON CONFLICT (tenant, memory_id, model) DO UPDATE SET embedding = excluded.embedding, dimensions = excluded.dimensions,
-              text = excluded.text, recorded_at = excluded.recorded_at, kind = excluded.kind, indexed_at = now()
+              text = excluded.text, recorded_at = excluded.recorded_at, kind = excluded.kind, key_text = excluded.key_text, indexed_at = now()
             RETURNING tenant, stems),
           terms AS (
             INSERT INTO fl_recall_terms (tenant, model, stem, docs)

@@ -255,6 +255,18 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     expect(kayakScores.stemCoverage).toBeCloseTo(1, 6);
   });
 
+  it("searches a fact's key with its text, so a question in the key's words finds a sentence that never says them", async () => {
+    await handle.ledger.assert('k', { subject: 'user', relation: 'job', value: 'biology teacher', text: 'These days I teach high-school biology.' });
+    await handle.ledger.assert('k', { text: 'I teach my nephew chess on Sundays.' });
+    await indexer.catchUp();
+    const keyed = await sql<{ key_text: string | null }>`SELECT key_text FROM fl_recall_index WHERE tenant = 'k' ORDER BY key_text NULLS LAST`.execute(database.db);
+    expect(keyed.rows.map((r) => r.key_text)).toEqual(['job', null]);
+    const context = await recall.assemble('k', { query: "What's my job?" });
+    expect(context.text).toContain('These days I teach high-school biology.');
+    const trace = (await recall.trace('k', context.traceId)) as Record<string, any>;
+    expect(trace.pool.find((p: { text: string }) => p.text.startsWith('These days')).scores.bm25).toBeGreaterThan(0);
+  });
+
   it('finds a short reply through the turn that asked it, never past a gap of time or through a hidden turn', async () => {
     const { ledger } = handle;
     const say = async (text: string) => {
