@@ -282,7 +282,7 @@ async function main(): Promise<void> {
       terms AS MATERIALIZED (
         SELECT x.lexeme AS stem, coalesce(s.docs, 0) AS docs, (chr(39) || replace(replace(x.lexeme, chr(92), chr(92) || chr(92)), chr(39), chr(39) || chr(39)) || chr(39)) AS lit,
           (chr(39) || replace(replace(x.lexeme, chr(92), chr(92) || chr(92)), chr(39), chr(39) || chr(39)) || chr(39))::tsquery AS q,
-          ln(1 + (greatest((SELECT docs FROM corpus) - coalesce(s.docs, 0), 0) + 0.5) / (coalesce(s.docs, 0) + 0.5)) AS idf
+          ln(1 + (greatest((SELECT docs FROM corpus) + 10 - coalesce(s.docs, 0), 0) + 0.5) / (coalesce(s.docs, 0) + 0.5)) AS idf
         FROM unnest(to_tsvector('english', ${question})) x
         LEFT JOIN fl_recall_terms s ON s.tenant = ${TENANT} AND s.model = ${model} AND s.stem = x.lexeme)`;
     const bm25 = sql.raw(`(SELECT coalesce(sum(t.idf), 0) FROM terms t WHERE i.stems @@ t.q) * (${lexical.k1 + 1} / (1 + ${lexical.k1} * (1 - ${lexical.b} + ${lexical.b} * length(i.stems) / (SELECT avglen FROM corpus))))`);

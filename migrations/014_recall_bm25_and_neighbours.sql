@@ -9,6 +9,10 @@ ALTER TABLE fl_recall_index DROP COLUMN lexemes;
 ALTER TABLE fl_recall_index ADD COLUMN key_text text;
 ALTER TABLE fl_recall_index ADD COLUMN stems tsvector NOT NULL
   GENERATED ALWAYS AS (to_tsvector('english', text || ' ' || coalesce(key_text, ''))) STORED;
+-- The key's stems alone: a question that names a memory's key ("How do I get to work?" of a
+-- commute) asks for that memory even when its words are far from the question's.
+ALTER TABLE fl_recall_index ADD COLUMN key_stems tsvector NOT NULL
+  GENERATED ALWAYS AS (to_tsvector('english', coalesce(key_text, ''))) STORED;
 CREATE INDEX fl_recall_index_stems ON fl_recall_index USING gin (stems) WITH (fastupdate = off);
 
 -- BM25 needs each stem's rarity: in how many of the tenant's indexed versions it occurs (and how

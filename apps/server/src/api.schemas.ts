@@ -209,6 +209,23 @@ export type Health = z.infer<typeof healthSchema>;
 
 const gateFindingSchema = z.object({ gate: z.string().openapi({ example: 'role-play guard' }), passed: z.boolean(), detail: z.string() });
 
+const resolvedMemorySchema = z
+  .object({
+    memoryId: z.string(),
+    text: z.string(),
+    action: z.enum(['supersede', 'correct', 'retract', 'keep-both']),
+    rule: z.string().openapi({ description: 'Why, in words: the slot, the values and the cue it rested on.' }),
+    scores: z.object({
+      slotOverlap: z.number().int(),
+      sharedClasses: z.array(z.string()),
+      valueKind: z.string().nullable(),
+      oldValue: z.string().nullable(),
+      newValue: z.string().nullable(),
+    }),
+    effect: z.enum(['retracted', 'withdrawn', 'kept']).openapi({ description: 'retracted from the statement\'s valid time; withdrawn (a correction: it never held); kept.' }),
+  })
+  .openapi('ResolvedMemory');
+
 const ingestedCandidateSchema = z
   .object({
     verdict: z.enum(['admitted', 'rejected', 'retyped']),
@@ -225,6 +242,10 @@ const ingestedCandidateSchema = z
     rule: z.string().openapi({ description: 'The extraction rule that produced it.' }),
     outcome: z.string().nullable().openapi({ description: 'What the write did (created, superseded, reinforced, duplicate, …); null when nothing was written.' }),
     memoryId: z.string().nullable(),
+    resolution: z
+      .array(resolvedMemorySchema)
+      .optional()
+      .openapi({ description: 'Earlier memories this candidate changes in other words (retired) or resembles without enough evidence (kept); absent when resolution did not run.' }),
   })
   .openapi('IngestedCandidate');
 
@@ -241,6 +262,9 @@ export const ingestResultSchema = z
     triage: z.array(z.string()).openapi({ description: 'Why the message was judged informing or asking.' }),
     candidates: z.array(ingestedCandidateSchema),
     stored: z.array(z.string()).openapi({ description: 'The memories the message is now in: new versions or confirmations of existing ones.' }),
+    resolved: z
+      .object({ retired: z.number().int(), keptUnsure: z.number().int(), batch: z.string().nullable() })
+      .openapi({ description: 'Earlier memories retired because the message changed them in other words, resembling ones kept as unsure, and the batch label that rolls the retirements back.' }),
   })
   .openapi('IngestResult');
 
@@ -269,7 +293,8 @@ const responsesInSync: [
   Documented<typeof ingestResultSchema, IngestResult>,
   Documented<typeof ingestedCandidateSchema, IngestResult['candidates'][number]>,
   Documented<typeof gateFindingSchema, IngestResult['candidates'][number]['gates'][number]>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Documented<typeof resolvedMemorySchema, NonNullable<IngestResult['candidates'][number]['resolution']>[number]>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 void responsesInSync;
 
 // ---- recall ----------------------------------------------------------------------------------

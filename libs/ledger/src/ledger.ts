@@ -142,7 +142,7 @@ export interface LedgerDeps {
 type Meta = { commandId?: string; correlationId?: string; causationId?: string; batch?: string };
 
 /** One write of a `writeMany`, with the input its single-write method takes. */
-export type LedgerOp = { assert: unknown } | { quarantine: unknown } | { retype: unknown } | { restore: unknown };
+export type LedgerOp = { assert: unknown } | { retract: unknown } | { quarantine: unknown } | { retype: unknown } | { restore: unknown };
 
 export interface WriteManyOptions extends Meta {
   /** Appends of the caller's own, given each write's outcome; they land in the same append. */
@@ -240,8 +240,12 @@ export class Ledger {
   async retract(tenant: string, input: unknown): Promise<WriteResult> {
     const t = parse(tenantSchema, tenant);
     const r = parse(retractSchema, input);
+    return this.single(t, r, [await this.planRetract(t, r)]);
+  }
+
+  private async planRetract(tenant: string, r: z.output<typeof retractSchema>): Promise<Planned> {
     const streamId = r.memoryId
-      ? (await this.locate(t, r.memoryId)).streamId
+      ? (await this.locate(tenant, r.memoryId)).streamId
       : factStreamId({ subject: r.subject!, relation: r.relation!, scope: r.scope ?? {} });
     const command: MemoryCommand = {
       kind: 'RetractMemory',
@@ -250,7 +254,7 @@ export class Ledger {
       validFrom: r.validFrom ?? this.deps.clock.now(),
       reason: r.reason ?? null,
     };
-    return this.single(t, r, [{ streamId, command }]);
+    return { streamId, command };
   }
 
   async quarantine(tenant: string, input: unknown): Promise<WriteResult> {
@@ -288,6 +292,10 @@ export class Ledger {
           const a = parse(assertSchema, op.assert);
           rejectOwnMeta(a);
           planned.push(this.planAssert(a));
+        } else if ('retract' in op) {
+          const r = parse(retractSchema, op.retract);
+          rejectOwnMeta(r);
+          planned.push(await this.planRetract(t, r));
         } else if ('quarantine' in op) {
           const q = parse(quarantineSchema, op.quarantine);
           rejectOwnMeta(q);
@@ -413,6 +421,15 @@ export class Ledger {
     const m = await this.deps.reader.memory(t, q.memoryId);
     if (!m) throw new UnknownMemoryError(q.memoryId);
     return memoryView(m);
+  }
+
+  /**
+   * The speaker's memories in the read paths at `now` that share a word (or a word's start) with
+   * `words`, or hold an email or phone number for `shapes`: what a new statement is compared with
+   * for resolution (see @factledger/domain resolution.ts). Newest first.
+   */
+  async resembling(tenant: string, p: { speaker: string; words: string[]; shapes?: ('email' | 'phone')[]; now: Date; limit?: number }): Promise<MemoryView[]> {
+    return (await this.deps.reader.resembling(parse(tenantSchema, tenant), p)).map(memoryView);
   }
 
   async activeMemories(tenant: string, options: { limit?: number; minPosition?: number } = {}): Promise<MemoryView[]> {

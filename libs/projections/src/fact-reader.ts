@@ -74,6 +74,28 @@ export class FactReader {
     return rows.rows.map(memoryFromDb);
   }
 
+  /**
+   * Memories of one speaker in the read paths at `now` that a new statement may change: their
+   * text holds one of `words` or a word starting with one (index fl_memories_words), or, for
+   * `shapes`, an email or a phone number anywhere. Newest first.
+   */
+  async resembling(tenant: string, p: { speaker: string; words: string[]; shapes?: ('email' | 'phone')[]; now: Date; limit?: number }): Promise<MemoryRow[]> {
+    const terms = p.words.map((w) => w.replace(/[^\p{L}\p{N}@._-]/gu, '')).filter((w) => w.length > 0);
+    if (terms.length === 0 && !p.shapes?.length) return [];
+    const query = terms.map((w) => `'${w.replace(/'/g, "''")}':*`).join(' | ');
+    const shape = (kind: 'email' | 'phone') => (kind === 'email' ? sql`text LIKE '%@%'` : sql`text ~ '[0-9]{3,4}[ -][0-9]{4}'`);
+    const shapes = (p.shapes ?? []).map(shape);
+    const matches = [...(query ? [sql`to_tsvector('simple', text) @@ to_tsquery('simple', ${query})`] : []), ...shapes];
+    const now = p.now.toISOString();
+    const rows = await sql`
+      SELECT * FROM fl_memories
+      WHERE tenant = ${tenant} AND speaker = ${p.speaker} AND status = 'active'
+        AND valid_from <= ${now}::timestamptz AND (valid_to IS NULL OR valid_to > ${now}::timestamptz)
+        AND (${sql.join(matches, sql` OR `)})
+      ORDER BY recorded_at DESC, memory_id LIMIT ${p.limit ?? 30}`.execute(this.db);
+    return rows.rows.map(memoryFromDb);
+  }
+
   /** Several memories by id (those that exist in the tenant). */
   async memories(tenant: string, memoryIds: string[]): Promise<MemoryRow[]> {
     if (memoryIds.length === 0) return [];

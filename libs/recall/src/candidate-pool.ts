@@ -6,8 +6,9 @@
  * facts.
  *
  * How BM25 is computed. The query's stems (PostgreSQL's English configuration) get their rarity
- * from fl_recall_terms: idf = ln(1 + (N − df + ½) / (df + ½)) over the tenant's N indexed
- * versions. A version's score is Σ idf of the stems it holds × (k1 + 1) / (1 + k1 · (1 − b + b ·
+ * from fl_recall_terms: idf = ln(1 + (N + 10 − df + ½) / (df + ½)) over the tenant's N indexed
+ * versions and ten of background that hold none of them: in a tenant of a handful of memories a
+ * stem in all of them would otherwise weigh nothing ("numpy" in both the old and the new pin). A version's score is Σ idf of the stems it holds × (k1 + 1) / (1 + k1 · (1 − b + b ·
  * stems / average stems)): Okapi BM25 with every term counted once, which is what short memories
  * hold. Candidates come from the GIN index: every version holding one of the query's rarer stems
  * (rarest first, while together they occur in at most `scan` versions), or, when even the rarest
@@ -32,6 +33,9 @@ import { RECALL_INDEX } from './recall-indexer';
 
 /** The projection whose tables say what is visible (see postgres-fact-projection.ts). */
 const FACTS = 'facts';
+
+/** Documents of background added to a tenant's count for IDF (see the module's note). */
+export const IDF_BACKGROUND = 10;
 
 /** How many of the best BM25 finds send their embeddings along (for diversity). */
 const LEXICAL_VECTORS = 20;
@@ -66,6 +70,8 @@ export interface Found extends Shown {
   bm25: number;
   /** Σ idf of the sub-query's stems this version holds. */
   matched_idf: number;
+  /** Σ idf of the sub-query's stems its key holds (a fact's relation, the names of the slots it speaks of). */
+  key_idf: number;
   trigram: number;
   core: boolean;
   /** 'prose' for a conversation turn or other text without a triple; null for rows indexed before migration 014. */
@@ -147,6 +153,7 @@ export function byBest(found: Iterable<Found>): Map<string, Found> {
       seen.cosine = f.cosine === null ? seen.cosine : Math.max(seen.cosine ?? -1, f.cosine);
       seen.bm25 = Math.max(seen.bm25, f.bm25);
       seen.matched_idf = Math.max(seen.matched_idf, f.matched_idf);
+      seen.key_idf = Math.max(seen.key_idf, f.key_idf);
       seen.trigram = Math.max(seen.trigram, f.trigram);
       seen.embedded ||= f.embedded;
       seen.vector ??= f.vector;
@@ -157,7 +164,9 @@ export function byBest(found: Iterable<Found>): Map<string, Found> {
   return out;
 }
 
-interface FoundRow extends Omit<Found, 'vector' | 'neighbour_of' | 'bm25'> {
+interface FoundRow extends Omit<Found, 'vector' | 'neighbour_of' | 'bm25' | 'matched_idf' | 'key_idf'> {
+  /** [Σ idf of the stems matched by text and key, Σ idf of those matched by the key]. */
+  idfs: [number, number];
   /** The embedding in pgvector's binary form, base64 (results arrive as text). */
   vec: string | null;
   /** BM25's length factor of the row: bm25 = matched_idf × norm. */
@@ -221,6 +230,9 @@ export class CandidatePool {
     // The stems of the sub-query with their rarity (CTE `terms`, each with its tsquery), and the
     // corpus they are rare in (CTE `corpus`): defined once per statement, see `run`.
     const bm25 = (stems: RawBuilder<unknown>) => sql`(SELECT coalesce(sum(t.idf), 0) FROM terms t WHERE ${stems} @@ t.q)`;
+    // Both sums in one pass over the stems: by text and key, and by the key alone.
+    const idfs = (stems: RawBuilder<unknown>, keyStems: RawBuilder<unknown>) =>
+      sql`(SELECT ARRAY[coalesce(sum(t.idf), 0), coalesce(sum(t.idf) FILTER (WHERE ${keyStems} @@ t.q), 0)] FROM terms t WHERE ${stems} @@ t.q)`;
     const lengthNorm = (stems: RawBuilder<unknown>) =>
       sql`(${sql.raw(String(k1 + 1))} / (1 + ${sql.raw(String(k1))} * (1 - ${sql.raw(String(b))} + ${sql.raw(String(b))} * length(${stems}) / (SELECT avglen FROM corpus))))`;
     // Trigram similarity is scored where it can count: when a distinctive word is not Latin (so
@@ -232,12 +244,12 @@ export class CandidatePool {
     // and its BM25 length factor, trigram similarity; the version as shown; the memory's recorded
     // time from the index row (looked up for a row indexed before migration 013).
     const scores = (trigram: boolean) => sql`i.text, true AS embedded, 1 - (i.embedding <=> ${q}::vector) AS cosine,
-      ${bm25(sql`i.stems`)} AS matched_idf, ${lengthNorm(sql`i.stems`)} AS norm, ${trigramScore(sql`i.text`, trigram)} AS trigram, v.type, v.speaker, v.source, v.valid_from,
+      ${idfs(sql`i.stems`, sql`i.key_stems`)} AS idfs, ${lengthNorm(sql`i.stems`)} AS norm, ${trigramScore(sql`i.text`, trigram)} AS trigram, v.type, v.speaker, v.source, v.valid_from,
       coalesce(i.recorded_at, (SELECT m.recorded_at FROM fl_memories m WHERE m.tenant = ${tenant} AND m.memory_id = i.memory_id)) AS recorded_at, false AS core, i.kind`;
     // The embedding, for diversity, in pgvector's binary form as base64 (a third of the characters
     // of its text form, and no float parsing).
     const vec = (embedding: RawBuilder<unknown>) => sql`encode(vector_send(${embedding}), 'base64')`;
-    const columns = sql`i.memory_id, i.embedding, i.stems, i.text, i.recorded_at, i.kind`;
+    const columns = sql`i.memory_id, i.embedding, i.stems, i.key_stems, i.text, i.recorded_at, i.kind`;
     // The first few hundred index rows that match, ranked by `rank`; the best visible ones are
     // kept (visibility is checked in rank order, only until enough pass). Their embeddings and
     // ranks stay inside (`emb`, `rank`), for the statement around it to choose what it sends.
@@ -251,7 +263,7 @@ export class CandidatePool {
     /** A find's columns as every statement returns them, in one order (the statements' rows are unions). */
     const out = (alias: string, vector: RawBuilder<unknown>, role: RawBuilder<unknown> = sql`NULL::text`) => {
       const a = sql.raw(alias);
-      return sql`${a}.memory_id, ${a}.text, ${a}.embedded, ${vector} AS vec, ${a}.cosine, ${a}.matched_idf, ${a}.norm, ${a}.trigram, ${a}.type, ${a}.speaker,
+      return sql`${a}.memory_id, ${a}.text, ${a}.embedded, ${vector} AS vec, ${a}.cosine, ${a}.idfs, ${a}.norm, ${a}.trigram, ${a}.type, ${a}.speaker,
         ${a}.source, ${a}.valid_from, ${a}.recorded_at, ${a}.core, ${a}.kind, ${role} AS role`;
     };
     // Any visible index row that matches, unranked: a fallback when no row matched them all.
@@ -284,7 +296,7 @@ export class CandidatePool {
     // through the nearest statement, which sends every one it finds).
     const lexical = sql<FoundRow>`
       WITH found AS (${bestVisible(sql`i.stems @@ ${picked}`, sql`${bm25(sql`i.stems`)} * ${lengthNorm(sql`i.stems`)}`, needTrigrams, sql.raw(String(keep)))}),
-      near AS (SELECT memory_id, recorded_at FROM found WHERE kind = 'prose' AND matched_idf > 0 ORDER BY rank DESC LIMIT ${sql.raw(String(neighbourOf))})
+      near AS (SELECT memory_id, recorded_at FROM found WHERE kind = 'prose' AND idfs[1] > 0 ORDER BY rank DESC LIMIT ${sql.raw(String(neighbourOf))})
       SELECT ${out('f', sql`CASE WHEN f.n <= ${sql.raw(String(LEXICAL_VECTORS))} THEN ${vec(sql`f.emb`)} END`)} FROM (SELECT found.*, row_number() OVER (ORDER BY rank DESC) AS n FROM found) f
       UNION ALL (${beside('before')})
       UNION ALL (${beside('after')})`;
@@ -307,7 +319,7 @@ export class CandidatePool {
     const standing = sql<FoundRow>`
       SELECT s.memory_id, v.text, i.memory_id IS NOT NULL AS embedded, ${vec(sql`i.embedding`)} AS vec,
         CASE WHEN i.embedding IS NULL THEN NULL ELSE 1 - (i.embedding <=> ${q}::vector) END AS cosine,
-        ${bm25(sql`coalesce(i.stems, ${fresh})`)} AS matched_idf, ${lengthNorm(sql`coalesce(i.stems, ${fresh})`)} AS norm,
+        ${idfs(sql`coalesce(i.stems, ${fresh})`, sql`coalesce(i.key_stems, ''::tsvector)`)} AS idfs, ${lengthNorm(sql`coalesce(i.stems, ${fresh})`)} AS norm,
         ${trigramScore(sql`v.text`, needTrigrams)} AS trigram, v.type, v.speaker, v.source, v.valid_from, m.recorded_at, m.core, m.kind, NULL::text AS role
       FROM (
         SELECT m.memory_id FROM fl_memories m WHERE m.tenant = ${tenant} AND m.core
@@ -378,7 +390,7 @@ export class CandidatePool {
         terms AS MATERIALIZED (
           SELECT x.lexeme AS stem, coalesce(s.docs, 0) AS docs, ${literal(sql.ref('x.lexeme'))} AS lit,
             ${literal(sql.ref('x.lexeme'))}::tsquery AS q,
-            ln(1 + (greatest((SELECT docs FROM corpus) - coalesce(s.docs, 0), 0) + 0.5) / (coalesce(s.docs, 0) + 0.5)) AS idf
+            ln(1 + (greatest((SELECT docs FROM corpus) + ${sql.raw(String(IDF_BACKGROUND))} - coalesce(s.docs, 0), 0) + 0.5) / (coalesce(s.docs, 0) + 0.5)) AS idf
           FROM unnest(to_tsvector('english', ${text})) x
           LEFT JOIN fl_recall_terms s ON s.tenant = ${tenant} AND s.model = ${model} AND s.stem = x.lexeme)
         SELECT f.*, (SELECT max(global_position) FROM fl_events) || '/' || coalesce((SELECT xmin::text FROM fl_checkpoints WHERE name = ${FACTS}), '-') AS state,
@@ -390,7 +402,7 @@ export class CandidatePool {
       rows: rows.map((r) => {
         const colon = r.role ? r.role.indexOf(':') : -1;
         const side = colon > 0 ? r.role!.slice(0, colon) : null;
-        const matched = Number(r.matched_idf);
+        const [matched, keyed] = r.idfs.map(Number) as [number, number];
         return {
           memory_id: r.memory_id,
           text: r.text,
@@ -406,6 +418,7 @@ export class CandidatePool {
           cosine: r.cosine === null ? null : Number(r.cosine),
           bm25: matched * Number(r.norm),
           matched_idf: matched,
+          key_idf: keyed,
           trigram: Number(r.trigram),
           neighbour_of: side === 'before' || side === 'after' ? { memoryId: r.role!.slice(colon + 1), side } : null,
         };

@@ -9,8 +9,9 @@
  *   best, cosine from its lowest to its highest), so that neither scale dominates by its units.
  *   Several sub-queries merge by weight: Σ weight × fused over the sub-queries a version is
  *   relevant to.
- * - Relevance: meaning alone (a high cosine), stems that cover part of the query together with
- *   some meaning, trigrams, or being the reply to a relevant turn that asked something.
+ * - Relevance: meaning alone (a high cosine), the query naming the memory's key (a fact's
+ *   relation, the slots it speaks of), stems that cover part of the query together with some
+ *   meaning, trigrams, or being the reply to a relevant turn that asked something.
  * - Diversity: maximal marginal relevance among the best.
  */
 export interface Scored {
@@ -21,6 +22,8 @@ export interface Scored {
   bm25: number;
   /** Share of the query's IDF that the memory's own stems hold, 0..1. */
   coverage: number;
+  /** Share of the query's IDF that the memory's key holds (a fact's relation, the names of its slots), 0..1. */
+  keyCoverage: number;
   /** pg_trgm word similarity of the query to the memory's text, 0..1. */
   trigram: number;
 }
@@ -40,11 +43,13 @@ export interface Thresholds {
   lexicalCosine: number;
   /** Share of the query's IDF a version's stems must cover to count as a lexical match. */
   coverage: number;
+  /** Share of the query's IDF a version's key must cover to be asked for by name, whatever its cosine. */
+  keyCoverage: number;
   /** Trigram word similarity that admits a version on its own (names, identifiers, Korean). */
   trigram: number;
 }
 
-export const DEFAULT_THRESHOLDS: Thresholds = { cosine: 0.5, lexicalCosine: 0.2, coverage: 0.1, trigram: 0.55 };
+export const DEFAULT_THRESHOLDS: Thresholds = { cosine: 0.5, lexicalCosine: 0.2, coverage: 0.1, keyCoverage: 0.25, trigram: 0.55 };
 
 export interface RankingWeights {
   /** Weight of the lexical evidence in the fused score; the semantic evidence gets the rest. */
@@ -148,6 +153,7 @@ export function mergeByWeight(parts: readonly { weight: number; fused: ReadonlyM
 /** Why a candidate may enter the detail channel on its own scores, or null when it is not relevant enough. */
 export function relevance(c: Scored, t: Thresholds): string | null {
   if (c.cosine !== null && c.cosine >= t.cosine) return `cosine ${c.cosine.toFixed(3)} ≥ ${t.cosine}`;
+  if (c.keyCoverage > 0 && c.keyCoverage >= t.keyCoverage) return `the query names its key (${(100 * c.keyCoverage).toFixed(0)}% of the query's IDF)`;
   if (c.coverage > 0 && c.coverage >= t.coverage && (c.cosine === null || c.cosine >= t.lexicalCosine)) {
     return `stems matched (${(100 * c.coverage).toFixed(0)}% of the query's IDF, BM25 ${c.bm25.toFixed(2)})${c.cosine === null ? ', not embedded yet' : ` and cosine ${c.cosine.toFixed(3)} ≥ ${t.lexicalCosine}`}`;
   }

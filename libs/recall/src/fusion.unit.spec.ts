@@ -19,6 +19,7 @@ const r = (memoryId: string, over: Partial<Ranked & { text: string }> = {}): Ran
   cosine: 0.3,
   bm25: 0,
   coverage: 0,
+  keyCoverage: 0,
   trigram: 0,
   context: 0,
   namedSpeaker: false,
@@ -107,6 +108,9 @@ describe('relevance', () => {
     expect(relevance(r('e', { cosine: null, coverage: 0.5, bm25: 2 }), DEFAULT_THRESHOLDS)).toMatch(/not embedded yet/);
     expect(relevance(r('f', { cosine: 0.2, trigram: 0.7 }), DEFAULT_THRESHOLDS)).toMatch(/^trigram similarity/);
     expect(relevance(r('g', { cosine: 0.2, trigram: 0.2 }), DEFAULT_THRESHOLDS)).toBeNull();
+    // A question that names a memory's key asks for it, however far its words are.
+    expect(relevance(r('h', { cosine: 0.1, coverage: 0.3, keyCoverage: 0.3, bm25: 2 }), DEFAULT_THRESHOLDS)).toMatch(/^the query names its key \(30%/);
+    expect(relevance(r('i', { cosine: 0.1, coverage: 0.3, keyCoverage: 0.1, bm25: 2 }), DEFAULT_THRESHOLDS)).toBeNull();
   });
 
   it('admits the reply to a relevant turn that asked something, and only that', () => {

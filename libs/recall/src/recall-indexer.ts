@@ -6,6 +6,7 @@
  * transaction; if another process indexed the same events meanwhile, this pass's work is
  * dropped rather than written twice.
  */
+import { detectLanguage, RESOLUTION_BATCH, searchTermsOf, slotTermsOf } from '@factledger/domain';
 import { type Embedder, embeddingText, toVectorText } from '@factledger/embeddings';
 import { type CheckpointLagRow, checkpointLagStatement, lockProjection, type ProjectionRunner, readCheckpoint, SingleFlightDrain, writeCheckpoint } from '@factledger/projections';
 import { readLog } from '@factledger/store';
@@ -26,6 +27,8 @@ interface IndexedRow {
   kind: string;
   /** A fact's key words searched with its text (see migration 014); null for prose. */
   key_text: string | null;
+  /** The memories its message retired as changed in other words (resolution), with their relations. */
+  replaced: { text: string; relation: string | null }[] | null;
 }
 
 export interface IndexLag {
@@ -92,11 +95,14 @@ export class RecallIndexer {
     const events = await readLog(this.db, from, this.batchSize);
     if (events.length === 0) return { done: true, embedded: 0 };
     const last = events[events.length - 1]!;
-    const wanted = new Map<string, { tenant: string; memoryId: string }>();
+    const wanted = new Map<string, { tenant: string; memoryId: string; batch: string | null }>();
     for (const e of events) {
       if (!INDEXED_EVENTS.has(e.type)) continue;
       const memoryId = (e.data as { memoryId: string }).memoryId;
-      wanted.set(`${e.tenant}|${memoryId}`, { tenant: e.tenant, memoryId });
+      const key = `${e.tenant}|${memoryId}`;
+      // An assert whose message retired memories it changed (resolution) is searched by their slot too.
+      const batch = e.type === 'FactAsserted' && e.batch?.startsWith(RESOLUTION_BATCH) ? e.batch : (wanted.get(key)?.batch ?? null);
+      wanted.set(key, { tenant: e.tenant, memoryId, batch });
     }
     let rows: IndexedRow[] = [];
     if (wanted.size) {
@@ -105,10 +111,15 @@ export class RecallIndexer {
       rows = (
         await sql<IndexedRow>`
           SELECT m.tenant, m.memory_id, m.type, m.text, m.recorded_at, m.kind,
-            CASE WHEN m.relation IS NULL THEN NULL WHEN m.subject_norm IN ('user', 'assistant') THEN m.relation ELSE m.subject || ' ' || m.relation END AS key_text
+            CASE WHEN m.relation IS NULL THEN NULL WHEN m.subject_norm IN ('user', 'assistant') THEN m.relation ELSE m.subject || ' ' || m.relation END AS key_text,
+            x.replaced
           FROM fl_memories m
-          JOIN unnest(${keys.map((k) => k.tenant)}::text[], ${keys.map((k) => k.memoryId)}::text[]) AS k(tenant, memory_id)
-            ON m.tenant = k.tenant AND m.memory_id = k.memory_id`.execute(this.db)
+          JOIN unnest(${keys.map((k) => k.tenant)}::text[], ${keys.map((k) => k.memoryId)}::text[], ${keys.map((k) => k.batch)}::text[]) AS k(tenant, memory_id, batch)
+            ON m.tenant = k.tenant AND m.memory_id = k.memory_id
+          LEFT JOIN LATERAL (
+            SELECT json_agg(json_build_object('text', r.text, 'relation', r.relation)) AS replaced FROM fl_events e
+            JOIN fl_memories r ON r.tenant = e.tenant AND r.memory_id = e.data ->> 'memoryId'
+            WHERE k.batch IS NOT NULL AND e.tenant = k.tenant AND e.batch = k.batch AND e.type = 'FactRetracted') x ON true`.execute(this.db)
       ).rows;
     }
     const vectors = rows.length ? await this.embedder.embed(rows.map((r) => embeddingText(r.type, r.text))) : [];
@@ -117,7 +128,13 @@ export class RecallIndexer {
       const now = await readCheckpoint(trx, RECALL_INDEX);
       if (now.prepare !== from.prepare) return false; // another process indexed these events
       if (rows.length) {
-        const payload = rows.map((r, i) => ({ t: r.tenant, m: r.memory_id, x: r.text, r: r.recorded_at, k: r.kind, y: r.key_text, v: toVectorText(vectors[i]!) }));
+        // A memory is searched by its key, by the names of the slots it speaks of, and by the slot
+        // of the memories its message retired as changed in other words (see searchTermsOf).
+        const keyText = (r: IndexedRow) =>
+          [r.key_text, ...searchTermsOf(r.text, detectLanguage(r.text)), ...(r.replaced ?? []).flatMap((x) => [x.relation, ...slotTermsOf(x.text, detectLanguage(x.text))])]
+            .filter(Boolean)
+            .join(' ') || null;
+        const payload = rows.map((r, i) => ({ t: r.tenant, m: r.memory_id, x: r.text, r: r.recorded_at, k: r.kind, y: keyText(r), v: toVectorText(vectors[i]!) }));
         const model = this.embedder.model;
         // The stems of rows about to be replaced (a retyped memory is indexed again) leave the
         // statistics before the new rows' stems enter them.

@@ -12,7 +12,7 @@ const count = (max: number) => z.number().int().min(0).max(max);
 
 export const recallTuningSchema = z
   .object({
-    thresholds: z.object({ cosine: share, lexicalCosine: share, coverage: share, trigram: share }).partial().strict(),
+    thresholds: z.object({ cosine: share, lexicalCosine: share, coverage: share, keyCoverage: share, trigram: share }).partial().strict(),
     weights: z
       .object({
         lexical: share,

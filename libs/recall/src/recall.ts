@@ -309,6 +309,7 @@ export class Recall {
         cosine: r.cosine,
         bm25: r.bm25,
         coverage: queryIdf > 0 ? Math.min(1, r.matched_idf / queryIdf) : 0,
+        keyCoverage: queryIdf > 0 ? Math.min(1, r.key_idf / queryIdf) : 0,
         trigram: r.trigram,
         context: context.get(r.memory_id) ?? 0,
         namedSpeaker: namesSpeaker(text, speakerLabel(r.text)),

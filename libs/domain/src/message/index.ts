@@ -1,4 +1,5 @@
 export * from './triage';
 export * from './extraction';
 export * from './admission';
+export * from './resolution';
 export * from './message.events';

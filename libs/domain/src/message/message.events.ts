@@ -7,6 +7,7 @@
 import type { Outcome } from '../fact.commands';
 import type { Speaker } from '../memory';
 import type { AdmissionDecision } from './admission';
+import type { ResolutionAction, Resolution } from './resolution';
 import type { Language, MessageKind } from './triage';
 
 export interface IngestedCandidate extends Omit<AdmissionDecision, 'candidate'> {
@@ -20,6 +21,23 @@ export interface IngestedCandidate extends Omit<AdmissionDecision, 'candidate'> 
   /** For an admitted or retyped candidate: what the write did, and to which memory. */
   outcome: Outcome | null;
   memoryId: string | null;
+  /**
+   * The earlier memories resolution found this candidate to change (retired, with the rule and
+   * the scores), or to resemble without enough evidence (kept, marked unsure). Absent when
+   * resolution did not run (a question, resolution off, a record written before it existed).
+   */
+  resolution?: ResolvedMemory[];
+}
+
+/** One earlier memory as resolution decided on it. */
+export interface ResolvedMemory {
+  memoryId: string;
+  text: string;
+  action: ResolutionAction;
+  rule: string;
+  scores: Resolution['scores'];
+  /** What was done: 'retracted' (from the statement's valid time), 'withdrawn' (a correction: it never held), or 'kept'. */
+  effect: 'retracted' | 'withdrawn' | 'kept';
 }
 
 export interface MessageIngested {
@@ -37,6 +55,12 @@ export interface MessageIngested {
     candidates: IngestedCandidate[];
     /** The policy's name and the judge of triage ("rules" or a model), for the audit. */
     triagedBy: string;
+    /**
+     * Resolution's counts: earlier memories retired because this message changed them, and
+     * resembling ones kept because the evidence was thin; the batch label the retirements
+     * carry, so that `rollback` undoes them together (null when none).
+     */
+    resolved?: { retired: number; keptUnsure: number; batch: string | null };
   };
 }
 

@@ -1,16 +1,30 @@
 /**
  * IngestMessage: a raw chat message through the whole write path — triage, extraction,
- * admission gates — and the admitted memories into the ledger, in one atomic append together
- * with the record of every decision (the message's own stream). Questions are never stored as
- * memories; what the assistant says is stored as the assistant's. A retried message (same
- * `messageId`) appends nothing twice and returns the first record.
+ * admission gates, resolution — and the admitted memories into the ledger, in one atomic append
+ * together with the record of every decision (the message's own stream). Questions are never
+ * stored as memories; what the assistant says is stored as the assistant's. A retried message
+ * (same `messageId`) appends nothing twice and returns the first record.
+ *
+ * Resolution (see @factledger/domain resolution.ts): each admitted statement is compared with the
+ * speaker's earlier memories that share its words; one it changes in other words is retracted
+ * from the statement's valid time (withdrawn entirely for a correction), in the same append, with
+ * the rule in the retraction's reason and the message's batch label `resolution:<messageId>` on
+ * it, so that `rollback` of that batch brings the earlier memories back. A memory of the same key
+ * is left to the decider (an ordinary supersession).
  */
 import { randomUUID } from 'node:crypto';
 import {
   type AdmissionPolicy,
   admit,
+  analyzeStatement,
   type Clock,
+  normalizeTerm,
+  RESOLUTION_BATCH,
+  type ResolvedMemory,
+  resolveStatement,
+  searchWordsOf,
   extractCandidates,
+  type Candidate,
   type IngestedCandidate,
   type Language,
   type MessageIngested,
@@ -59,6 +73,8 @@ export interface IngestResult {
   candidates: IngestedCandidate[];
   /** The memories the message's content is now in: new versions, or confirmations of existing ones. */
   stored: string[];
+  /** Earlier memories retired by resolution, resembling ones kept as unsure, and the batch label of the retirements. */
+  resolved: { retired: number; keptUnsure: number; batch: string | null };
 }
 
 export interface IngestorDeps {
@@ -72,6 +88,8 @@ export interface IngestorDeps {
   embedderLanguages?: Language[] | 'all';
   /** Informing or asking: the offline rules unless a model is plugged in. */
   triager?: MessageTriager;
+  /** Whether statements are compared with earlier memories (default true). */
+  resolution?: boolean;
   newId?: () => string;
 }
 
@@ -88,6 +106,7 @@ function resultOf(record: MessageIngested['data'], position: number, replayed: b
     triage: record.triage,
     candidates: record.candidates,
     stored: [...new Set(record.candidates.filter((c) => c.outcome && STORED_OUTCOMES.has(c.outcome) && c.memoryId).map((c) => c.memoryId!))],
+    resolved: record.resolved ?? { retired: 0, keptUnsure: 0, batch: null },
   };
 }
 
@@ -123,6 +142,8 @@ export class MessageIngestor {
     const decisions = admit({ candidates, policy, language: triage.language, similarity: (type) => similarities.get(type) ?? null });
 
     const admitted = decisions.filter((d) => d.type !== null);
+    const resolutions = await this.resolve(t, m.speaker, triage.language, at, admitted.map((d) => d.candidate));
+    const batch = resolutions.some((r) => r.some((x) => x.effect !== 'kept')) ? `${RESOLUTION_BATCH}${messageId}` : undefined;
     const ops: LedgerOp[] = admitted.map(({ candidate: c, type }) => ({
       assert: {
         ...(c.memoryKind === 'fact' ? { subject: c.subject, relation: c.relation, value: c.value, cardinality: c.cardinality ?? undefined } : {}),
@@ -134,8 +155,18 @@ export class MessageIngestor {
         validFrom: c.validFrom.toISOString(),
       },
     }));
+    // Each earlier memory retired once, after the asserts (whose results the record reads first).
+    const retiring = new Map<string, { validFrom: string; reason: string }>();
+    admitted.forEach((_, i) => {
+      for (const r of resolutions[i]!) {
+        if (r.effect === 'kept' || retiring.has(r.memoryId)) continue;
+        retiring.set(r.memoryId, { validFrom: r.retireFrom, reason: `${r.action === 'correct' ? 'corrected' : 'changed'} in other words by message ${messageId}: ${r.rule}` });
+      }
+    });
+    for (const [memoryId, r] of retiring) ops.push({ retract: { memoryId, validFrom: r.validFrom, reason: r.reason } });
     const recordOf = (results: { outcome: IngestedCandidate['outcome']; memoryId: string }[]): MessageIngested['data'] => {
       let next = 0;
+      let admittedIndex = 0;
       return {
         messageId,
         text: m.text,
@@ -160,8 +191,14 @@ export class MessageIngestor {
             rule: c.rule,
             outcome: written?.outcome ?? null,
             memoryId: written?.memoryId ?? null,
+            ...(d.type !== null && this.deps.resolution !== false ? { resolution: resolutions[admittedIndex++]!.map(({ retireFrom: _, ...r }) => r) } : {}),
           };
         }),
+        resolved: {
+          retired: retiring.size,
+          keptUnsure: new Set(resolutions.flat().filter((r) => r.effect === 'kept').map((r) => r.memoryId)).size,
+          batch: batch ?? null,
+        },
       };
     };
     let written: MessageIngested['data'] | null = null;
@@ -171,6 +208,7 @@ export class MessageIngestor {
       commandId: m.messageId ? `ingest:${messageId}` : undefined,
       correlationId: m.correlationId,
       causationId: source,
+      batch,
       attach: (results) => {
         written = recordOf(results);
         return [{ streamId: messageStreamId(messageId), expectedVersion: 'no-stream', events: [{ eventId: this.newId(), type: 'MessageIngested', data: written }] }];
@@ -178,6 +216,34 @@ export class MessageIngestor {
     });
     if (result.replayed) return this.record(t, messageId, true);
     return resultOf(written!, result.position, false);
+  }
+
+  /**
+   * Per admitted candidate, the speaker's earlier memories it changes or resembles (see the
+   * module's note), with what is to be done to each. Memories of the candidate's own key, and
+   * its own text again, are the decider's to judge.
+   */
+  private async resolve(tenant: string, speaker: string, language: Language, at: Date, candidates: Omit<Candidate, 'labels'>[]): Promise<(ResolvedMemory & { retireFrom: string })[][]> {
+    if (this.deps.resolution === false || candidates.length === 0) return candidates.map(() => []);
+    return Promise.all(
+      candidates.map(async (c) => {
+        const statement = analyzeStatement(c.text, language);
+        const shapes = [...new Set(statement.values.map((v) => v.kind).filter((k): k is 'email' | 'phone' => k === 'email' || k === 'phone'))];
+        const earlier = (await this.deps.ledger.resembling(tenant, { speaker, words: searchWordsOf(statement), shapes, now: at })).filter(
+          (e) =>
+            e.text !== c.text &&
+            !(c.memoryKind === 'fact' && e.kind === 'fact' && normalizeTerm(e.subject ?? '') === normalizeTerm(c.subject ?? '') && normalizeTerm(e.relation ?? '') === normalizeTerm(c.relation ?? '') && Object.keys(e.scope).length === 0),
+        );
+        const byId = new Map(earlier.map((e) => [e.memoryId, e]));
+        const compared = earlier.map((e) => ({ memoryId: e.memoryId, text: e.text, relation: e.relation, validFrom: new Date(e.validFrom), saidAt: new Date(e.recordedAt) }));
+        return resolveStatement(c.text, language, { validFrom: c.validFrom, saidAt: at }, compared).map(({ retireFrom, ...r }) => ({
+          ...r,
+          text: byId.get(r.memoryId)!.text,
+          retireFrom: retireFrom.toISOString(),
+          effect: r.action === 'keep-both' ? ('kept' as const) : r.action === 'correct' ? ('withdrawn' as const) : ('retracted' as const),
+        }));
+      }),
+    );
   }
 
   /** The stored record of an ingested message: its triage and every admission decision. */
