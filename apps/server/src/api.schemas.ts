@@ -166,6 +166,10 @@ export const subjectViewSchema = z
   .openapi('Subject');
 
 const causedBy = z.object({ position: z.number().int(), event: z.string() });
+const closedBy = causedBy.extend({
+  reason: z.string().nullable().openapi({ description: 'The closing event\'s reason (a retraction by resolution names the message and the rule).' }),
+  batch: z.string().nullable().openapi({ description: 'Its batch label: what `rollback` takes to undo it.' }),
+});
 const historyEntrySchema = z.object({
   memoryId: z.string(),
   value: z.string().nullable(),
@@ -177,11 +181,12 @@ const historyEntrySchema = z.object({
   knownFrom: instant.nullable(),
   knownTo: instant.nullable(),
   openedBy: causedBy,
-  closedBy: causedBy.nullable(),
+  closedBy: closedBy.nullable(),
 });
 export const historyViewSchema = z
   .object({ subject: z.string(), relation: z.string(), scope, entries: z.array(historyEntrySchema) })
   .openapi('History');
+export const memoryHistorySchema = z.object({ memoryId: z.string(), entries: z.array(historyEntrySchema) }).openapi('MemoryHistory');
 
 export const healthSchema = z
   .object({
@@ -290,11 +295,12 @@ const responsesInSync: [
   Documented<typeof subjectFactSchema, Awaited<ReturnType<Ledger['subject']>>['facts'][number]>,
   Documented<typeof historyViewSchema, Awaited<ReturnType<Ledger['history']>>>,
   Documented<typeof historyEntrySchema, HistoryView>,
+  Documented<typeof memoryHistorySchema, Awaited<ReturnType<Ledger['memoryHistory']>>>,
   Documented<typeof ingestResultSchema, IngestResult>,
   Documented<typeof ingestedCandidateSchema, IngestResult['candidates'][number]>,
   Documented<typeof gateFindingSchema, IngestResult['candidates'][number]['gates'][number]>,
   Documented<typeof resolvedMemorySchema, NonNullable<IngestResult['candidates'][number]['resolution']>[number]>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 void responsesInSync;
 
 // ---- recall ----------------------------------------------------------------------------------

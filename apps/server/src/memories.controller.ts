@@ -4,6 +4,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { parse } from '@factledger/ledger';
 import {
   AssertMemoryCommand,
+  GetMemoryHistoryQuery,
   GetMemoryQuery,
   ListMemoriesQuery,
   QuarantineMemoryCommand,
@@ -60,6 +61,12 @@ export class MemoriesController {
   @Get('memories/:memoryId')
   memory(@Param('tenant', TenantPipe) tenant: string, @Param('memoryId') memoryId: string, @Query() query: unknown) {
     return this.queries.execute(new GetMemoryQuery(tenant, { ...queryObject(query), memoryId }));
+  }
+
+  /** The bitemporal history of a memory's stream: its key's, or a prose memory's own (which has no key to ask by). */
+  @Get('memories/:memoryId/history')
+  memoryHistory(@Param('tenant', TenantPipe) tenant: string, @Param('memoryId') memoryId: string, @Query() query: unknown) {
+    return this.queries.execute(new GetMemoryHistoryQuery(tenant, { ...queryObject(query), memoryId }));
   }
 
   /** The active memories, newest first. */

@@ -29,6 +29,7 @@ import {
   listMemoriesQuerySchema,
   memoryParams,
   memoryQueryParams,
+  memoryHistorySchema,
   memoryViewSchema,
   messageParams,
   quarantineBody,
@@ -206,6 +207,14 @@ const ROUTES: RouteConfig[] = [
     tags: ['memories'],
     request: { params: memoryParams, query: memoryQueryParams },
     responses: { 200: json(memoryViewSchema, 'The memory.'), ...failures.invalid, ...failures.unknownMemory, ...failures.lag },
+  },
+  {
+    method: 'get',
+    path: '/v1/tenants/{tenant}/memories/{memoryId}/history',
+    summary: "The bitemporal history of a memory's stream (its key's, or a prose memory's own), with why each row closed",
+    tags: ['memories'],
+    request: { params: memoryParams, query: memoryQueryParams },
+    responses: { 200: json(memoryHistorySchema, 'The history.'), ...failures.invalid, ...failures.unknownMemory, ...failures.lag },
   },
   {
     method: 'get',

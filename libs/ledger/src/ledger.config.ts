@@ -59,6 +59,8 @@ const configSchema = z.object({
     }),
   /** Who decides whether a message informs or asks: the offline rules, or the configured language model. */
   triage: z.enum(['rules', 'llm']).default('rules'),
+  /** Whether a message's statements are compared with the speaker's earlier memories, and a change said in other words retires what it changed. */
+  resolution: z.enum(['rules', 'off']).default('rules'),
   /** A JSON admission-policy file that overrides the built-in gates (README: "Admission policy"). */
   admissionPolicy: z.string().min(1).optional(),
   /** Recall's tuning, as JSON (weights, thresholds, BM25, rendering); validated by recall at start-up. */
@@ -106,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     reviewPolicy: env.FACTLEDGER_REVIEW_POLICY || undefined,
     admissionPolicy: env.FACTLEDGER_ADMISSION_POLICY || undefined,
     triage: env.FACTLEDGER_TRIAGE || undefined,
+    resolution: env.FACTLEDGER_RESOLUTION || undefined,
     ...overrides,
   });
   if (!result.success) {

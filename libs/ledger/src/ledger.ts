@@ -126,7 +126,8 @@ export interface HistoryView {
   knownFrom: string | null;
   knownTo: string | null;
   openedBy: { position: number; event: string };
-  closedBy: { position: number; event: string } | null;
+  /** The event that closed this row, with its reason and batch label when it had them (a retraction by resolution says which message and rule). */
+  closedBy: { position: number; event: string; reason: string | null; batch: string | null } | null;
 }
 
 export interface LedgerDeps {
@@ -393,12 +394,21 @@ export class Ledger {
     const q = parse(historyQuerySchema, input);
     await this.deps.runner.awaitPosition(q.minPosition, 'facts');
     const streamId = factStreamId({ subject: q.subject, relation: q.relation, scope: q.scope ?? {} });
-    const entries = await this.deps.reader.history(t, streamId);
-    return {
-      subject: q.subject,
-      relation: q.relation,
-      scope: q.scope ?? {},
-      entries: entries.map((h) => ({
+    return { subject: q.subject, relation: q.relation, scope: q.scope ?? {}, entries: await this.historyOf(t, streamId) };
+  }
+
+  /** The bitemporal history of the stream a memory is in: its key's, or a prose memory's own. */
+  async memoryHistory(tenant: string, input: unknown): Promise<{ memoryId: string; entries: HistoryView[] }> {
+    const t = parse(tenantSchema, tenant);
+    const q = parse(memoryQuerySchema, input);
+    await this.deps.runner.awaitPosition(q.minPosition, 'facts');
+    const m = await this.locate(t, q.memoryId);
+    return { memoryId: q.memoryId, entries: await this.historyOf(t, m.streamId) };
+  }
+
+  private async historyOf(tenant: string, streamId: string): Promise<HistoryView[]> {
+    const entries = await this.deps.reader.history(tenant, streamId);
+    return entries.map((h) => ({
         memoryId: h.memoryId,
         value: h.value,
         text: h.text,
@@ -409,9 +419,8 @@ export class Ledger {
         knownFrom: isoDate(h.txFrom),
         knownTo: isoDate(h.txTo),
         openedBy: { position: h.openedBy, event: h.openedEventType },
-        closedBy: h.closedBy === null ? null : { position: h.closedBy, event: h.closedEventType ?? '' },
-      })),
-    };
+        closedBy: h.closedBy === null ? null : { position: h.closedBy, event: h.closedEventType ?? '', reason: h.closedReason, batch: h.closedBatch },
+      }));
   }
 
   async memory(tenant: string, input: unknown): Promise<MemoryView> {

@@ -181,6 +181,7 @@ export class FactLedgerModule {
               embedder: recall?.embedder,
               embedderLanguages: config.embeddings === 'openai' ? 'all' : ['en'],
               triager: config.triage === 'llm' ? new LlmTriager(new OpenAiChatModel({ baseUrl: config.llmUrl!, model: config.llmModel!, apiKey: config.llmApiKey })) : undefined,
+              resolution: config.resolution === 'rules',
             });
           },
           inject: [LEDGER_HANDLE, RECALL],

@@ -32,6 +32,7 @@ export class GetFactQuery extends TenantQuery<FactView> {}
 export class GetSubjectQuery extends TenantQuery<Awaited<ReturnType<Ledger['subject']>>> {}
 export class GetHistoryQuery extends TenantQuery<{ entries: HistoryView[] } & Awaited<ReturnType<Ledger['history']>>> {}
 export class GetMemoryQuery extends TenantQuery<MemoryView> {}
+export class GetMemoryHistoryQuery extends TenantQuery<Awaited<ReturnType<Ledger['memoryHistory']>>> {}
 export class ListMemoriesQuery extends TenantQuery<MemoryView[]> {}
 export class GetAnswerQuery extends TenantQuery<AnswerView> {}
 /** Checks an answer's claims against memory before it is sent. */
@@ -60,6 +61,7 @@ export const QUERY_ROUTES = [
   [GetSubjectQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.subject(q.tenant, q.input)],
   [GetHistoryQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.history(q.tenant, q.input)],
   [GetMemoryQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.memory(q.tenant, q.input)],
+  [GetMemoryHistoryQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.memoryHistory(q.tenant, q.input)],
   [ListMemoriesQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.activeMemories(q.tenant, (q.input ?? {}) as { limit?: number; minPosition?: number })],
   [GetAnswerQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.answers.answer(q.tenant, q.input)],
   [VerifyClaimsQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.verifier.verify(q.tenant, q.input)],

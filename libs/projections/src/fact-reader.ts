@@ -40,13 +40,18 @@ export class FactReader {
     return rows.rows.map(historyFromDb);
   }
 
-  /** The whole bitemporal history of a key, every row with the events that opened and closed it. */
-  async history(tenant: string, streamId: string): Promise<HistoryRow[]> {
-    const rows = await sql`
-      SELECT ${HISTORY_COLUMNS} FROM fl_fact_history
-      WHERE tenant = ${tenant} AND stream_id = ${streamId}
-      ORDER BY opened_by, memory_id`.execute(this.db);
-    return rows.rows.map(historyFromDb);
+  /**
+   * The whole bitemporal history of a key (or of a prose memory's stream), every row with the
+   * events that opened and closed it, and the closing event's reason and batch label (why a
+   * retraction or quarantine happened, and which rollback undoes it).
+   */
+  async history(tenant: string, streamId: string): Promise<(HistoryRow & { closedReason: string | null; closedBatch: string | null })[]> {
+    const rows = await sql<Record<string, unknown> & { closed_reason: string | null; closed_batch: string | null }>`
+      SELECT h.*, e.data ->> 'reason' AS closed_reason, e.batch AS closed_batch FROM (
+        SELECT ${HISTORY_COLUMNS} FROM fl_fact_history WHERE tenant = ${tenant} AND stream_id = ${streamId}) h
+      LEFT JOIN fl_events e ON e.global_position = h.closed_by
+      ORDER BY h.opened_by, h.memory_id`.execute(this.db);
+    return rows.rows.map((r) => ({ ...historyFromDb(r), closedReason: r.closed_reason, closedBatch: r.closed_batch }));
   }
 
   /** Memories in the read paths now, newest first. */

@@ -131,7 +131,7 @@ export class RecallIndexer {
         // A memory is searched by its key, by the names of the slots it speaks of, and by the slot
         // of the memories its message retired as changed in other words (see searchTermsOf).
         const keyText = (r: IndexedRow) =>
-          [r.key_text, ...searchTermsOf(r.text, detectLanguage(r.text)), ...(r.replaced ?? []).flatMap((x) => [x.relation, ...slotTermsOf(x.text, detectLanguage(x.text))])]
+          [...new Set([r.key_text, ...searchTermsOf(r.text, detectLanguage(r.text)), ...(r.replaced ?? []).flatMap((x) => [x.relation, ...slotTermsOf(x.text, detectLanguage(x.text))])])]
             .filter(Boolean)
             .join(' ') || null;
         const payload = rows.map((r, i) => ({ t: r.tenant, m: r.memory_id, x: r.text, r: r.recorded_at, k: r.kind, y: keyText(r), v: toVectorText(vectors[i]!) }));

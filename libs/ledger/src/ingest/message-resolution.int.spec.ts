@@ -1,0 +1,102 @@
+/**
+ * Resolution through the real write path (both backends): a change said in other words retires
+ * the earlier memory in the same append, says why in the record, the retraction and the history,
+ * rolls back as a batch, reopens answers that cited it; look-alikes and unsure pairs keep both.
+ */
+import { ManualClock } from '@factledger/domain';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
+import { type LedgerHandle, ledgerOn } from '../create-ledger';
+import { MessageIngestor } from './message-ingestor';
+
+describe.each(testBackends())('resolution in MessageIngestor on %s', (backend) => {
+  let database: TestDatabase;
+  let handle: LedgerHandle;
+  let ingestor: MessageIngestor;
+  let off: MessageIngestor;
+  const clock = new ManualClock(new Date('2026-12-01T00:00:00Z'));
+
+  beforeAll(async () => {
+    database = await createTestDatabase(backend);
+    handle = ledgerOn(database, { clock });
+    ingestor = new MessageIngestor({ ledger: handle.ledger, store: handle.store, clock });
+    off = new MessageIngestor({ ledger: handle.ledger, store: handle.store, clock, resolution: false });
+  });
+  afterAll(() => database.close());
+
+  const say = async (tenant: string, text: string, via = ingestor, speaker: 'user' | 'assistant' = 'user') => {
+    clock.advance(60_000);
+    return via.ingest(tenant, { text, speaker });
+  };
+  const status = async (tenant: string, memoryId: string) => (await handle.ledger.memory(tenant, { memoryId })).status;
+
+  it('retires a memory changed in other words, in the same append, and says why everywhere', async () => {
+    const before = await say('a', 'We build our services with Gradle.');
+    const oldId = before.stored[0]!;
+    const after = await say('a', 'We switched from Gradle to Bazel last month.');
+    expect(after.resolved).toEqual({ retired: 1, keptUnsure: 0, batch: `resolution:${after.messageId}` });
+    const decided = after.candidates[0]!.resolution!;
+    expect(decided).toEqual([
+      expect.objectContaining({ memoryId: oldId, action: 'supersede', effect: 'retracted', text: 'We build our services with Gradle.', rule: expect.stringContaining('Gradle') }),
+    ]);
+    expect(await status('a', oldId)).toBe('retired');
+    expect(await status('a', after.stored[0]!)).toBe('active');
+    // The retraction landed with the new memory and the record: one position.
+    const history = await handle.ledger.memoryHistory('a', { memoryId: oldId });
+    const closed = history.entries.find((e) => e.closedBy?.event === 'FactRetracted')!;
+    expect(closed.closedBy).toMatchObject({ position: after.position - 1, batch: after.resolved.batch, reason: expect.stringContaining(`message ${after.messageId}`) });
+    // The record, read back, says the same.
+    expect((await ingestor.message('a', after.messageId)).candidates[0]!.resolution).toEqual(decided);
+  });
+
+  it('rolls the retirements of a message back as a batch: the earlier memory is back, the new one stays', async () => {
+    const first = await say('b', 'My manager is Priya.');
+    const second = await say('b', 'I report to Tomas now.');
+    expect(await status('b', first.stored[0]!)).toBe('retired');
+    const rolled = await handle.ledger.rollback('b', { batch: second.resolved.batch! });
+    expect(rolled.items.filter((i) => i.result === 'compensated')).toHaveLength(1);
+    expect(await status('b', first.stored[0]!)).toBe('active');
+    expect(await status('b', second.stored[0]!)).toBe('active');
+  });
+
+  it('withdraws a memory that a correction says never held: as-of reads before it still show what was believed', async () => {
+    const said = await say('c', "I'm allergic to shellfish.");
+    const knownBefore = clock.now().toISOString();
+    const corrected = await say('c', "Turns out I'm not allergic to shellfish after all.");
+    expect(corrected.candidates[0]!.resolution![0]).toMatchObject({ action: 'correct', effect: 'withdrawn' });
+    expect(await status('c', said.stored[0]!)).toBe('retired');
+    const history = await handle.ledger.memoryHistory('c', { memoryId: said.stored[0]! });
+    const believed = history.entries.find((e) => e.knownTo !== null)!;
+    expect(believed.knownFrom! <= knownBefore && knownBefore < believed.knownTo!).toBe(true);
+  });
+
+  it('reopens an answer that cited the retired memory', async () => {
+    const home = await say('d', "I'm based in Berlin.");
+    const answer = await handle.answers.record('d', { question: 'Where do I live?', text: 'In Berlin.', cites: [home.stored[0]!] });
+    await say('d', 'I relocated to Munich in March.');
+    await handle.saga.catchUp();
+    expect((await handle.answers.answer('d', { answerId: answer.answerId })).status).toBe('reopened');
+  });
+
+  it('keeps look-alikes apart, and a resembling statement without a cue as unsure, both recorded', async () => {
+    const mine = await say('e', 'I live in Seoul.');
+    const brother = await say('e', 'My brother lives in Busan.');
+    expect(brother.resolved.retired).toBe(0);
+    const extra = await say('e', 'I have a dog named Max.');
+    const also = await say('e', 'I also have a cat named Luna.');
+    expect(also.resolved).toEqual({ retired: 0, keptUnsure: 1, batch: null });
+    expect(also.candidates[0]!.resolution![0]).toMatchObject({ memoryId: extra.stored[0], action: 'keep-both', effect: 'kept' });
+    for (const m of [mine, brother, extra, also]) expect(await status('e', m.stored[0]!)).toBe('active');
+  });
+
+  it("never retires another speaker's memory, and does nothing when resolution is off", async () => {
+    const guess = await say('f', 'You drink coffee every morning.', ingestor, 'assistant');
+    const mine = await say('f', 'I drink green tea every morning these days.');
+    expect(mine.resolved.retired).toBe(0);
+    expect(await status('f', guess.stored[0]!)).toBe('active');
+    const before = await say('g', 'The cache TTL is 300 seconds.', off);
+    const after = await say('g', 'We cut the cache TTL to 60 seconds.', off);
+    expect(after.resolved).toEqual({ retired: 0, keptUnsure: 0, batch: null });
+    expect(after.candidates[0]!.resolution).toBeUndefined();
+    expect(await status('g', before.stored[0]!)).toBe('active');
+  });
+});
