@@ -9,6 +9,7 @@
  *   similarityNeeded, admit) timed on their own over the same messages, the write
  *   (ledger.writeMany, timed inside the ingest), and the rest (input parsing, the similarity
  *   lookup in the cache and its cosines);
+ * - the cost of resolution: the same ingestor with resolution off, a third path in the same rounds;
  * - native PostgreSQL (a database created and dropped on FL_PG_ADMIN_URL) and in-memory PGlite.
  *
  * The stream comes from FL_INGEST_BENCH_USERS users (50), each a tenant of its own per path and
@@ -207,8 +208,9 @@ function messageStream(rng: Rng, n: number): BenchMessage[] {
 /** Outcomes that append no event to the memory's stream. */
 const NO_EVENT = new Set(['duplicate', 'unchanged']);
 
-type Path = 'gated' | 'baseline';
-const PATHS: Path[] = ['gated', 'baseline'];
+/** gated: the default (gates and resolution); unresolved: the same without resolution; baseline: no gates, no resolution. */
+type Path = 'gated' | 'unresolved' | 'baseline';
+const PATHS: Path[] = ['gated', 'unresolved', 'baseline'];
 const PHASES = ['warm', 'seq', 'c', 'prof'] as const;
 type Phase = (typeof PHASES)[number];
 const tenantOf = (path: Path, phase: Phase, user: number): string => `${phase}-${path}-u${user}`;
@@ -273,14 +275,23 @@ interface Tally {
   memoriesStored: number;
   verdicts: Record<string, number>;
   outcomes: Record<string, number>;
+  /** Earlier memories resolution retired, and resembling ones it kept as unsure; the first few retirements, to read. */
+  retired: number;
+  keptUnsure: number;
+  retiredSamples: { earlier: string; now: string; rule: string }[];
 }
 
-const newTally = (): Tally => ({ messages: 0, asked: 0, written: 0, memoriesStored: 0, verdicts: { admitted: 0, retyped: 0, rejected: 0 }, outcomes: {} });
+const newTally = (): Tally => ({ messages: 0, asked: 0, written: 0, memoriesStored: 0, verdicts: { admitted: 0, retyped: 0, rejected: 0 }, outcomes: {}, retired: 0, keptUnsure: 0, retiredSamples: [] });
 
 function count(t: Tally, r: IngestResult): void {
   t.messages++;
   if (r.kind === 'ask') t.asked++;
   t.memoriesStored += r.stored.length;
+  t.retired += r.resolved.retired;
+  t.keptUnsure += r.resolved.keptUnsure;
+  for (const c of r.candidates) {
+    for (const x of c.resolution ?? []) if (x.effect !== 'kept' && t.retiredSamples.length < 12) t.retiredSamples.push({ earlier: x.text, now: c.text, rule: x.rule });
+  }
   for (const c of r.candidates) {
     t.verdicts[c.verdict] = (t.verdicts[c.verdict] ?? 0) + 1;
     if (c.outcome) {
@@ -375,6 +386,8 @@ interface BackendResult {
   settings: Record<string, string>;
   paths: Record<Path, PathResult>;
   gatedOverBaseline: { sequentialRate: number; p99: number; concurrentRate: number };
+  /** The default path beside the same gates without resolution: rate ratio, added p50 (ms), p99 ratio, retirements. */
+  resolutionCost: { sequentialRate: number; p50: number; p99: number; retiredPer100: number };
   similarity: { gatedMessagesEmbedded: number; modelTextsWhileTimed: number };
   /** A separate profiled pass of the gated path (not part of the figures): the message's time by statement kind. */
   profile: ProfileReport;
@@ -392,6 +405,7 @@ async function runBackend(backend: Backend, messages: BenchMessage[], embedder: 
     const handle = ledgerOn(database, { clock });
     const sink: { current: number[] | null } = { current: null };
     const ingestor = new MessageIngestor({ ledger: timedLedger(handle.ledger, sink), store: handle.store, clock, policies: POLICIES, embedder, embedderLanguages: ['en'] });
+    const withoutResolution = new MessageIngestor({ ledger: timedLedger(handle.ledger, sink), store: handle.store, clock, policies: POLICIES, embedder, embedderLanguages: ['en'], resolution: false });
     const server = (await sql<{ v: string }>`SELECT version() AS v`.execute(database.db)).rows[0]!.v.split(',')[0]!;
     const settings = Object.fromEntries(
       (await sql<{ name: string; setting: string }>`SELECT name, setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit')`.execute(database.db)).rows.map((r) => [
@@ -402,7 +416,7 @@ async function runBackend(backend: Backend, messages: BenchMessage[], embedder: 
     log(`[${backend}] ${server} — database ${database.name}`);
     const ingest = async (path: Path, phase: Phase, m: BenchMessage): Promise<IngestResult> => {
       clock.advance(20_000);
-      return ingestor.ingest(tenantOf(path, phase, m.user), { text: m.text });
+      return (path === 'gated' ? ingestor : withoutResolution).ingest(tenantOf(path, phase, m.user), { text: m.text });
     };
 
     // Warm-up (JIT, connection pool, plans) on tenants of its own, untimed.
@@ -415,11 +429,11 @@ async function runBackend(backend: Backend, messages: BenchMessage[], embedder: 
 
     // Sequential: rounds of ROUND messages, the paths taking turns and swapping who goes first.
     log(`[${backend}] sequential: ${fmtInt(MESSAGES)} messages per path, alternating rounds of ${ROUND}`);
-    const seq = { gated: [] as number[], baseline: [] as number[] };
-    const seqWall = { gated: 0, baseline: 0 };
-    const writes = { gated: [] as number[], baseline: [] as number[] };
-    const recordOnly = { gated: [] as boolean[], baseline: [] as boolean[] };
-    const tallies = { gated: newTally(), baseline: newTally() };
+    const seq = { gated: [] as number[], unresolved: [] as number[], baseline: [] as number[] };
+    const seqWall = { gated: 0, unresolved: 0, baseline: 0 };
+    const writes = { gated: [] as number[], unresolved: [] as number[], baseline: [] as number[] };
+    const recordOnly = { gated: [] as boolean[], unresolved: [] as boolean[], baseline: [] as boolean[] };
+    const tallies = { gated: newTally(), unresolved: newTally(), baseline: newTally() };
     for (let start = 0, round = 0; start < MESSAGES; start += ROUND, round++) {
       const batch = messages.slice(start, Math.min(MESSAGES, start + ROUND));
       for (const path of round % 2 ? [...PATHS].reverse() : PATHS) {
@@ -439,9 +453,9 @@ async function runBackend(backend: Backend, messages: BenchMessage[], embedder: 
 
     // Concurrency: CONCURRENCY workers drain one round at a time; the paths take turns per round.
     log(`[${backend}] concurrency ${CONCURRENCY}: ${fmtInt(CONCURRENT_MESSAGES)} messages per path`);
-    const conc = { gated: [] as number[], baseline: [] as number[] };
-    const concWall = { gated: 0, baseline: 0 };
-    const concErrors = { gated: 0, baseline: 0 };
+    const conc = { gated: [] as number[], unresolved: [] as number[], baseline: [] as number[] };
+    const concWall = { gated: 0, unresolved: 0, baseline: 0 };
+    const concErrors = { gated: 0, unresolved: 0, baseline: 0 };
     const concFirstError: Partial<Record<Path, string>> = {};
     const CROUND = ROUND * 2;
     for (let start = 0, round = 0; start < CONCURRENT_MESSAGES; start += CROUND, round++) {
@@ -472,8 +486,8 @@ async function runBackend(backend: Backend, messages: BenchMessage[], embedder: 
     // The pure domain functions over the same messages, per policy; the first pass warms up.
     log(`[${backend}] pure triage/extraction/admission: ${DOMAIN_PASSES} passes over ${fmtInt(MESSAGES)} messages per policy`);
     const timed = messages.slice(0, MESSAGES);
-    const domain = { gated: [] as number[], baseline: [] as number[] };
-    const domainAdmitted = { gated: 0, baseline: 0 };
+    const domain = { gated: [] as number[], unresolved: [] as number[], baseline: [] as number[] };
+    const domainAdmitted = { gated: 0, unresolved: 0, baseline: 0 };
     let gatedMessagesEmbedded = 0;
     for (const path of PATHS) {
       const policy = ingestor.policyFor(tenantOf(path, 'seq', 0));
@@ -532,6 +546,7 @@ async function runBackend(backend: Backend, messages: BenchMessage[], embedder: 
     }
     const g = paths.gated;
     const b = paths.baseline;
+    const u = paths.unresolved;
     return {
       backend,
       server,
@@ -541,6 +556,12 @@ async function runBackend(backend: Backend, messages: BenchMessage[], embedder: 
         sequentialRate: round(g.sequential.messagesPerSec / b.sequential.messagesPerSec, 2),
         p99: round(g.sequential.latency.p99 / b.sequential.latency.p99, 2),
         concurrentRate: round(g.concurrent.messagesPerSec / b.concurrent.messagesPerSec, 2),
+      },
+      resolutionCost: {
+        sequentialRate: round(g.sequential.messagesPerSec / u.sequential.messagesPerSec, 2),
+        p50: round(g.sequential.latency.p50 - u.sequential.latency.p50, 3),
+        p99: round(g.sequential.latency.p99 / u.sequential.latency.p99, 2),
+        retiredPer100: round((100 * g.outcomes.retired) / g.outcomes.messages, 1),
       },
       similarity: { gatedMessagesEmbedded, modelTextsWhileTimed },
       profile,
@@ -568,7 +589,16 @@ function markdownTable(results: BackendResult[]): string {
     const name = r.backend === 'postgres' ? 'Native PG' : 'PGlite';
     const g = r.paths.gated;
     const b = r.paths.baseline;
+    const u = r.paths.unresolved;
     const c = (p: PathResult): string => `${fmtInt(p.concurrent.messagesPerSec)} messages/s${p.concurrent.errors ? ` (${p.concurrent.errors} failed)` : ''}`;
+    rows.push([
+      `${name}: resolution on ÷ off (same gates), one at a time`,
+      `${fmtInt(g.sequential.messagesPerSec)} messages/s, p99 ${fmtMs(g.sequential.latency.p99)} ms`,
+      `off: ${fmtInt(u.sequential.messagesPerSec)} messages/s, p99 ${fmtMs(u.sequential.latency.p99)} ms`,
+      `${r.resolutionCost.sequentialRate.toFixed(2)}× rate, +${fmtMs(r.resolutionCost.p50)} ms at p50; ${r.resolutionCost.retiredPer100} retired per 100 messages`,
+      'reported',
+      '—',
+    ]);
     rows.push(
       [
         `${name}: one at a time, n=${fmtInt(g.sequential.n)}`,

@@ -54,3 +54,19 @@ describe('the naive-RAG baseline on the dev scenarios', () => {
     expect(queries(baseline)).toHaveLength(queries(ledger).length);
   });
 });
+
+describe("changes said in other words (the repository's own pairs, test/paraphrase)", () => {
+  it('show only the new value for at least 90% of updates, and keep every look-alike pair apart', async () => {
+    const report = await evalFile(join(__dirname, 'paraphrase', 'updates.jsonl'), 'pglite');
+    const queries = report.steps.filter((s) => s.step === 'query');
+    const rate = (note: string) => {
+      const steps = queries.filter((s) => s.note === note);
+      return steps.filter((s) => s.status === 'passed').length / steps.length;
+    };
+    expect(queries.length).toBe(50);
+    expect(rate('update said in other words')).toBeGreaterThanOrEqual(0.9);
+    expect(rate('look-alikes both kept')).toBe(1);
+    // Whatever failed, no replaced value was shown beside its successor.
+    expect(queries.filter((s) => s.detail.includes('should not show'))).toEqual([]);
+  });
+});

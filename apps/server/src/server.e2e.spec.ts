@@ -98,7 +98,7 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
         validTo: null,
         knownTo: expect.any(String),
         openedBy: { position: old.position, event: 'FactAsserted' },
-        closedBy: { position: expect.any(Number), event: 'FactSuperseded' },
+        closedBy: { position: expect.any(Number), event: 'FactSuperseded', reason: null, batch: null },
       }),
       expect.objectContaining({
         memoryId: old.memoryId,

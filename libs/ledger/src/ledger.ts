@@ -441,6 +441,11 @@ export class Ledger {
     return (await this.deps.reader.resembling(parse(tenantSchema, tenant), p)).map(memoryView);
   }
 
+  /** The keys of the speaker's facts in the read paths, most recently written first: what a model extractor is offered for reuse. */
+  async knownKeys(tenant: string, p: { speaker: string; limit?: number }): Promise<{ subject: string; relation: string }[]> {
+    return this.deps.reader.knownKeys(parse(tenantSchema, tenant), { ...p, now: this.deps.clock.now() });
+  }
+
   async activeMemories(tenant: string, options: { limit?: number; minPosition?: number } = {}): Promise<MemoryView[]> {
     const t = parse(tenantSchema, tenant);
     await this.deps.runner.awaitPosition(options.minPosition, 'facts');

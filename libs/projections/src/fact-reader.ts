@@ -101,6 +101,19 @@ export class FactReader {
     return rows.rows.map(memoryFromDb);
   }
 
+  /** The keys (subject, relation) of a speaker's facts in the read paths at `now`, most recently written first. */
+  async knownKeys(tenant: string, p: { speaker: string; now: Date; limit?: number }): Promise<{ subject: string; relation: string }[]> {
+    const now = p.now.toISOString();
+    const rows = await sql<{ subject: string; relation: string }>`
+      SELECT subject, relation FROM (
+        SELECT DISTINCT ON (subject_norm, relation_norm) subject, relation, recorded_at FROM fl_memories
+        WHERE tenant = ${tenant} AND speaker = ${p.speaker} AND kind = 'fact' AND status = 'active'
+          AND valid_from <= ${now}::timestamptz AND (valid_to IS NULL OR valid_to > ${now}::timestamptz)
+        ORDER BY subject_norm, relation_norm, recorded_at DESC) k
+      ORDER BY recorded_at DESC LIMIT ${p.limit ?? 50}`.execute(this.db);
+    return rows.rows;
+  }
+
   /** Several memories by id (those that exist in the tenant). */
   async memories(tenant: string, memoryIds: string[]): Promise<MemoryRow[]> {
     if (memoryIds.length === 0) return [];

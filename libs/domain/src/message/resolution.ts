@@ -121,8 +121,8 @@ export function stem(word: string): string {
  */
 export const SLOT_CLASSES: Readonly<Record<string, { heads: readonly string[]; values?: readonly string[] }>> = {
   home: { heads: ['live', 'liv', 'lif', 'based', 'bas', 'resid', 'relocat', 'home', 'hous', 'apartment', 'flat', 'hometown', 'address', 'addres', '집', '이사', '살', '거주', '사는', '주소'] },
-  email: { heads: ['email', 'e-mail', 'mail', 'inbox', '이메일', '메일'] },
-  phone: { heads: ['phone', 'number', 'mobil', 'cell', 'call', 'reach', 'text', '전화', '번호', '휴대폰', '핸드폰', '연락처'] },
+  email: { heads: ['email', 'e-mail', 'mail', 'inbox', 'contact', 'reach', 'writ', 'send', '이메일', '메일'] },
+  phone: { heads: ['phone', 'number', 'mobil', 'cell', 'call', 'reach', 'contact', 'text', '전화', '번호', '휴대폰', '핸드폰', '연락처'] },
   job: {
     heads: ['job', 'work', 'occupation', 'profession', 'career', '직업'],
     values: ['nurs', 'teach', 'teacher', 'engineer', 'developer', 'doctor', 'lawyer', 'designer', 'chef', 'accountant', 'student', 'writer', 'pilot', 'scientist'],
@@ -149,6 +149,7 @@ export const SLOT_CLASSES: Readonly<Record<string, { heads: readonly string[]; v
   count: { heads: ['kid', 'child', 'children', 'son', 'daughter', '아이', '자녀'] },
   pet: { heads: ['pet'], values: ['dog', 'cat', 'puppi', 'puppy', 'kitten', 'parrot', 'hamster', 'rabbit', 'turtl', 'turtle', 'fish', 'guinea', '강아지', '고양이'] },
   allergy: { heads: ['allergic', 'allergi', 'allergy', '알레르기'] },
+  preference: { heads: ['prefer', 'preference', 'favourit', 'favorit', 'favourite', 'favorite', 'go-to', 'want', 'rather', 'choos', '선호', '좋아하는'] },
 };
 
 /** What a typed value says about its slot: an email is of the email slot wherever it is said. */
@@ -162,18 +163,35 @@ const ONE_VALUE_CLASSES = new Set(['home', 'email', 'phone', 'job', 'employer', 
 /** Typed values: one value each, whatever else the statement says. */
 const ONE_VALUE_KINDS = new Set<ValueKind>(['email', 'phone', 'url', 'path', 'version', 'identifier', 'quantity', 'ordinal', 'count', 'time']);
 
-const inWords = (s: string, words: readonly string[]): boolean => words.some((w) => (/[\uac00-\ud7a3]/u.test(w) ? s.startsWith(w) : s === w || stem(w) === s));
+const HANGUL = /[\uac00-\ud7a3]/u;
+
+/**
+ * A word list made ready to match against: Latin words as themselves and as stems, Korean words
+ * as the starts of words (built once: matching runs for every word of every statement compared).
+ */
+interface WordSet {
+  exact: Set<string>;
+  starts: string[];
+}
+const wordSet = (words: readonly string[]): WordSet => ({
+  exact: new Set(words.filter((w) => !HANGUL.test(w)).flatMap((w) => [w, stem(w)])),
+  starts: words.filter((w) => HANGUL.test(w)),
+});
+const inSet = (s: string, set: WordSet): boolean => set.exact.has(s) || (set.starts.length > 0 && HANGUL.test(s) && set.starts.some((w) => s.startsWith(w)));
+
+const CLASS_MEMBERS = new Map(Object.entries(SLOT_CLASSES).map(([name, c]) => [name, wordSet(members(c))]));
+const CLASS_VALUES = new Map(Object.entries(SLOT_CLASSES).map(([name, c]) => [name, wordSet(c.values ?? [])]));
 
 function classesOf(stems: Iterable<string>): Set<string> {
   const out = new Set<string>();
-  for (const s of stems) for (const [name, c] of Object.entries(SLOT_CLASSES)) if (inWords(s, members(c))) out.add(name);
+  for (const s of stems) for (const [name, set] of CLASS_MEMBERS) if (inSet(s, set)) out.add(name);
   return out;
 }
 
 /** The words of a statement that are values of a class ("vegan" of diet). */
 function classValues(stems: Iterable<string>, cls: string): string[] {
-  const values = SLOT_CLASSES[cls]?.values ?? [];
-  return [...stems].filter((s) => inWords(s, values));
+  const values = CLASS_VALUES.get(cls);
+  return values ? [...stems].filter((s) => inSet(s, values)) : [];
 }
 
 // ---- values -------------------------------------------------------------------------------------
@@ -201,12 +219,22 @@ interface Found {
   end: number;
 }
 
+/** Each value pattern once as a global expression (compiling them for every statement was most of its time). */
+const GLOBAL = new Map<string, RegExp>();
+function globalOf(re: RegExp): RegExp {
+  const key = `${re.source}/${re.flags}`;
+  let g = GLOBAL.get(key);
+  if (!g) GLOBAL.set(key, (g = new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`)));
+  g.lastIndex = 0;
+  return g;
+}
+
 /** The typed values of a text, left to right, with where they stand. */
 function typedValues(text: string): Found[] {
   const found: Found[] = [];
   const taken = (s: number, e: number) => found.some((f) => s < f.end && e > f.start);
   const add = (re: RegExp, make: (m: RegExpExecArray) => StatedValue | null) => {
-    for (const m of text.matchAll(new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`))) {
+    for (const m of text.matchAll(globalOf(re))) {
       const start = m.index!;
       const end = start + m[0].length;
       if (taken(start, end)) continue;
@@ -220,6 +248,8 @@ function typedValues(text: string): Found[] {
   add(/(?<![\w/])\/[\w.-]+(?:\/[\w.-]+)*/u, (m) => ({ kind: 'path', text: m[0], norm: m[0].toLowerCase().replace(/\.$/, '') }));
   add(/\bv?\d+\.\d+(?:\.\d+)+\b|\bv\d+(?:\.\d+)?\b/iu, (m) => ({ kind: 'version', text: m[0], norm: m[0].toLowerCase().replace(/^v/, '') }));
   add(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b/u, (m) => ({ kind: 'identifier', text: m[0], norm: m[0] }));
+  // Dotted names: hosts, domains, files ("db-07.internal", "api.example.com", "config.yaml").
+  add(/\b[a-z][\w-]*(?:\.[a-z][\w-]*)+\b/u, (m) => ({ kind: 'identifier', text: m[0], norm: m[0].toLowerCase() }));
   // Times: "10pm", "9:30", "midnight", "12시 30분".
   add(/\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|\b\d{1,2}:\d{2}\b|\b(?:midnight|noon|midday)\b|(?:오전|오후)?\s*\d{1,2}\s*시(?:\s*\d{1,2}\s*분|\s*반)?/iu, (m) => ({
     kind: 'time',
@@ -288,6 +318,9 @@ function names(text: string, skip: (s: number, e: number) => boolean): Found[] {
       if (STOPWORDS.has(first.toLowerCase()) || CHANGE_WORDS.has(first.toLowerCase()) || TIME_WORDS.has(first.toLowerCase()) || first.toLowerCase() in NUMBER_WORDS) {
         name = name.split(/\s+/).slice(1).join(' ');
         if (!name) continue;
+      } else if (!/\s/.test(name)) {
+        // One capitalised word opening a sentence may be any word ("Looks like…", "Numpy is…"): a word of the slot.
+        continue;
       }
     }
     const lower = name.toLowerCase();
@@ -304,19 +337,24 @@ const PERSON = String.raw`(brother|sister|sibling|wife|husband|partner|spouse|gi
 const EN_OTHER = new RegExp(String.raw`\b(?:my|our|your)\s+(?:(?:older|younger|little|big|elder|best|oldest|youngest)\s+)?${PERSON}(?:['’]s|s\b|\b)`, 'iu');
 const KO_OTHER = /(형|누나|오빠|언니|동생|남편|아내|와이프|아들|딸|엄마|아빠|어머니|아버지|친구|남친|여친|남자친구|여자친구)(?:은|는|이|가|의|도)?(?:\s|$)/u;
 
+/** "Minji Kim's phone", "Sara's car": a named person's own. */
+const EN_NAMED_OWNER = /\b((?:[\p{Lu}][\p{L}'-]+\s+){0,2}[\p{Lu}][\p{L}-]+)['’]s\s+(?!(?:been|got|gone|going|not)\b)[\p{Ll}]/u;
+
 function holderOf(text: string, language: Language): string {
   if (language === 'ko') {
     const m = text.match(KO_OTHER);
     return m ? m[1]! : 'first';
   }
   const m = text.match(EN_OTHER);
-  return m ? stem(m[1]!.toLowerCase().replace(/s$/, '')) : 'first';
+  if (m) return stem(m[1]!.toLowerCase().replace(/s$/, ''));
+  const named = text.match(EN_NAMED_OWNER);
+  return named && !/^(?:It|That|There|What|He|She|Here|Who)$/.test(named[1]!) ? `named:${named[1]!.toLowerCase()}` : 'first';
 }
 
 const EN_CORRECTION = /\b(?:turns? out|turned out|actually|it was wrong|was wrong|by mistake|correction|i meant|after all|not really)\b/i;
 const EN_RETRACTION = /\b(?:no longer|not any ?more|don'?t\s+\w+\s+anymore|quit|stopped|sold|got rid of|gave up|left)\b/i;
 const EN_UPDATE =
-  /\b(?:now|nowadays|these days|lately|from now on|going forward|since|new|moved|relocated|switched|changed|updated|bumped|upgraded|downgraded|raised|lowered|cut|reduced|increased|decreased|renamed|replaced|instead of|joined|started|dropped|picked up|became|is now called|are now called|moved up|went up|went down|grew|shrank|rose|fell|doubled|halved|expanded|transferred|migrated|ported|bought|went|gone|turned(?! out))\b/i;
+  /\b(?:now|nowadays|these days|lately|from now on|from today on|starting today|from today|going forward|henceforth|since|new|moved|relocated|switched|changed|updated|bumped|upgraded|downgraded|raised|lowered|cut|reduced|increased|decreased|renamed|replaced|instead of|joined|started|dropped|picked up|became|is now called|are now called|moved up|went up|went down|grew|shrank|doubled|halved|expanded|transferred|migrated|ported|bought|gone|turned(?! out))\b/i;
 const EN_ADDITIVE = /\b(?:also|too|as well|another|in addition|besides|other)\b/i;
 /** The additive words themselves are no part of a slot. */
 const ADDITIVE_WORDS = new Set(['also', 'too', 'another', 'addition', 'besides', 'other', 'well']);
@@ -397,9 +435,21 @@ export interface Resolution {
 const sameValue = (a: StatedValue, b: StatedValue): boolean => a.kind === b.kind && a.norm === b.norm && (a.unit ?? '') === (b.unit ?? '');
 const comparable = (a: StatedValue, b: StatedValue): boolean => a.kind === b.kind && (a.unit ?? '') === (b.unit ?? '');
 
+/**
+ * Types of memory that tell what happened, not what holds: a later statement never makes an
+ * event untrue ("I got the job offer from the Austin office" stays true after "I started at Acme").
+ */
+export const EVENT_TYPES: ReadonlySet<string> = new Set(['milestone', 'episode', 'achievement', 'gift', 'event', 'date']);
+
+/** At most two sentences and forty words: what resolution compares. */
+export function statementSized(text: string): boolean {
+  const sentences = text.split(/(?<=[.!?。？！])\s+/u).filter((x) => x.trim()).length;
+  return sentences <= 2 && (text.match(WORD)?.length ?? 0) <= 40;
+}
+
 /** The slot words of one statement the other lacks, the shared slot's own vocabulary aside. */
 function unshared(a: Statement, b: Statement, shared: readonly string[]): string[] {
-  return [...a.slot].filter((w) => !b.slot.has(w) && !b.words.has(w) && !shared.some((c) => inWords(w, members(SLOT_CLASSES[c]!))));
+  return [...a.slot].filter((w) => !b.slot.has(w) && !b.words.has(w) && !shared.some((c) => inSet(w, CLASS_MEMBERS.get(c)!)));
 }
 
 /**
@@ -408,14 +458,20 @@ function unshared(a: Statement, b: Statement, shared: readonly string[]): string
  */
 export function compareStatements(next: Statement, earlierMemory: EarlierMemory, earlier: Statement = analyzeStatement(earlierMemory.text, next.language)): Resolution | null {
   if (next.holder !== earlier.holder) return null;
+  // A change is said in a sentence or two; a long account is not one statement of one slot.
+  if (!statementSized(next.text) || !statementSized(earlier.text)) return null;
   const relationWords = earlierMemory.relation ? earlierMemory.relation.split(/\s+/).map(stem).filter((w) => !STOPWORDS.has(w)) : [];
   const earlierSlot = new Set([...earlier.slot, ...relationWords]);
   const earlierClasses = new Set([...earlier.classes, ...classesOf(relationWords)]);
   const sharedClasses = [...next.classes].filter((c) => earlierClasses.has(c));
-  // Names count as what a statement is about too ("Gateway port is 9443" / "the gateway listens on 9000").
+  // Names count as what a statement is about too ("Gateway port is 9443" / "the gateway listens on
+  // 9000"), but a name alone in common is not a slot in common ("I moved to Berlin" / "snow fell on Berlin").
   const nameWords = (st: Statement) => st.values.filter((v) => v.kind === 'name').flatMap((v) => v.norm.split(/\s+/).map(stem));
   const earlierAbout = new Set([...earlierSlot, ...nameWords(earlier)]);
+  const slotOverlap = [...next.slot].filter((w) => earlierSlot.has(w) && !STOPWORDS.has(w)).length;
   const overlap = [...new Set([...next.slot, ...nameWords(next)])].filter((w) => earlierAbout.has(w) && !STOPWORDS.has(w)).length;
+  // What each says that the other does not: two such qualifiers ("staging" / "production", "auth" / "catalog") are two things.
+  const qualifiersApart = (st: Statement, other: Statement) => unshared(st, other, sharedClasses).filter((w) => !relationWords.includes(w) && !nameWords(other).includes(w)).length;
   // A value of the earlier memory that the new statement names ("numpy", "Spanish", "parse_doc").
   const mentioned = earlier.values.find((v) => next.values.some((n) => sameValue(n, v)) || next.words.has(stem(v.norm.split(/\s+/).pop()!))) ?? null;
   // Two counts, ordinals or quantities of one unit are of one slot ("two cats" / "three cats").
@@ -452,15 +508,34 @@ export function compareStatements(next: Statement, earlierMemory: EarlierMemory,
   if (next.additive && !(change && (mentioned || oneTyped))) {
     return pairs.length || mentioned || typed ? resolution('keep-both', `said as an addition ("${next.additive}"): both kept`) : null;
   }
-  if (change && mentioned && change.kind !== 'correction') {
+  // Two qualifiers apart ("staging" / "production") are two things when the value has a shape of
+  // its own (a port, a host, a path) or is the same on both sides; where the value is words, the
+  // words that differ may be the value itself ("skyfox" / "nightowl").
+  const shaped = (v: StatedValue) => v.kind !== 'name' && v.kind !== 'word';
+  const sameShapedValue = next.values.some((n) => shaped(n) && earlier.values.some((o) => sameValue(n, o)));
+  const apart = qualifiersApart(next, earlier) > 0 && qualifiersApart(earlier, next) > 0;
+  if (apart && ((typed && shaped(typed.n)) || sameShapedValue)) return null;
+  if (sameShapedValue && !typed) return null; // the same port, host or path said of something else
+  // A value the new statement has that the earlier one did not: what it changed to.
+  const newValue = next.values.some((n) => !earlier.values.some((o) => sameValue(n, o)) && !earlier.words.has(stem(n.norm.split(/\s+/).pop()!)));
+  const saysMore = unshared(next, earlier, sharedClasses).length > 0;
+  if (change && mentioned && change.kind !== 'correction' && (slotOverlap > 0 || sharedClasses.length > 0) && (newValue || saysMore || change.kind === 'retraction' || typed)) {
     return resolution('supersede', `names the earlier value ${JSON.stringify(mentioned.text)} as what changed ("${change.cue}")`);
   }
   if (change?.kind === 'retraction' && overlap > 0) return resolution('supersede', `says what it said has ended ("${change.cue}"), about the same slot (${slot})`);
   if (!typed) {
-    // No two values to compare: the words that differ are the values ("skyfox" / "nightowl").
+    // No two values to compare: the words that differ are the values ("skyfox" / "nightowl"), when
+    // the slot is clearly one (two words in common, or one and its vocabulary), the differences
+    // are few, and neither side has a value of a shape the other lacks (a port against a host).
     const mine = unshared(next, earlier, sharedClasses);
     const theirs = unshared(earlier, next, sharedClasses).filter((w) => !relationWords.includes(w));
-    if (change && overlap > 0 && mine.length > 0 && theirs.length > 0) return resolution('supersede', `the same slot (${slot}) with other words for its value, and a change ("${change.cue}")`);
+    const shapes = (st: Statement) => new Set(st.values.filter(shaped).map((v) => v.kind));
+    const [ours, others] = [shapes(next), shapes(earlier)];
+    const shapesApart = [...ours].some((k) => !others.has(k)) || [...others].some((k) => !ours.has(k));
+    const clearSlot = slotOverlap >= 2 || (slotOverlap >= 1 && sharedClasses.length > 0);
+    if (change && clearSlot && !shapesApart && mine.length > 0 && theirs.length > 0 && mine.length <= 3 && theirs.length <= 3) {
+      return resolution('supersede', `the same slot (${slot}) with other words for its value, and a change ("${change.cue}")`);
+    }
     return null;
   }
   // Anything else that differs besides the one value: another qualifier ("staging" / "production"), another name.
@@ -495,11 +570,13 @@ export function resolveStatement(
   language: Language,
   when: { validFrom: Date; saidAt: Date },
   earlier: readonly (EarlierMemory & { saidAt: Date })[],
+  /** How a text is analysed: `analyzeStatement`, or a caller's cache of it (the same memories are compared again and again). */
+  analyze: (text: string, language: Language) => Statement = analyzeStatement,
 ): (Resolution & { retireFrom: Date })[] {
-  const next = analyzeStatement(text, language);
+  const next = analyze(text, language);
   const out: (Resolution & { retireFrom: Date })[] = [];
   for (const memory of earlier) {
-    const r = compareStatements(next, memory);
+    const r = compareStatements(next, memory, analyze(memory.text, language));
     if (!r) continue;
     if (r.action !== 'keep-both' && memory.saidAt.getTime() >= when.saidAt.getTime()) {
       out.push({ ...r, action: 'keep-both', rule: `${r.rule}, but the memory was said no earlier than this statement: both kept`, retireFrom: when.validFrom });
@@ -536,6 +613,7 @@ const ASKED_BY: Readonly<Record<string, readonly string[]>> = {
   name: ['name'],
   allergy: ['allergy', 'allergic'],
   pet: ['pet'],
+  preference: ['prefer', 'favourite', 'favorite'],
 };
 
 /** The same, in Korean, for a Korean memory. */

@@ -59,6 +59,14 @@ describe('resolution: look-alikes stay apart', () => {
     ['I live in Seoul.', 'I moved the meeting to Friday.'],
     ['The build takes 10 minutes.', 'The test suite takes 25 minutes.'],
     ['우리 형은 대전에 살아.', '나는 광주에 살아.'],
+    ["Minji Kim's phone number is now 010-1234-5678.", "Jisoo Lee's phone number is now 010-8765-4321."],
+    ['The search database moved to host db-01.internal.', 'The checkout database moved to host db-01.internal.'],
+    ['The auth database moved to host db-35.internal.', 'The catalog database moved to host db-17.internal.'],
+    ['I moved to Berlin this month.', 'The first snow of the year fell on Berlin today.'],
+    [
+      'Our retro went better than expected. The weather was awful, so we stayed in. Honestly the hardest part is agreeing on what done means.',
+      'The new café does a decent flat white. Our retro went better than expected; people actually said what bothered them. The weather was awful.',
+    ],
   ])('%s / %s', (earlier, next) => {
     expect(replaces(earlier, next)).toBe(false);
   });

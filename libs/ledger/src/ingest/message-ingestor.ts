@@ -18,12 +18,13 @@ import {
   admit,
   analyzeStatement,
   type Clock,
+  EVENT_TYPES,
   normalizeTerm,
   RESOLUTION_BATCH,
   type ResolvedMemory,
   resolveStatement,
+  type Statement,
   searchWordsOf,
-  extractCandidates,
   type Candidate,
   type IngestedCandidate,
   type Language,
@@ -40,6 +41,7 @@ import { z } from 'zod';
 import { type Ledger, type LedgerOp, parse } from '../ledger';
 import { isoTime, tenantSchema } from '../ledger.schemas';
 import { AdmissionPolicies } from './admission-policy';
+import { type MessageExtractor, ruleExtractor } from './message-extractor';
 import { type MessageTriager, ruleTriager } from './message-triager';
 
 export const ingestMessageSchema = z
@@ -88,6 +90,8 @@ export interface IngestorDeps {
   embedderLanguages?: Language[] | 'all';
   /** Informing or asking: the offline rules unless a model is plugged in. */
   triager?: MessageTriager;
+  /** Who reads triples out of statements: the offline rules unless a model is plugged in. */
+  extractor?: MessageExtractor;
   /** Whether statements are compared with earlier memories (default true). */
   resolution?: boolean;
   newId?: () => string;
@@ -110,10 +114,15 @@ function resultOf(record: MessageIngested['data'], position: number, replayed: b
   };
 }
 
+/** Statement analyses kept (a few KB each). */
+const MAX_ANALYSES = 5000;
+
 export class MessageIngestor {
   private readonly policies: AdmissionPolicies;
   private readonly tenantPolicies = new Map<string, AdmissionPolicy>();
   private readonly exampleVectors = new Map<string, Promise<Embedding[]>>();
+  /** Analyses of statements by language and text, most recent last: a user's memories are compared again with every message. */
+  private readonly analyses = new Map<string, Statement>();
   private readonly newId: () => string;
 
   constructor(private readonly deps: IngestorDeps) {
@@ -137,7 +146,9 @@ export class MessageIngestor {
     const triager = this.deps.triager ?? ruleTriager;
     const triage = await triager.triage(m.text);
     const cues = Object.fromEntries(Object.entries(policy.types).map(([type, tp]) => [type, tp.cues]));
-    const candidates = triage.kind === 'ask' ? [] : extractCandidates({ text: m.text, speaker: m.speaker, at, triage, cues });
+    const extractor = this.deps.extractor ?? ruleExtractor;
+    const known = async () => (await this.deps.ledger.knownKeys(t, { speaker: m.speaker })).map((k) => ({ subject: k.subject, relation: k.relation }));
+    const candidates = triage.kind === 'ask' ? [] : await extractor.extract({ text: m.text, speaker: m.speaker, at, triage, cues }, known);
     const similarities = await this.similarities(candidates.map((c) => c.text).join(' '), similarityNeeded(candidates, policy, triage.language), policy, triage.language);
     const decisions = admit({ candidates, policy, language: triage.language, similarity: (type) => similarities.get(type) ?? null });
 
@@ -177,7 +188,7 @@ export class MessageIngestor {
         topic: triage.topic,
         language: triage.language,
         triage: triage.reasons,
-        triagedBy: `${triager.name}; admission policy: ${this.policies.source}`,
+        triagedBy: `${triager.name}; extraction: ${extractor.name}; admission policy: ${this.policies.source}`,
         candidates: decisions.map(({ candidate: c, ...d }) => {
           const written = d.type !== null ? results[next++] : undefined;
           return {
@@ -227,16 +238,18 @@ export class MessageIngestor {
     if (this.deps.resolution === false || candidates.length === 0) return candidates.map(() => []);
     return Promise.all(
       candidates.map(async (c) => {
-        const statement = analyzeStatement(c.text, language);
+        const statement = this.analyze(c.text, language);
         const shapes = [...new Set(statement.values.map((v) => v.kind).filter((k): k is 'email' | 'phone' => k === 'email' || k === 'phone'))];
-        const earlier = (await this.deps.ledger.resembling(tenant, { speaker, words: searchWordsOf(statement), shapes, now: at })).filter(
+        const earlier = (await this.deps.ledger.resembling(tenant, { speaker, words: searchWordsOf(statement), shapes, now: at, limit: 20 })).filter(
           (e) =>
             e.text !== c.text &&
+            // What happened stays true: an event is never retired (see EVENT_TYPES); a new one may change a state.
+            !EVENT_TYPES.has(e.type) &&
             !(c.memoryKind === 'fact' && e.kind === 'fact' && normalizeTerm(e.subject ?? '') === normalizeTerm(c.subject ?? '') && normalizeTerm(e.relation ?? '') === normalizeTerm(c.relation ?? '') && Object.keys(e.scope).length === 0),
         );
         const byId = new Map(earlier.map((e) => [e.memoryId, e]));
         const compared = earlier.map((e) => ({ memoryId: e.memoryId, text: e.text, relation: e.relation, validFrom: new Date(e.validFrom), saidAt: new Date(e.recordedAt) }));
-        return resolveStatement(c.text, language, { validFrom: c.validFrom, saidAt: at }, compared).map(({ retireFrom, ...r }) => ({
+        return resolveStatement(c.text, language, { validFrom: c.validFrom, saidAt: at }, compared, (text, lang) => this.analyze(text, lang)).map(({ retireFrom, ...r }) => ({
           ...r,
           text: byId.get(r.memoryId)!.text,
           retireFrom: retireFrom.toISOString(),
@@ -244,6 +257,16 @@ export class MessageIngestor {
         }));
       }),
     );
+  }
+
+  private analyze(text: string, language: Language): Statement {
+    const key = `${language}\u0000${text}`;
+    let found = this.analyses.get(key);
+    if (found) this.analyses.delete(key);
+    else found = analyzeStatement(text, language);
+    this.analyses.set(key, found);
+    if (this.analyses.size > MAX_ANALYSES) this.analyses.delete(this.analyses.keys().next().value!);
+    return found;
   }
 
   /** The stored record of an ingested message: its triage and every admission decision. */

@@ -36,7 +36,7 @@ describe.each(testBackends())('resolution in MessageIngestor on %s', (backend) =
     expect(after.resolved).toEqual({ retired: 1, keptUnsure: 0, batch: `resolution:${after.messageId}` });
     const decided = after.candidates[0]!.resolution!;
     expect(decided).toEqual([
-      expect.objectContaining({ memoryId: oldId, action: 'supersede', effect: 'retracted', text: 'We build our services with Gradle.', rule: expect.stringContaining('Gradle') }),
+      expect.objectContaining({ memoryId: oldId, action: 'supersede', effect: 'retracted', text: 'We build our services with Gradle.', scores: expect.objectContaining({ oldValue: 'Gradle', newValue: 'Bazel' }) }),
     ]);
     expect(await status('a', oldId)).toBe('retired');
     expect(await status('a', after.stored[0]!)).toBe('active');
@@ -86,6 +86,14 @@ describe.each(testBackends())('resolution in MessageIngestor on %s', (backend) =
     expect(also.resolved).toEqual({ retired: 0, keptUnsure: 1, batch: null });
     expect(also.candidates[0]!.resolution![0]).toMatchObject({ memoryId: extra.stored[0], action: 'keep-both', effect: 'kept' });
     for (const m of [mine, brother, extra, also]) expect(await status('e', m.stored[0]!)).toBe('active');
+  });
+
+  it('never retires an event: what happened stays true whatever holds now', async () => {
+    const offer = await say('h', 'I got the job offer from the Seoul office today!');
+    expect(offer.candidates[0]!.type).toBe('milestone');
+    const moved = await say('h', 'I work at the Busan office now.');
+    expect(moved.candidates[0]!.resolution!.map((r) => r.memoryId)).not.toContain(offer.stored[0]);
+    expect(await status('h', offer.stored[0]!)).toBe('active');
   });
 
   it("never retires another speaker's memory, and does nothing when resolution is off", async () => {
