@@ -10,6 +10,7 @@ export * from './answer-revision';
 export * from './ingest/admission-policy';
 export * from './ingest/message-ingestor';
 export * from './ingest/message-triager';
+export * from './ingest/message-extractor';
 export * from './triage/memory-judge';
 export * from './triage/rule-judge';
 export * from './triage/llm-judge';

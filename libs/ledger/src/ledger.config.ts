@@ -59,6 +59,8 @@ const configSchema = z.object({
     }),
   /** Who decides whether a message informs or asks: the offline rules, or the configured language model. */
   triage: z.enum(['rules', 'llm']).default('rules'),
+  /** Who reads triples out of a message's statements: the offline rules, or the configured language model (offered the tenant's keys). */
+  extraction: z.enum(['rules', 'llm']).default('rules'),
   /** Whether a message's statements are compared with the speaker's earlier memories, and a change said in other words retires what it changed. */
   resolution: z.enum(['rules', 'off']).default('rules'),
   /** A JSON admission-policy file that overrides the built-in gates (README: "Admission policy"). */
@@ -70,6 +72,9 @@ const configSchema = z.object({
 }).superRefine((c, ctx) => {
   if (c.triage === 'llm' && !c.llmUrl) {
     ctx.addIssue({ code: 'custom', path: ['triage'], message: "'llm' needs FACTLEDGER_LLM_URL and FACTLEDGER_LLM_MODEL" });
+  }
+  if (c.extraction === 'llm' && !c.llmUrl) {
+    ctx.addIssue({ code: 'custom', path: ['extraction'], message: "'llm' needs FACTLEDGER_LLM_URL and FACTLEDGER_LLM_MODEL" });
   }
   if ((c.llmUrl === undefined) !== (c.llmModel === undefined)) {
     ctx.addIssue({ code: 'custom', path: [c.llmUrl ? 'llmModel' : 'llmUrl'], message: 'the language model needs both a URL and a model' });
@@ -109,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     admissionPolicy: env.FACTLEDGER_ADMISSION_POLICY || undefined,
     triage: env.FACTLEDGER_TRIAGE || undefined,
     resolution: env.FACTLEDGER_RESOLUTION || undefined,
+    extraction: env.FACTLEDGER_EXTRACTION || undefined,
     ...overrides,
   });
   if (!result.success) {

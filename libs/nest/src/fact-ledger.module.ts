@@ -9,7 +9,7 @@ import { CommandHandler, CqrsModule, EventBus, type IEvent, ofType, QueryHandler
 import { map, type Observable } from 'rxjs';
 import { type Clock, systemClock } from '@factledger/domain';
 import { OpenAiChatModel } from '@factledger/llm';
-import { AdmissionPolicies, LlmTriager, createLedger, type IngestResult, type LedgerConfig, type LedgerHandle, loadConfig, MessageIngestor } from '@factledger/ledger';
+import { AdmissionPolicies, LlmExtractor, LlmTriager, createLedger, type IngestResult, type LedgerConfig, type LedgerHandle, loadConfig, MessageIngestor } from '@factledger/ledger';
 import { type RecallHandle, type RecallResult, recallOn } from '@factledger/recall';
 import { AssembleContextQuery, COMMAND_ROUTES, GetMessageQuery, GetTraceQuery, IngestMessageCommand, LedgerWrittenEvent, QUERY_ROUTES, RunReReviewCommand } from './ledger.commands';
 
@@ -173,6 +173,7 @@ export class FactLedgerModule {
           useFactory: (h: LedgerHandle, recall: RecallHandle | null) => {
             if (options.ingestor) return options.ingestor;
             const config = loadConfig(process.env, options.config ?? {});
+            const chatModel = () => new OpenAiChatModel({ baseUrl: config.llmUrl!, model: config.llmModel!, apiKey: config.llmApiKey });
             return new MessageIngestor({
               ledger: h.ledger,
               store: h.store,
@@ -180,7 +181,8 @@ export class FactLedgerModule {
               policies: AdmissionPolicies.fromFile(config.admissionPolicy),
               embedder: recall?.embedder,
               embedderLanguages: config.embeddings === 'openai' ? 'all' : ['en'],
-              triager: config.triage === 'llm' ? new LlmTriager(new OpenAiChatModel({ baseUrl: config.llmUrl!, model: config.llmModel!, apiKey: config.llmApiKey })) : undefined,
+              triager: config.triage === 'llm' ? new LlmTriager(chatModel()) : undefined,
+              extractor: config.extraction === 'llm' ? new LlmExtractor(chatModel()) : undefined,
               resolution: config.resolution === 'rules',
             });
           },
