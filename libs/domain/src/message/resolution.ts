@@ -1,7 +1,7 @@
 /**
  * Resolution (R22), pure: does a new statement change what an earlier memory of the tenant says,
- * even in other words? Keys alone miss most such changes ("I'm based in Berlin" → "I relocated to
- * Munich"): people rarely repeat a fact's frame when it changes. So a new statement is compared
+ * even in other words? Keys alone miss most such changes ("I live in Lisbon" → "I moved over to
+ * Porto"): people rarely repeat a fact's frame when it changes. So a new statement is compared
  * with each earlier memory that shares its words, as a second judgement beside extraction:
  *
  * - **who it is about** (the holder): the speaker and "we" are one holder; "my brother", "my

@@ -70,9 +70,9 @@ describe.each(testBackends())('resolution in MessageIngestor on %s', (backend) =
   });
 
   it('reopens an answer that cited the retired memory', async () => {
-    const home = await say('d', "I'm based in Berlin.");
-    const answer = await handle.answers.record('d', { question: 'Where do I live?', text: 'In Berlin.', cites: [home.stored[0]!] });
-    await say('d', 'I relocated to Munich in March.');
+    const home = await say('d', "I'm based in Lisbon.");
+    const answer = await handle.answers.record('d', { question: 'Where do I live?', text: 'In Lisbon.', cites: [home.stored[0]!] });
+    await say('d', 'I moved over to Porto in May.');
     await handle.saga.catchUp();
     expect((await handle.answers.answer('d', { answerId: answer.answerId })).status).toBe('reopened');
   });
@@ -101,8 +101,8 @@ describe.each(testBackends())('resolution in MessageIngestor on %s', (backend) =
     const mine = await say('f', 'I drink green tea every morning these days.');
     expect(mine.resolved.retired).toBe(0);
     expect(await status('f', guess.stored[0]!)).toBe('active');
-    const before = await say('g', 'The cache TTL is 300 seconds.', off);
-    const after = await say('g', 'We cut the cache TTL to 60 seconds.', off);
+    const before = await say('g', 'The session timeout is 30 minutes.', off);
+    const after = await say('g', 'We trimmed the session timeout to 10 minutes.', off);
     expect(after.resolved).toEqual({ retired: 0, keptUnsure: 0, batch: null });
     expect(after.candidates[0]!.resolution).toBeUndefined();
     expect(await status('g', before.stored[0]!)).toBe('active');
