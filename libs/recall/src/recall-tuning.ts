@@ -5,6 +5,7 @@
  */
 import { InvalidInputError } from '@factledger/domain';
 import { z } from 'zod';
+import { FRAME_TAG } from './context-render';
 import type { RecallOptions } from './recall';
 
 const share = z.number().min(0).max(1);
@@ -29,7 +30,14 @@ export const recallTuningSchema = z
       .object({ k1: z.number().min(0).max(10), b: share, scan: count(100_000).min(1), keep: count(1000).min(1), neighbourOf: count(200), neighbourGapMs: count(30 * 86_400_000) })
       .partial()
       .strict(),
-    render: z.object({ sources: z.enum(['speaking', 'always', 'never']) }).partial().strict(),
+    render: z
+      .object({
+        sources: z.enum(['speaking', 'always', 'never']),
+        frameTag: z.string().regex(FRAME_TAG, 'must be lower-case letters, digits and hyphens, starting with a letter (at most 40)'),
+        frameText: z.string().trim().min(1).max(500),
+      })
+      .partial()
+      .strict(),
     profileShare: share,
     freshLimit: count(100),
     poolSize: count(1000).min(1),
