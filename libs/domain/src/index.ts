@@ -1,5 +1,6 @@
 /** @factledger/domain — pure model of the ledger: keys, memories, events, commands, the decider. No I/O. */
 export * from './errors';
+export * from './storable-text';
 export * from './clock';
 export * from './keys';
 export * from './memory';

@@ -11,6 +11,7 @@ import {
   evolve,
   factStreamId,
   InvalidInputError,
+  unstorableFields,
   type MemoryCommand,
   type MemoryEvent,
   normalizeTerm,
@@ -170,7 +171,10 @@ function rejectOwnMeta(input: Meta): void {
 /** Re-decides after this many concurrent changes to the same stream before giving up. */
 export const MAX_CONFLICT_RETRIES = 5;
 
+/** The input validated by `schema`: a typed error naming every field that is wrong, text that cannot be stored first. */
 export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const unstorable = unstorableFields(input);
+  if (unstorable.length) throw new InvalidInputError(unstorable);
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
   throw new InvalidInputError(result.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })));

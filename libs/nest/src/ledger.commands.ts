@@ -5,6 +5,7 @@
 import { Command, type IEvent, Query } from '@nestjs/cqrs';
 import type { AnswerRow } from '@factledger/projections';
 import { LlmNotConfiguredError } from '@factledger/llm';
+import { parse, reviseAnswerSchema } from '@factledger/ledger';
 import type { IngestResult, AnswerView, AnswerWriteResult, ClaimVerdict, Revision, FactView, HistoryView, Ledger, LedgerHandle, MemoryView, RollbackResult, WriteResult } from '@factledger/ledger';
 import type { RecallResult } from '@factledger/recall';
 
@@ -68,7 +69,10 @@ export const QUERY_ROUTES = [
   [
     ReviseAnswerQuery,
     (h: LedgerHandle, q: TenantQuery<unknown>) => {
-      if (!h.reviser) throw new LlmNotConfiguredError('answer revision');
+      if (!h.reviser) {
+        parse(reviseAnswerSchema, q.input); // bad input is a 400 whether or not a model is configured
+        throw new LlmNotConfiguredError('answer revision');
+      }
       return h.reviser.revise(q.tenant, q.input);
     },
   ],

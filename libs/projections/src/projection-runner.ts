@@ -5,6 +5,7 @@
  * and per-stream watermarks make a replayed event a no-op. An advisory lock per projection
  * lets several processes run the same runner without applying anything twice.
  */
+import { InvalidInputError } from '@factledger/domain';
 import { type Database, LOG_START, type LogPosition, readLog } from '@factledger/store';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { ProjectionLagError } from './errors';
@@ -149,13 +150,25 @@ export class ProjectionRunner {
     const started = Date.now();
     for (const p of this.projections.filter((x) => only === undefined || x.name === only)) {
       for (let attempt = 0; ; attempt++) {
-        const { events } = await this.behind(p.name, minPosition);
-        if (events === 0) break;
+        const { events, checkpoint } = await checkpointLag(this.db, p.name, minPosition);
+        if (events === 0) {
+          // Nothing left to apply up to it: reached, or a position the log has not got. A position
+          // handed out by a write is visible once the write returns, so one past the head was never handed out.
+          if (checkpoint < minPosition) await this.refuseBeyondHead(minPosition);
+          break;
+        }
         const waited = Date.now() - started;
         if (waited >= this.waitTimeoutMs) throw new ProjectionLagError(p.name, minPosition, events, waited);
         if (attempt === 0) await this.catchUp();
         else await new Promise((r) => setTimeout(r, Math.min(50, 5 * attempt)));
       }
+    }
+  }
+
+  private async refuseBeyondHead(minPosition: number): Promise<void> {
+    const head = Number((await sql<{ head: string | null }>`SELECT max(global_position) AS head FROM fl_events`.execute(this.db)).rows[0]?.head ?? 0);
+    if (minPosition > head) {
+      throw new InvalidInputError([{ path: 'minPosition', message: `no event has position ${minPosition}: the log's last position is ${head}` }]);
     }
   }
 

@@ -10,7 +10,7 @@
  * real tokenizer → rendered block (see context-render.ts, and fusion.ts for the ranking).
  */
 import { randomUUID } from 'node:crypto';
-import { type Clock, InvalidInputError } from '@factledger/domain';
+import { type Clock, InvalidInputError, unstorableFields } from '@factledger/domain';
 import { dotProduct, type Embedder, unitVector } from '@factledger/embeddings';
 import type { ProjectionRunner } from '@factledger/projections';
 import { type Kysely, sql } from 'kysely';
@@ -127,6 +127,8 @@ export class Recall {
   }
 
   async assemble(tenant: string, input: unknown): Promise<RecallResult> {
+    const unstorable = unstorableFields(input);
+    if (unstorable.length) throw new InvalidInputError(unstorable);
     const parsed = recallQuerySchema.safeParse(input ?? {});
     if (!parsed.success) throw new InvalidInputError(parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })));
     const q = parsed.data;

@@ -44,15 +44,15 @@ import { AdmissionPolicies } from './admission-policy';
 import { type MessageExtractor, ruleExtractor } from './message-extractor';
 import { type MessageTriager, ruleTriager } from './message-triager';
 
+/** A message's id: what `messageId` may be when a message is sent or read back. */
+export const messageIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/, 'letters, digits, ".", "_", ":" or "-", at most 200 characters');
+
 export const ingestMessageSchema = z
   .object({
     text: z.string().trim().min(1, 'text must not be empty').max(20_000),
     speaker: z.enum(SPEAKERS).default('user'),
     source: z.string().min(1).max(1000).optional(),
-    messageId: z
-      .string()
-      .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/, 'letters, digits, ".", "_", ":" or "-", at most 200 characters')
-      .optional(),
+    messageId: messageIdSchema.optional(),
     at: isoTime.optional(),
     correlationId: z.string().max(200).optional(),
   })
@@ -271,7 +271,8 @@ export class MessageIngestor {
 
   /** The stored record of an ingested message: its triage and every admission decision. */
   async message(tenant: string, messageId: string): Promise<IngestResult> {
-    return this.record(parse(tenantSchema, tenant), messageId, false);
+    const { messageId: id } = parse(z.object({ messageId: messageIdSchema }), { messageId });
+    return this.record(parse(tenantSchema, tenant), id, false);
   }
 
   private async record(t: string, messageId: string, replayed: boolean): Promise<IngestResult> {
