@@ -1,5 +1,5 @@
 /**
- * `factledger` — the command line: migrate, rebuild, history, as-of, context, trace, answers, verify, ingest, message, triage, eval.
+ * `factledger` — the command line: migrate, rebuild, history, as-of, context, trace, answers, verify, ingest, message, triage, keys, eval.
  * Commands and queries go through the same FactLedgerModule handlers as the HTTP API.
  */
 import 'reflect-metadata';
@@ -29,6 +29,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { BASELINES, type BaselineName } from './eval/baselines';
 import { compareRuns, evalFile, formatReport } from './eval/run-eval';
 import type { ScenarioReport } from './eval/scenario-runner';
+import { keysCommand } from './keys-command';
 import { triageCommand } from './triage-command';
 
 const program = new Command()
@@ -292,6 +293,7 @@ program
   });
 
 program.addCommand(triageCommand(config));
+program.addCommand(keysCommand(config));
 
 program.parseAsync().catch((error: unknown) => {
   console.error(error instanceof LedgerError ? `${error.code}: ${error.message}` : error);

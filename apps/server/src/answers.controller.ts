@@ -1,5 +1,6 @@
 /** Answers over HTTP: record an answer with its citations, read it, list the reopened ones, review one; verify claims. */
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { NeedsScope } from './http/access';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { GetAnswerQuery, ListAnswersCitingQuery, ListReopenedAnswersQuery, ReviseAnswerQuery, RecordAnswerCommand, ReviewAnswerCommand, VerifyClaimsQuery } from '@factledger/nest';
 import { bodyObject, queryObject, TenantPipe } from './http/request-input';
@@ -40,12 +41,14 @@ export class AnswersController {
 
   /** Optional, needs a language model: claims extracted, verified, the answer rewritten while they fail. */
   @Post('answers/revisions')
+  @NeedsScope('read')
   @HttpCode(200)
   revise(@Param('tenant', TenantPipe) tenant: string, @Body() body: unknown) {
     return this.queries.execute(new ReviseAnswerQuery(tenant, bodyObject(body)));
   }
 
   @Post('verifications')
+  @NeedsScope('read')
   @HttpCode(200)
   verify(@Param('tenant', TenantPipe) tenant: string, @Body() body: unknown) {
     return this.queries.execute(new VerifyClaimsQuery(tenant, bodyObject(body)));

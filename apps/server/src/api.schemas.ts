@@ -165,7 +165,11 @@ export const subjectViewSchema = z
   .object({ subject: z.string(), facts: z.array(subjectFactSchema), validAt: instant, knownAt: instant })
   .openapi('Subject');
 
-const causedBy = z.object({ position: z.number().int(), event: z.string() });
+const causedBy = z.object({
+  position: z.number().int(),
+  event: z.string(),
+  actor: z.string().nullable().openapi({ description: 'Who caused the event: the id of the API key of the request (never its secret), or the actor id a host application passed; null when nobody was named.' }),
+});
 const closedBy = causedBy.extend({
   reason: z.string().nullable().openapi({ description: 'The closing event\'s reason (a retraction by resolution names the message and the rule).' }),
   batch: z.string().nullable().openapi({ description: 'Its batch label: what `rollback` takes to undo it.' }),
@@ -259,6 +263,7 @@ export const ingestResultSchema = z
     messageId: z.string(),
     position: z.number().int().openapi({ description: 'Log position of the record and its memories; pass it as minPosition to read them.' }),
     replayed: z.boolean().openapi({ description: 'This messageId was ingested before; this is the stored record and nothing new was appended.' }),
+    actor: z.string().nullable().openapi({ description: 'Who sent the message: the API key id of the request, or a host application\'s actor id.' }),
     kind: z.enum(['inform', 'ask']).openapi({ description: 'A question (ask) is never a source of memories.' }),
     topic: z.string().openapi({ example: 'home' }),
     language: z.enum(['en', 'ko', 'other']),

@@ -3,7 +3,8 @@
  * and the one exception filter that maps ledger errors to status codes.
  */
 import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
 import { loadConfig } from '@factledger/ledger';
 import { FactLedgerModule, type FactLedgerOptions } from '@factledger/nest';
 import { AnswersController } from './answers.controller';
@@ -11,6 +12,7 @@ import { BatchesController } from './batches.controller';
 import { ContextController } from './context.controller';
 import { FactsController } from './facts.controller';
 import { HealthController } from './health.controller';
+import { AccessGate, AccessGuard, ActorInterceptor, KeyThrottlerGuard, SERVER_CONFIG } from './http/access';
 import { LedgerExceptionFilter } from './http/ledger-exception.filter';
 import { createLogger, type Logger, SERVER_LOGGER } from './logging';
 import { MemoriesController } from './memories.controller';
@@ -39,13 +41,21 @@ class ShutdownLog implements OnApplicationShutdown {
 export class AppModule {
   static forRoot(options: ServerOptions = {}): DynamicModule {
     const { logger, ...ledgerOptions } = options;
+    const config = loadConfig(process.env, options.config ?? {});
+    const limited = config.rateLimit > 0;
     return {
       module: AppModule,
-      imports: [FactLedgerModule.forRoot(ledgerOptions)],
+      imports: [FactLedgerModule.forRoot(ledgerOptions), ...(limited ? [ThrottlerModule.forRoot({ throttlers: [{ ttl: 60_000, limit: config.rateLimit }] })] : [])],
       controllers: [MemoriesController, MessagesController, AnswersController, FactsController, BatchesController, ContextController, HealthController, OpenApiController],
       providers: [
         { provide: SERVER_LOGGER, useFactory: () => logger ?? serverLogger(options) },
         { provide: APP_FILTER, useClass: LedgerExceptionFilter },
+        { provide: SERVER_CONFIG, useValue: config },
+        AccessGate,
+        // Guards run in this order: the key is known before the rate limit counts it.
+        { provide: APP_GUARD, useClass: AccessGuard },
+        ...(limited ? [{ provide: APP_GUARD, useClass: KeyThrottlerGuard }] : []),
+        { provide: APP_INTERCEPTOR, useClass: ActorInterceptor },
         ShutdownLog,
       ],
     };

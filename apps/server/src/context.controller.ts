@@ -1,5 +1,6 @@
 /** Recall over HTTP: assemble the context for a prompt, and read back how it was assembled. */
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { NeedsScope } from './http/access';
 import { QueryBus } from '@nestjs/cqrs';
 import { AssembleContextQuery, GetTraceQuery } from '@factledger/nest';
 import { bodyObject, TenantPipe } from './http/request-input';
@@ -9,6 +10,7 @@ export class ContextController {
   constructor(private readonly queries: QueryBus) {}
 
   @Post('context')
+  @NeedsScope('read')
   @HttpCode(200)
   assemble(@Param('tenant', TenantPipe) tenant: string, @Body() body: unknown) {
     return this.queries.execute(new AssembleContextQuery(tenant, bodyObject(body)));

@@ -1,6 +1,7 @@
 /** @factledger/domain — pure model of the ledger: keys, memories, events, commands, the decider. No I/O. */
 export * from './errors';
 export * from './storable-text';
+export * from './access';
 export * from './clock';
 export * from './keys';
 export * from './memory';

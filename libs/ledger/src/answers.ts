@@ -4,6 +4,7 @@
  * is the re-review saga's (re-review.saga.ts), through `reopen` here.
  */
 import { randomUUID } from 'node:crypto';
+import { currentActor } from './actor';
 import {
   type AnswerCommand,
   type AnswerEvent,
@@ -120,7 +121,7 @@ export class Answers {
       if (events.length === 0) return { answerId: command.answerId, position: stream.events.at(-1)?.globalPosition ?? 0, changed: false };
       try {
         const result = await this.deps.store.append(
-          { tenant, commandId, causationId: null, correlationId: null, batch: null, recordedAt: this.deps.clock.now() },
+          { tenant, commandId, causationId: null, correlationId: null, batch: null, recordedAt: this.deps.clock.now(), actor: currentActor() },
           [{ streamId, expectedVersion: stream.version < 0 ? 'no-stream' : stream.version, events: events.map((e) => ({ eventId: randomUUID(), type: e.type, data: e.data })) }],
         );
         await this.deps.runner.catchUp();

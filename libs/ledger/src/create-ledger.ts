@@ -2,11 +2,12 @@
 import { type Clock, type ReviewPolicy, systemClock } from '@factledger/domain';
 import { AnswerProjection, AnswerReader, BackgroundLoop, FactReader, PostgresFactProjection, ProjectionRunner } from '@factledger/projections';
 import { Answers } from './answers';
+import { ApiKeys } from './api-keys';
 import { ReReviewSaga } from './re-review.saga';
 import { type ChatModel, OpenAiChatModel } from '@factledger/llm';
 import { AnswerReviser } from './answer-revision';
 import { ClaimVerifier } from './verify-claims';
-import { type Database, migrate, openDatabase, PostgresEventStore } from '@factledger/store';
+import { ApiKeyStore, type Database, migrate, openDatabase, PostgresEventStore } from '@factledger/store';
 import { Ledger } from './ledger';
 import type { LedgerConfig } from './ledger.config';
 
@@ -22,6 +23,8 @@ export interface LedgerHandle {
   reader: FactReader;
   /** Model-backed answer revision; null when no language model is configured. */
   reviser: AnswerReviser | null;
+  /** API keys: made, listed, revoked, and checked for the HTTP routes. */
+  keys: ApiKeys;
   /** Every `intervalMs` until close: catches the projections up, then runs the re-review saga. */
   startSaga(intervalMs?: number, onError?: (error: unknown) => void): void;
   /** Stops that loop after its current pass. */
@@ -57,6 +60,7 @@ export function ledgerOn(
     verifier,
     reader,
     reviser: options.llm ? new AnswerReviser({ model: options.llm, verifier }, options.maxRevisions) : null,
+    keys: new ApiKeys(new ApiKeyStore(database.db), clock),
     startSaga(intervalMs = 500, onError = () => undefined) {
       loop.start(intervalMs, onError);
     },

@@ -4,6 +4,8 @@ export * from './ledger.schemas';
 export * from './ledger.config';
 export * from './create-ledger';
 export * from './answers';
+export * from './api-keys';
+export * from './actor';
 export * from './re-review.saga';
 export * from './verify-claims';
 export * from './answer-revision';

@@ -13,6 +13,14 @@ const configSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(3000),
   host: z.string().default('127.0.0.1'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * API keys on the HTTP routes: `auto` requires them when the server listens beyond loopback or
+   * any key exists, and otherwise runs open (saying so once); `required` always requires them.
+   * Either way a server that requires keys refuses to start without one.
+   */
+  auth: z.enum(['auto', 'required']).default('auto'),
+  /** Requests a minute one API key (or, with auth off, one client address) may make; 0: no limit. */
+  rateLimit: z.coerce.number().int().min(0).max(1_000_000).default(1200),
   migrateOnStart: z
     .enum(['true', 'false'])
     .default('true')
@@ -95,6 +103,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     port: env.PORT || undefined,
     host: env.HOST || undefined,
     logLevel: env.LOG_LEVEL || undefined,
+    auth: env.FACTLEDGER_AUTH || undefined,
+    rateLimit: env.FACTLEDGER_RATE_LIMIT || undefined,
     migrateOnStart: env.FACTLEDGER_MIGRATE_ON_START || undefined,
     readWaitMs: env.FACTLEDGER_READ_WAIT_MS || undefined,
     embeddings: env.FACTLEDGER_EMBEDDINGS || undefined,

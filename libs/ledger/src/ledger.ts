@@ -5,6 +5,7 @@
  * there is one path from input to log.
  */
 import { randomUUID } from 'node:crypto';
+import { currentActor } from './actor';
 import {
   type Clock,
   decide,
@@ -126,9 +127,10 @@ export interface HistoryView {
   validTo: string | null;
   knownFrom: string | null;
   knownTo: string | null;
-  openedBy: { position: number; event: string };
-  /** The event that closed this row, with its reason and batch label when it had them (a retraction by resolution says which message and rule). */
-  closedBy: { position: number; event: string; reason: string | null; batch: string | null } | null;
+  /** The event that opened this row, and who caused it (an API key's id, or a host's actor id; null when nobody was named). */
+  openedBy: { position: number; event: string; actor: string | null };
+  /** The event that closed this row, with its reason and batch label when it had them (a retraction by resolution says which message and rule), and who caused it. */
+  closedBy: { position: number; event: string; reason: string | null; batch: string | null; actor: string | null } | null;
 }
 
 export interface LedgerDeps {
@@ -422,8 +424,8 @@ export class Ledger {
         validTo: isoDate(h.validTo),
         knownFrom: isoDate(h.txFrom),
         knownTo: isoDate(h.txTo),
-        openedBy: { position: h.openedBy, event: h.openedEventType },
-        closedBy: h.closedBy === null ? null : { position: h.closedBy, event: h.closedEventType ?? '', reason: h.closedReason, batch: h.closedBatch },
+        openedBy: { position: h.openedBy, event: h.openedEventType, actor: h.openedActor },
+        closedBy: h.closedBy === null ? null : { position: h.closedBy, event: h.closedEventType ?? '', reason: h.closedReason, batch: h.closedBatch, actor: h.closedActor },
       }));
   }
 
@@ -512,6 +514,7 @@ export class Ledger {
       correlationId: meta.correlationId ?? null,
       batch: meta.batch ?? null,
       recordedAt: this.deps.clock.now(),
+      actor: currentActor(),
     };
   }
 
@@ -531,6 +534,7 @@ export class Ledger {
       correlationId: context.correlationId,
       batch: context.batch,
       recordedAt: context.recordedAt,
+      actor: context.actor ?? null,
     }));
   }
 

@@ -9,7 +9,7 @@ import { CommandHandler, CqrsModule, EventBus, type IEvent, ofType, QueryHandler
 import { map, type Observable } from 'rxjs';
 import { type Clock, systemClock } from '@factledger/domain';
 import { OpenAiChatModel } from '@factledger/llm';
-import { AdmissionPolicies, LlmExtractor, LlmTriager, createLedger, type IngestResult, type LedgerConfig, type LedgerHandle, loadConfig, MessageIngestor } from '@factledger/ledger';
+import { actingAs, AdmissionPolicies, LlmExtractor, LlmTriager, createLedger, type IngestResult, type LedgerConfig, type LedgerHandle, loadConfig, MessageIngestor } from '@factledger/ledger';
 import { type RecallHandle, type RecallResult, recallOn } from '@factledger/recall';
 import { AssembleContextQuery, COMMAND_ROUTES, GetMessageQuery, GetTraceQuery, IngestMessageCommand, LedgerWrittenEvent, QUERY_ROUTES, RunReReviewCommand } from './ledger.commands';
 
@@ -61,7 +61,7 @@ class IngestMessageHandler {
     private readonly events: EventBus,
   ) {}
   async execute(command: IngestMessageCommand): Promise<IngestResult> {
-    const result = await this.ingestor.ingest(command.tenant, command.input);
+    const result = await actingAs(command.actor, () => this.ingestor.ingest(command.tenant, command.input));
     if (!result.replayed) this.events.publish(new LedgerWrittenEvent(command.tenant, result.position));
     return result;
   }
@@ -83,7 +83,7 @@ function commandHandler(message: Type, run: (handle: LedgerHandle, c: never) => 
       private readonly events: EventBus,
     ) {}
     async execute(command: never): Promise<unknown> {
-      const result = await run(this.handle, command);
+      const result = await actingAs((command as { actor?: string }).actor, () => run(this.handle, command));
       const position = (result as { position?: unknown } | null)?.position;
       if (typeof position === 'number' && position > 0) this.events.publish(new LedgerWrittenEvent((command as { tenant: string }).tenant, position));
       return result;

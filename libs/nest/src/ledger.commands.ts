@@ -9,8 +9,16 @@ import { parse, reviseAnswerSchema } from '@factledger/ledger';
 import type { IngestResult, AnswerView, AnswerWriteResult, ClaimVerdict, Revision, FactView, HistoryView, Ledger, LedgerHandle, MemoryView, RollbackResult, WriteResult } from '@factledger/ledger';
 import type { RecallResult } from '@factledger/recall';
 
+/**
+ * A write for one tenant. The host owns authentication: it passes the tenant, and optionally the
+ * id of whoever acts (a user, a service), which every event the command appends records as its actor.
+ */
 abstract class TenantCommand<R> extends Command<R> {
-  constructor(readonly tenant: string, readonly input: unknown) {
+  constructor(
+    readonly tenant: string,
+    readonly input: unknown,
+    readonly actor?: string,
+  ) {
     super();
   }
 }

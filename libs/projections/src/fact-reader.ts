@@ -45,13 +45,14 @@ export class FactReader {
    * events that opened and closed it, and the closing event's reason and batch label (why a
    * retraction or quarantine happened, and which rollback undoes it).
    */
-  async history(tenant: string, streamId: string): Promise<(HistoryRow & { closedReason: string | null; closedBatch: string | null })[]> {
-    const rows = await sql<Record<string, unknown> & { closed_reason: string | null; closed_batch: string | null }>`
-      SELECT h.*, e.data ->> 'reason' AS closed_reason, e.batch AS closed_batch FROM (
+  async history(tenant: string, streamId: string): Promise<(HistoryRow & { closedReason: string | null; closedBatch: string | null; openedActor: string | null; closedActor: string | null })[]> {
+    const rows = await sql<Record<string, unknown> & { closed_reason: string | null; closed_batch: string | null; opened_actor: string | null; closed_actor: string | null }>`
+      SELECT h.*, e.data ->> 'reason' AS closed_reason, e.batch AS closed_batch, e.actor AS closed_actor, o.actor AS opened_actor FROM (
         SELECT ${HISTORY_COLUMNS} FROM fl_fact_history WHERE tenant = ${tenant} AND stream_id = ${streamId}) h
       LEFT JOIN fl_events e ON e.global_position = h.closed_by
+      LEFT JOIN fl_events o ON o.global_position = h.opened_by
       ORDER BY h.opened_by, h.memory_id`.execute(this.db);
-    return rows.rows.map((r) => ({ ...historyFromDb(r), closedReason: r.closed_reason, closedBatch: r.closed_batch }));
+    return rows.rows.map((r) => ({ ...historyFromDb(r), closedReason: r.closed_reason, closedBatch: r.closed_batch, openedActor: r.opened_actor, closedActor: r.closed_actor }));
   }
 
   /** Memories in the read paths now, newest first. */

@@ -31,6 +31,8 @@ export interface AppendContext {
   /** Groups lifecycle changes so that a rollback can find and undo them. */
   batch: string | null;
   recordedAt: Date;
+  /** Who caused it: an API key's id, or an actor id a host application passed; never a secret. */
+  actor?: string | null;
 }
 
 export interface AppendResult {
@@ -76,6 +78,8 @@ export interface RecordedEvent {
   correlationId: string | null;
   batch: string | null;
   recordedAt: Date;
+  /** Who caused it (see AppendContext.actor); null when nobody was named. */
+  actor: string | null;
 }
 
 export interface ReadStreamResult {

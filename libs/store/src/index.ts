@@ -5,4 +5,5 @@ export * from './copy-rows';
 export * from './database';
 export * from './migrations';
 export * from './postgres-event-store';
+export * from './api-key-store';
 export * from './test-database';

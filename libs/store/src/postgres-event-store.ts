@@ -48,13 +48,15 @@ interface EventRow {
   correlation_id: string | null;
   batch: string | null;
   recorded_at: Date;
+  /** Absent from rows that fl_append returns with a refusal (they are decided on, not shown). */
+  actor?: string | null;
 }
 
 /** The advisory lock key that orders appends ('fl' in ASCII + 1); fl_append takes it. */
 export const APPEND_LOCK = 0x666c0001;
 
 const EVENT_COLUMNS = sql.raw(
-  'global_position, transaction_id::text AS transaction_id, tenant, stream_id, stream_version, event_id::text AS event_id, type, data, command_id, causation_id, correlation_id, batch, recorded_at',
+  'global_position, transaction_id::text AS transaction_id, tenant, stream_id, stream_version, event_id::text AS event_id, type, data, command_id, causation_id, correlation_id, batch, recorded_at, actor',
 );
 
 export function toRecordedEvent(row: EventRow): RecordedEvent {
@@ -72,6 +74,7 @@ export function toRecordedEvent(row: EventRow): RecordedEvent {
     correlationId: row.correlation_id,
     batch: row.batch,
     recordedAt: row.recorded_at,
+    actor: row.actor ?? null,
   };
 }
 
@@ -115,7 +118,9 @@ export class PostgresEventStore implements EventStore {
     const result = await sql<{ r: AppendReply }>`
       SELECT fl_append(${context.tenant}, ${context.commandId}, ${context.causationId}, ${context.correlationId}, ${context.batch},
         ${context.recordedAt.toISOString()}::timestamptz, ${JSON.stringify(streams)}::jsonb, ${JSON.stringify(events)}::jsonb,
-        ${followUp?.fn ?? null}::regproc, ${followUp ? JSON.stringify(followUp.payload) : null}::jsonb) AS r`.execute(this.db);
+        ${followUp?.fn ?? null}::regproc, ${followUp ? JSON.stringify(followUp.payload) : null}::jsonb) AS r
+      -- The actor of this append's events, for this transaction only (fl_events.actor's default, migrations/017).
+      FROM (SELECT set_config('factledger.actor', ${context.actor ?? ''}, true)) AS actor`.execute(this.db);
     const reply = result.rows[0]!.r;
     if (reply.conflict) {
       const c = reply.conflict;

@@ -31,6 +31,11 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   embedding_service_error: 502,
   embedding_bad_response: 502,
   embedding_dimension_mismatch: 502,
+  // API keys: no usable key; a tenant the key does not cover (answered like anything that is not there); a scope the key lacks.
+  unauthenticated: 401,
+  hidden: 404,
+  forbidden: 403,
+  unknown_key: 404,
 };
 
 export interface ErrorBody {
@@ -58,9 +63,11 @@ function isExposedClientError(e: unknown): e is { status: number; message: strin
 export function toHttpError(exception: unknown): HttpError {
   if (exception instanceof LedgerError && exception.code in STATUS_BY_CODE) {
     const status = STATUS_BY_CODE[exception.code]!;
-    const body: ErrorBody = { error: exception.code, message: exception.message };
+    // A tenant the key does not cover gets the same answer whatever it holds: nothing of it leaks.
+    const body: ErrorBody = exception.code === 'hidden' ? { error: 'not_found', message: 'nothing here for this API key' } : { error: exception.code, message: exception.message };
     if (exception instanceof InvalidInputError) body.issues = exception.issues;
-    return { status, body, headers: status === 503 ? { 'Retry-After': '1' } : undefined };
+    const headers: Record<string, string> | undefined = status === 503 ? { 'Retry-After': '1' } : status === 401 ? { 'WWW-Authenticate': 'Bearer' } : undefined;
+    return { status, body, headers };
   }
   if (exception instanceof HttpException && exception.getStatus() < 500) {
     const status = exception.getStatus();

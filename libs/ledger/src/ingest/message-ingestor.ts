@@ -38,6 +38,7 @@ import {
 import { cosineSimilarity, type Embedder, type Embedding } from '@factledger/embeddings';
 import type { EventStore } from '@factledger/store';
 import { z } from 'zod';
+import { currentActor } from '../actor';
 import { type Ledger, type LedgerOp, parse } from '../ledger';
 import { isoTime, tenantSchema } from '../ledger.schemas';
 import { AdmissionPolicies } from './admission-policy';
@@ -66,6 +67,8 @@ export interface IngestResult {
   position: number;
   /** True when this call found the message already ingested (same `messageId`) and appended nothing. */
   replayed: boolean;
+  /** Who sent it: the API key's id, or the actor id a host application passed; null when nobody was named. */
+  actor: string | null;
   kind: 'inform' | 'ask';
   topic: string;
   language: Language;
@@ -97,11 +100,12 @@ export interface IngestorDeps {
   newId?: () => string;
 }
 
-function resultOf(record: MessageIngested['data'], position: number, replayed: boolean): IngestResult {
+function resultOf(record: MessageIngested['data'], position: number, replayed: boolean, actor: string | null): IngestResult {
   return {
     messageId: record.messageId,
     position,
     replayed,
+    actor,
     kind: record.kind,
     topic: record.topic,
     language: record.language,
@@ -226,7 +230,7 @@ export class MessageIngestor {
       },
     });
     if (result.replayed) return this.record(t, messageId, true);
-    return resultOf(written!, result.position, false);
+    return resultOf(written!, result.position, false, currentActor());
   }
 
   /**
@@ -279,7 +283,7 @@ export class MessageIngestor {
     const stream = await this.deps.store.readStream(t, messageStreamId(messageId));
     const event = stream.events.find((e) => e.type === 'MessageIngested');
     if (!event) throw new UnknownMessageError(messageId);
-    return resultOf(event.data as MessageIngested['data'], event.globalPosition, replayed);
+    return resultOf(event.data as MessageIngested['data'], event.globalPosition, replayed, event.actor);
   }
 
   private async similarities(text: string, types: string[], policy: AdmissionPolicy, language: Language): Promise<Map<string, number>> {

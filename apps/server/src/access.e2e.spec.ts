@@ -1,0 +1,193 @@
+/**
+ * API keys end to end: every `/v1` route of the OpenAPI document tried without a key, with a bad,
+ * an expired and a revoked one, with another tenant's key and with a key that lacks the route's
+ * scope; the key's id in the log; the rate limit; and a server that must not start without keys.
+ */
+import type { AddressInfo } from 'node:net';
+import type { INestApplication } from '@nestjs/common';
+import { ManualClock, systemClock } from '@factledger/domain';
+import { UseLiteEmbedder } from '@factledger/embeddings';
+import { type LedgerHandle, ledgerOn } from '@factledger/ledger';
+import { type RecallHandle, type RecallSettings, recallOn } from '@factledger/recall';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
+import { createServer } from './create-server';
+
+const embedder = new UseLiteEmbedder();
+
+interface Route {
+  method: 'GET' | 'POST';
+  path: string;
+  scope: 'read' | 'write';
+}
+
+describe.each(testBackends())('API keys on %s', (backend) => {
+  let database: TestDatabase;
+  let app: INestApplication;
+  let base: string;
+  let recall: RecallHandle;
+  let handle: LedgerHandle;
+  let routes: Route[];
+  const secrets: Record<string, string> = {};
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    database = await createTestDatabase(backend);
+    handle = ledgerOn(database);
+    const make = async (name: string, tenant: string, scopes: string, expires?: string) => {
+      const made = await handle.keys.create({ tenant, scopes, name, expires });
+      secrets[name] = made.secret;
+      ids[name] = made.key.keyId;
+    };
+    await make('writer', 'acme', 'read,write');
+    await make('reader', 'acme', 'read');
+    await make('other', 'beta', 'read,write,admin');
+    await make('operator', '*', 'read,write,admin');
+    await make('revoked', 'acme', 'read,write');
+    await handle.keys.revoke(ids.revoked!);
+    // Made with a clock that then moves past its expiry.
+    const clock = new ManualClock(new Date());
+    const early = ledgerOn(database, { clock });
+    const soon = await early.keys.create({ tenant: 'acme', scopes: 'read,write', name: 'expired', expires: new Date(Date.now() + 1000).toISOString() });
+    secrets.expired = soon.secret;
+    const settings: RecallSettings = { embeddings: 'use-lite', addressTerms: [], traceRetentionDays: 30, indexIntervalMs: 20 };
+    recall = recallOn(database, handle.runner, systemClock, settings, embedder);
+    app = await createServer({ handle, recall, config: { logLevel: 'silent', auth: 'required', rateLimit: 0 } });
+    await app.listen(0, '127.0.0.1');
+    base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+    const doc = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const reads = new Set(['/v1/tenants/{tenant}/context', '/v1/tenants/{tenant}/verifications', '/v1/tenants/{tenant}/answers/revisions']);
+    routes = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith('/v1/'))
+      .flatMap(([path, methods]) =>
+        Object.keys(methods)
+          .filter((m) => m === 'get' || m === 'post')
+          .map((m): Route => ({ method: m.toUpperCase() as Route['method'], path, scope: m === 'get' || reads.has(path) ? 'read' : 'write' })),
+      );
+    await new Promise((r) => setTimeout(r, 1100));
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+  });
+
+  async function send(method: 'GET' | 'POST', path: string, key?: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }> {
+    const headers: Record<string, string> = {};
+    if (key) headers.authorization = `Bearer ${key}`;
+    if (method === 'POST') headers['content-type'] = 'application/json';
+    const res = await fetch(base + path, { method, headers, body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
+  }
+  const at = (route: Route, tenant: string) => route.path.replace('{tenant}', tenant).replace(/\{id\}/, '00000000-0000-4000-8000-000000000000').replace(/\{\w+\}/g, 'x');
+
+  it('finds every /v1 route, reads and writes', () => {
+    expect(routes.length).toBeGreaterThanOrEqual(20);
+    expect(routes.filter((r) => r.scope === 'write').length).toBeGreaterThanOrEqual(9);
+  });
+
+  it('answers 401 on every route without a usable key: none, malformed, unknown, wrong secret, revoked, expired', async () => {
+    const unknown = `flk_${'a'.repeat(12)}_${'b'.repeat(43)}`;
+    const wrongSecret = secrets.writer!.replace(/_[^_]+$/, `_${'c'.repeat(43)}`);
+    const failures: string[] = [];
+    for (const route of routes) {
+      for (const [label, key] of Object.entries({ none: undefined, malformed: 'nope', unknown, wrongSecret, revoked: secrets.revoked, expired: secrets.expired })) {
+        const reply = await send(route.method, at(route, 'acme'), key);
+        if (reply.status !== 401 || reply.body?.error !== 'unauthenticated' || reply.headers.get('www-authenticate') !== 'Bearer') failures.push(`${route.method} ${route.path} ${label}: ${reply.status}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("answers another tenant's key with the same 404 on every route, whatever that tenant holds, and changes nothing", async () => {
+    const written = await send('POST', '/v1/tenants/acme/memories', secrets.writer, { text: 'Acme keeps its invoices in the blue folder.' });
+    expect(written.status).toBe(201);
+    const failures: string[] = [];
+    for (const route of routes) {
+      const withData = await send(route.method, at(route, 'acme').replace('/x', `/${written.body.memoryId}`), secrets.other, { text: 'beta writes into acme' });
+      const empty = await send(route.method, at(route, 'nobody-here'), secrets.other, { text: 'beta writes into nobody' });
+      for (const reply of [withData, empty]) {
+        if (reply.status !== 404 || JSON.stringify(reply.body) !== JSON.stringify({ error: 'not_found', message: 'nothing here for this API key' })) failures.push(`${route.method} ${route.path}: ${reply.status} ${JSON.stringify(reply.body)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    const listed = await send('GET', '/v1/tenants/acme/memories', secrets.reader);
+    expect(listed.body.map((m: { text: string }) => m.text)).toEqual(['Acme keeps its invoices in the blue folder.']);
+  });
+
+  it('answers 403 to a read-only key on every write route, and lets it through every read route', async () => {
+    const failures: string[] = [];
+    for (const route of routes) {
+      const reply = await send(route.method, at(route, 'acme'), secrets.reader, { text: 'a reader tries to write' });
+      if (route.scope === 'write' && (reply.status !== 403 || reply.body?.error !== 'forbidden')) failures.push(`${route.method} ${route.path}: ${reply.status}`);
+      if (route.scope === 'read' && [401, 403].includes(reply.status)) failures.push(`${route.method} ${route.path}: ${reply.status}`);
+      if (route.scope === 'read' && reply.status === 404 && reply.body?.error === 'not_found') failures.push(`${route.method} ${route.path}: hidden`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("records the key's id, never its secret, on every event a request appends: history and the message record show it", async () => {
+    const first = await send('POST', '/v1/tenants/acme/memories', secrets.writer, { subject: 'printer', relation: 'room', value: '204' });
+    const second = await send('POST', '/v1/tenants/acme/memories', secrets.operator, { subject: 'printer', relation: 'room', value: '310' });
+    expect([first.status, second.status]).toEqual([201, 201]);
+    const history = await send('GET', `/v1/tenants/acme/history?subject=printer&relation=room&minPosition=${second.body.position}`, secrets.reader);
+    expect(history.body.entries.map((e: any) => [e.value, e.openedBy.actor, e.closedBy?.actor ?? null])).toEqual(
+      expect.arrayContaining([
+        ['204', ids.writer, ids.operator],
+        ['310', ids.operator, null],
+      ]),
+    );
+    const message = await send('POST', '/v1/tenants/acme/messages', secrets.writer, { text: 'I moved to Daejeon last week.', messageId: 'keyed-1' });
+    expect(message.body.actor).toBe(ids.writer);
+    expect((await send('GET', '/v1/tenants/acme/messages/keyed-1', secrets.reader)).body.actor).toBe(ids.writer);
+    const { rows } = await (await import('kysely')).sql<{ actor: string | null; n: string }>`SELECT actor, count(*) AS n FROM fl_events GROUP BY actor`.execute(database.db);
+    const everything = JSON.stringify(rows);
+    for (const secret of Object.values(secrets)) expect(everything).not.toContain(secret.split('_').at(-1));
+    expect(rows.map((r) => r.actor)).toEqual(expect.arrayContaining([ids.writer, ids.operator]));
+  });
+
+  it('keeps /health and /openapi.json open, showing nothing of any tenant', async () => {
+    const health = await send('GET', '/health');
+    expect(health.status).toBe(200);
+    expect(JSON.stringify(health.body)).not.toMatch(/acme|beta/);
+    expect((await send('GET', '/openapi.json')).status).toBe(200);
+  });
+});
+
+describe('API keys: start-up and rate limit', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase('pglite');
+  });
+  afterAll(async () => database.close());
+
+  it('refuses to start when keys are required and none exists, and when it listens beyond loopback without one', async () => {
+    const handle = ledgerOn(database);
+    for (const config of [{ auth: 'required' as const }, { host: '0.0.0.0' }]) {
+      const app = await createServer({ handle, config: { logLevel: 'silent', ...config } });
+      await expect(app.init()).rejects.toThrow(/API keys are required .* but none exists/);
+      await app.close().catch(() => undefined);
+    }
+  });
+
+  it('answers 429 with Retry-After once a key has used its requests for the minute, and counts each key apart', async () => {
+    const handle = ledgerOn(database);
+    const a = await handle.keys.create({ tenant: 'rl', scopes: 'read' });
+    const b = await handle.keys.create({ tenant: 'rl', scopes: 'read' });
+    const app = await createServer({ handle, config: { logLevel: 'silent', auth: 'required', rateLimit: 3 } });
+    await app.listen(0, '127.0.0.1');
+    try {
+      const url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/v1/tenants/rl/memories`;
+      const get = (secret: string) => fetch(url, { headers: { authorization: `Bearer ${secret}` } });
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await get(a.secret)).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      const limited = await get(a.secret);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await limited.json()).toMatchObject({ error: 'too_many_requests' });
+      expect((await get(b.secret)).status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+});
