@@ -97,15 +97,15 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
         validFrom: '2025-01-01T00:00:00.000Z',
         validTo: null,
         knownTo: expect.any(String),
-        openedBy: { position: old.position, event: 'FactAsserted' },
-        closedBy: { position: expect.any(Number), event: 'FactSuperseded', reason: null, batch: null },
+        openedBy: { position: old.position, event: 'FactAsserted', actor: null },
+        closedBy: { position: expect.any(Number), event: 'FactSuperseded', reason: null, batch: null, actor: null },
       }),
       expect.objectContaining({
         memoryId: old.memoryId,
         value: '8000',
         validTo: '2025-06-01T00:00:00.000Z',
         knownTo: null,
-        openedBy: { position: expect.any(Number), event: 'FactSuperseded' },
+        openedBy: { position: expect.any(Number), event: 'FactSuperseded', actor: null },
         closedBy: null,
       }),
       expect.objectContaining({
@@ -113,7 +113,7 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
         value: '8080',
         validFrom: '2025-06-01T00:00:00.000Z',
         validTo: null,
-        openedBy: { position: next.position, event: 'FactAsserted' },
+        openedBy: { position: next.position, event: 'FactAsserted', actor: null },
         closedBy: null,
       }),
     ]);
