@@ -25,6 +25,7 @@ import {
   resolveStatement,
   type Statement,
   searchWordsOf,
+  statementSized,
   type Candidate,
   type IngestedCandidate,
   type Language,
@@ -242,6 +243,8 @@ export class MessageIngestor {
     if (this.deps.resolution === false || candidates.length === 0) return candidates.map(() => []);
     return Promise.all(
       candidates.map(async (c) => {
+        // A long account is never compared (see statementSized): nothing to look up for it.
+        if (!statementSized(c.text)) return [];
         const statement = this.analyze(c.text, language);
         const shapes = [...new Set(statement.values.map((v) => v.kind).filter((k): k is 'email' | 'phone' => k === 'email' || k === 'phone'))];
         const earlier = (await this.deps.ledger.resembling(tenant, { speaker, words: searchWordsOf(statement), shapes, now: at, limit: 20 })).filter(
