@@ -1,5 +1,5 @@
 /**
- * `factledger` — the command line: migrate, rebuild, history, as-of, context, trace, answers, verify, ingest, message, triage, keys, eval.
+ * `factledger` — the command line: migrate, rebuild, history, as-of, context, trace, answers, verify, ingest, message, triage, keys, log verify, eval.
  * Commands and queries go through the same FactLedgerModule handlers as the HTTP API.
  */
 import 'reflect-metadata';
@@ -30,6 +30,7 @@ import { BASELINES, type BaselineName } from './eval/baselines';
 import { compareRuns, evalFile, formatReport } from './eval/run-eval';
 import type { ScenarioReport } from './eval/scenario-runner';
 import { keysCommand } from './keys-command';
+import { logCommand } from './log-command';
 import { triageCommand } from './triage-command';
 
 const program = new Command()
@@ -292,6 +293,7 @@ program
     if (blocking.length > 0) process.exitCode = 1;
   });
 
+program.addCommand(logCommand(config));
 program.addCommand(triageCommand(config));
 program.addCommand(keysCommand(config));
 

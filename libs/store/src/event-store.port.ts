@@ -98,4 +98,15 @@ export interface EventStore {
   readBatch(tenant: string, batch: string): Promise<RecordedEvent[]>;
   /** The highest committed global position (0 for an empty log). */
   head(): Promise<number>;
+  /** Checks the whole log's hash chain (see LogVerification). */
+  verify(options?: { pageSize?: number }): Promise<LogVerification>;
 }
+
+/**
+ * What checking the log's hash chain found: every event's content hash recomputed from what the
+ * row says, and every link (its hash over the previous event's hash and its content hash). `head`
+ * is the last event's hash: kept somewhere else, it also shows whether the end of the log was cut.
+ */
+export type LogVerification =
+  | { ok: true; events: number; headPosition: number; head: string | null }
+  | { ok: false; events: number; position: number; problem: 'content' | 'link' | 'missing'; message: string };

@@ -21,6 +21,7 @@
  * (commit, prepare) shape as EventStoreDB's `$all` positions.
  */
 import type { Kysely, Transaction } from 'kysely';
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { ExpectedVersionConflict } from './errors';
 import type {
@@ -29,6 +30,7 @@ import type {
   AppendResult,
   EventStore,
   LogPosition,
+  LogVerification,
   ReadStreamResult,
   RecordedEvent,
   StreamAppend,
@@ -158,6 +160,39 @@ export class PostgresEventStore implements EventStore {
   async head(): Promise<number> {
     const row = await sql<{ head: number | null }>`SELECT max(global_position) AS head FROM fl_events`.execute(this.db);
     return Number(row.rows[0]?.head ?? 0);
+  }
+
+  /**
+   * Walks the log in position order, a page at a time, and checks each event: its content hash
+   * against the row as it stands now (fl_event_content, migrations/018), and its hash against
+   * sha256(previous event's hash || content hash). Stops at the first event that fails.
+   */
+  async verify(options: { pageSize?: number } = {}): Promise<LogVerification> {
+    const pageSize = options.pageSize ?? 5000;
+    let previous = Buffer.alloc(0);
+    let after = 0;
+    let events = 0;
+    for (;;) {
+      const page = await sql<{ global_position: string; hash: Buffer | null; content_hash: Buffer | null; content_now: Buffer }>`
+        SELECT global_position, hash, content_hash,
+          sha256(fl_event_content(global_position, tenant, stream_id, stream_version, event_id, type, data, command_id, causation_id, correlation_id, batch, recorded_at, actor)) AS content_now
+        FROM fl_events WHERE global_position > ${after} ORDER BY global_position LIMIT ${pageSize}`.execute(this.db);
+      for (const row of page.rows) {
+        const position = Number(row.global_position);
+        const hash = row.hash === null ? null : Buffer.from(row.hash);
+        const content = row.content_hash === null ? null : Buffer.from(row.content_hash);
+        if (hash === null || content === null) return { ok: false, events, position, problem: 'missing', message: `event ${position} has no hash: it was written behind the ledger's back` };
+        if (!content.equals(Buffer.from(row.content_now))) return { ok: false, events, position, problem: 'content', message: `event ${position} does not say what was hashed when it was written: it was altered` };
+        const expected = createHash('sha256').update(previous).update(content).digest();
+        if (!expected.equals(hash)) {
+          return { ok: false, events, position, problem: 'link', message: `event ${position} does not follow the event before it: an event before it was deleted or inserted, or its hash altered` };
+        }
+        previous = hash;
+        after = position;
+        events++;
+      }
+      if (page.rows.length < pageSize) return { ok: true, events, headPosition: after, head: events ? previous.toString('hex') : null };
+    }
   }
 }
 
