@@ -26,12 +26,12 @@ describe('factledger keys', () => {
     const secret = created.at(-1)!;
     expect(secret).toMatch(/^flk_[a-z0-9]{12}_[A-Za-z0-9_-]{43}$/);
     expect(created[0]).toMatch(/^key [a-z0-9]{12} for tenant acme, scopes read,write, named agent, expires 2099-01-01/);
-    const keyId = secret.split('_')[1]!;
+    const keyId = secret.slice('flk_'.length, 'flk_'.length + 12);
 
     const listed = (await run('list')).join('\n');
     expect(listed).toContain(keyId);
     expect(listed).toContain('active');
-    expect(listed).not.toContain(secret.split('_').at(-1));
+    expect(listed).not.toContain(secret.slice('flk_'.length + 12 + 1));
 
     const handle = await createLedger(config());
     try {
