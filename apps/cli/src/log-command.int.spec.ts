@@ -32,6 +32,8 @@ describe('factledger log verify', () => {
       await handle.ledger.assert('t', { subject: 'api', relation: 'port', value: '8000' });
       altered = (await handle.ledger.assert('t', { subject: 'api', relation: 'port', value: '8080' })).position;
       await handle.ledger.assert('t', { text: 'A third memory.' });
+      // What the server's background loop does every pass.
+      expect(await handle.store.seal()).toBe(4);
     } finally {
       await handle.close();
     }

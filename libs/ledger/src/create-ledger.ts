@@ -25,7 +25,7 @@ export interface LedgerHandle {
   reviser: AnswerReviser | null;
   /** API keys: made, listed, revoked, and checked for the HTTP routes. */
   keys: ApiKeys;
-  /** Every `intervalMs` until close: catches the projections up, then runs the re-review saga. */
+  /** Every `intervalMs` until close: catches the projections up, seals new events into the log's hash chain, then runs the re-review saga. */
   startSaga(intervalMs?: number, onError?: (error: unknown) => void): void;
   /** Stops that loop after its current pass. */
   stopSaga(): Promise<void>;
@@ -47,8 +47,13 @@ export function ledgerOn(
   const answers = new Answers({ store, runner, facts: reader, answers: answerReader, clock });
   const saga = new ReReviewSaga(database.db, { answers, reader: answerReader, runner }, options.reviewPolicy);
   const verifier = new ClaimVerifier({ reader, now: () => clock.now() });
-  // The read models a write did not project inline (answers), then the saga.
-  const loop = new BackgroundLoop(() => runner.catchUp().then(() => saga.catchUp()));
+  // The read models a write did not project inline (answers), the log's hash chain, then the saga.
+  const loop = new BackgroundLoop(() =>
+    runner
+      .catchUp()
+      .then(() => store.seal())
+      .then(() => saga.catchUp()),
+  );
   const stopSaga = (): Promise<void> => loop.stop();
   return {
     ledger,

@@ -98,7 +98,9 @@ export interface EventStore {
   readBatch(tenant: string, batch: string): Promise<RecordedEvent[]>;
   /** The highest committed global position (0 for an empty log). */
   head(): Promise<number>;
-  /** Checks the whole log's hash chain (see LogVerification). */
+  /** Chains the events committed since the last call into the log's hash chain; how many. */
+  seal(options?: { pageSize?: number }): Promise<number>;
+  /** Seals what is left, then checks the whole log against its hash chain (see LogVerification). */
   verify(options?: { pageSize?: number }): Promise<LogVerification>;
 }
 
@@ -109,4 +111,4 @@ export interface EventStore {
  */
 export type LogVerification =
   | { ok: true; events: number; headPosition: number; head: string | null }
-  | { ok: false; events: number; position: number; problem: 'content' | 'link' | 'missing'; message: string };
+  | { ok: false; events: number; position: number; problem: 'content' | 'link' | 'missing' | 'deleted'; message: string };

@@ -162,37 +162,57 @@ export class PostgresEventStore implements EventStore {
     return Number(row.rows[0]?.head ?? 0);
   }
 
+  /** Chains the events not sealed yet (fl_seal, migrations/018), a page at a time; how many it sealed. */
+  async seal(options: { pageSize?: number } = {}): Promise<number> {
+    const pageSize = options.pageSize ?? 5000;
+    let sealed = 0;
+    for (;;) {
+      const n = Number((await sql<{ n: number }>`SELECT fl_seal(${pageSize}) AS n`.execute(this.db)).rows[0]!.n);
+      sealed += n;
+      if (n < pageSize) return sealed;
+    }
+  }
+
   /**
-   * Walks the log in position order, a page at a time, and checks each event: its content hash
-   * against the row as it stands now (fl_event_content, migrations/018), and its hash against
-   * sha256(previous event's hash || content hash). Stops at the first event that fails.
+   * Seals what is not sealed yet, then walks the chain in position order, a page at a time, beside
+   * the events: each event's content hash against its row as it stands now, each link against
+   * sha256(previous hash || content hash), a chain row without its event (deleted), an event
+   * without a chain row before sealed ones (inserted). Stops at the first that fails.
    */
   async verify(options: { pageSize?: number } = {}): Promise<LogVerification> {
     const pageSize = options.pageSize ?? 5000;
+    await this.seal({ pageSize });
+    const last = Number(
+      (await sql<{ last: string | null }>`SELECT greatest((SELECT max(global_position) FROM fl_event_chain), (SELECT max(global_position) FROM fl_events)) AS last`.execute(this.db)).rows[0]!.last ?? 0,
+    );
     let previous = Buffer.alloc(0);
-    let after = 0;
+    let headPosition = 0;
     let events = 0;
-    for (;;) {
-      const page = await sql<{ global_position: string; hash: Buffer | null; content_hash: Buffer | null; content_now: Buffer }>`
-        SELECT global_position, hash, content_hash,
-          sha256(fl_event_content(global_position, tenant, stream_id, stream_version, event_id, type, data, command_id, causation_id, correlation_id, batch, recorded_at, actor)) AS content_now
-        FROM fl_events WHERE global_position > ${after} ORDER BY global_position LIMIT ${pageSize}`.execute(this.db);
+    // Pages of positions (from, from + pageSize], the chain's rows beside the log's.
+    for (let from = 0; from < last; from += pageSize) {
+      const page = await sql<{ position: string; sealed: boolean; present: boolean; hash: Buffer | null; content_hash: Buffer | null; content_now: Buffer | null }>`
+        SELECT coalesce(c.global_position, e.global_position) AS position, c.global_position IS NOT NULL AS sealed, e.global_position IS NOT NULL AS present,
+          c.hash, c.content_hash,
+          sha256(fl_event_content(e.global_position, e.tenant, e.stream_id, e.stream_version, e.event_id, e.type, e.data, e.command_id, e.causation_id, e.correlation_id, e.batch, e.recorded_at, e.actor)) AS content_now
+        FROM (SELECT * FROM fl_event_chain WHERE global_position > ${from} AND global_position <= ${from + pageSize}) c
+        FULL JOIN (SELECT * FROM fl_events WHERE global_position > ${from} AND global_position <= ${from + pageSize}) e ON e.global_position = c.global_position
+        ORDER BY 1`.execute(this.db);
       for (const row of page.rows) {
-        const position = Number(row.global_position);
-        const hash = row.hash === null ? null : Buffer.from(row.hash);
-        const content = row.content_hash === null ? null : Buffer.from(row.content_hash);
-        if (hash === null || content === null) return { ok: false, events, position, problem: 'missing', message: `event ${position} has no hash: it was written behind the ledger's back` };
-        if (!content.equals(Buffer.from(row.content_now))) return { ok: false, events, position, problem: 'content', message: `event ${position} does not say what was hashed when it was written: it was altered` };
-        const expected = createHash('sha256').update(previous).update(content).digest();
-        if (!expected.equals(hash)) {
-          return { ok: false, events, position, problem: 'link', message: `event ${position} does not follow the event before it: an event before it was deleted or inserted, or its hash altered` };
+        const position = Number(row.position);
+        if (!row.present) return { ok: false, events, position, problem: 'deleted', message: `event ${position} was sealed into the chain and is gone from the log: it was deleted` };
+        if (!row.sealed) return { ok: false, events, position, problem: 'missing', message: `event ${position} is not in the chain though later events are: it was inserted behind the ledger's back` };
+        const content = Buffer.from(row.content_hash!);
+        if (!content.equals(Buffer.from(row.content_now!))) return { ok: false, events, position, problem: 'content', message: `event ${position} does not say what was hashed when it was sealed: it was altered` };
+        const hash = Buffer.from(row.hash!);
+        if (!createHash('sha256').update(previous).update(content).digest().equals(hash)) {
+          return { ok: false, events, position, problem: 'link', message: `the chain breaks at event ${position}: a hash of the chain was altered` };
         }
         previous = hash;
-        after = position;
+        headPosition = position;
         events++;
       }
-      if (page.rows.length < pageSize) return { ok: true, events, headPosition: after, head: events ? previous.toString('hex') : null };
     }
+    return { ok: true, events, headPosition, head: events ? previous.toString('hex') : null };
   }
 }
 
