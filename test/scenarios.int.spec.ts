@@ -1,22 +1,19 @@
 /**
  * Memory scenarios run through the real command/query handlers on every backend: the
- * repository's own (test/scenarios), and the workplace's public dev set (../shared/eval/dev) when
- * that folder sits beside the checkout (a user's clone has none; `.ci/run` also runs it through
- * `factledger eval`). Every step of a kind this build supports must pass (unless an earlier step
+ * repository's own (test/scenarios), so that a clone passes on its own (`.ci/run` adds the
+ * workplace's public dev set through `factledger eval` when ../shared sits beside it). Every step of a kind this build supports must pass (unless an earlier step
  * of an unsupported kind left it without its premise, which the report says); kinds that later
  * work adds must be reported as failed with "not supported yet" (never silently skipped).
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { testBackends } from '@factledger/store';
 import { evalFile } from '../apps/cli/src/eval/run-eval';
 import type { ScenarioReport } from '../apps/cli/src/eval/scenario-runner';
 
 const OWN = join(__dirname, 'scenarios');
-const SHARED_DEV = join(__dirname, '..', '..', 'shared', 'eval', 'dev');
-const scenarioFiles = (dir: string): string[] => readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(dir, f));
-const files = [...scenarioFiles(OWN), ...(existsSync(SHARED_DEV) ? scenarioFiles(SHARED_DEV) : [])];
-const label = (file: string): string => file.slice(join(__dirname, '..', '..').length + 1);
+const files = readdirSync(OWN).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(OWN, f));
+const label = (file: string): string => file.slice(join(__dirname, '..').length + 1);
 const SUPPORTED = new Set(['assert', 'retract', 'quarantine', 'restore', 'retype', 'rollback', 'fact', 'query', 'answer', 'expect', 'verify', 'note', 'message']);
 
 describe.each(testBackends())('dev scenarios on %s', (backend) => {

@@ -2,3 +2,4 @@
 export * from './chat-model.port';
 export * from './errors';
 export * from './openai-chat-model';
+export * from './scripted-chat-server';

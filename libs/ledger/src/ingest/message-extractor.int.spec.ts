@@ -4,10 +4,8 @@
  * tenant's keys for reuse, temperature 0, JSON), how a reply that reuses a key supersedes, and a
  * reply that is not the JSON asked for refused with nothing appended.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ManualClock } from '@factledger/domain';
-import { LlmBadResponseError, OpenAiChatModel } from '@factledger/llm';
+import { LlmBadResponseError, type ScriptedChatServer, startScriptedChatServer } from '@factledger/llm';
 import { createTestDatabase, type TestDatabase } from '@factledger/store';
 import { sql } from 'kysely';
 import { type LedgerHandle, ledgerOn } from '../create-ledger';
@@ -18,30 +16,19 @@ import { MessageIngestor } from './message-ingestor';
 describe('LlmExtractor (scripted chat-completions server, PGlite)', () => {
   let database: TestDatabase;
   let handle: LedgerHandle;
-  let server: Server;
+  let chat: ScriptedChatServer;
   let ingestor: MessageIngestor;
   let reply = '';
-  const sent: { temperature: number; response_format?: unknown; messages: { role: string; content: string }[] }[] = [];
   const clock = new ManualClock(new Date('2026-12-01T00:00:00Z'));
 
   beforeAll(async () => {
     database = await createTestDatabase('pglite');
     handle = ledgerOn(database, { clock });
-    server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        sent.push(JSON.parse(body));
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: reply } }] }));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const model = new OpenAiChatModel({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, model: 'scripted' });
-    ingestor = new MessageIngestor({ ledger: handle.ledger, store: handle.store, clock, extractor: new LlmExtractor(model) });
+    chat = await startScriptedChatServer(() => reply);
+    ingestor = new MessageIngestor({ ledger: handle.ledger, store: handle.store, clock, extractor: new LlmExtractor(chat.model) });
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await chat.close();
     await database.close();
   });
 
@@ -50,9 +37,9 @@ describe('LlmExtractor (scripted chat-completions server, PGlite)', () => {
   it('sends the statements at temperature 0 for JSON, and stores the facts of its reply with the sentence as said', async () => {
     reply = '{"facts":[{"subject":"user","relation":"commutes by","value":"scooter","sentence":"I ride a scooter to work."}]}';
     const r = await ingestor.ingest('t', { text: 'I ride a scooter to work.' });
-    expect(sent.at(-1)).toMatchObject({ temperature: 0, response_format: { type: 'json_object' } });
-    expect(sent.at(-1)!.messages[1]!.content).toBe('I ride a scooter to work.');
-    expect(sent.at(-1)!.messages[0]!.content).toContain('(none yet)');
+    expect(chat.sent.at(-1)).toMatchObject({ temperature: 0, response_format: { type: 'json_object' } });
+    expect(chat.sent.at(-1)!.messages[1]!.content).toBe('I ride a scooter to work.');
+    expect(chat.sent.at(-1)!.messages[0]!.content).toContain('(none yet)');
     expect(r.candidates[0]).toMatchObject({ memoryKind: 'fact', subject: 'user', relation: 'commutes by', value: 'scooter', text: 'I ride a scooter to work.', rule: 'llm:scripted: user / commutes by' });
   });
 
@@ -60,7 +47,7 @@ describe('LlmExtractor (scripted chat-completions server, PGlite)', () => {
     clock.advance(60_000);
     reply = '{"facts":[{"subject":"user","relation":"commutes by","value":"subway","sentence":"These days I take the subway."}]}';
     const r = await ingestor.ingest('t', { text: 'These days I take the subway.' });
-    expect(sent.at(-1)!.messages[0]!.content).toContain('- user / commutes by');
+    expect(chat.sent.at(-1)!.messages[0]!.content).toContain('- user / commutes by');
     expect(r.candidates[0]).toMatchObject({ relation: 'commutes by', value: 'subway', outcome: 'superseded' });
     expect((await handle.ledger.fact('t', { subject: 'user', relation: 'commutes by' })).value).toBe('subway');
   });
@@ -78,9 +65,9 @@ describe('LlmExtractor (scripted chat-completions server, PGlite)', () => {
     reply = '{"facts":[]}';
     const r = await ingestor.ingest('t', { text: 'The weather was lovely on our walk.' });
     expect(r.candidates.map((c) => c.memoryKind)).toEqual(['prose']);
-    const asked = sent.length;
+    const asked = chat.sent.length;
     await ingestor.ingest('t', { text: 'Where do I live?' });
-    expect(sent.length).toBe(asked);
+    expect(chat.sent.length).toBe(asked);
   });
 
   it('is configured only together with a language model', () => {

@@ -3,10 +3,8 @@
  * protocol with scripted replies (no model runs here): what it is sent, and how its verdict
  * steers what the ingest stores.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ManualClock } from '@factledger/domain';
-import { LlmBadResponseError, OpenAiChatModel } from '@factledger/llm';
+import { LlmBadResponseError, type ScriptedChatServer, startScriptedChatServer } from '@factledger/llm';
 import { createTestDatabase, type TestDatabase } from '@factledger/store';
 import { sql } from 'kysely';
 import { type LedgerHandle, ledgerOn } from '../create-ledger';
@@ -17,30 +15,19 @@ import { LlmTriager } from './message-triager';
 describe('LlmTriager (scripted chat-completions server, PGlite)', () => {
   let database: TestDatabase;
   let handle: LedgerHandle;
-  let server: Server;
+  let chat: ScriptedChatServer;
   let ingestor: MessageIngestor;
   let reply = '';
-  const sent: { temperature: number; response_format?: unknown; messages: { content: string }[] }[] = [];
   const clock = new ManualClock(new Date('2026-12-01T00:00:00Z'));
 
   beforeAll(async () => {
     database = await createTestDatabase('pglite');
     handle = ledgerOn(database, { clock });
-    server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        sent.push(JSON.parse(body));
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: reply } }] }));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const model = new OpenAiChatModel({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, model: 'scripted' });
-    ingestor = new MessageIngestor({ ledger: handle.ledger, store: handle.store, clock, triager: new LlmTriager(model) });
+    chat = await startScriptedChatServer(() => reply);
+    ingestor = new MessageIngestor({ ledger: handle.ledger, store: handle.store, clock, triager: new LlmTriager(chat.model) });
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await chat.close();
     await database.close();
   });
 
@@ -49,8 +36,8 @@ describe('LlmTriager (scripted chat-completions server, PGlite)', () => {
   it('asks at temperature 0 for a JSON verdict and records who triaged', async () => {
     reply = '{"kind":"inform","topic":"home","reason":"a move"}';
     const r = await ingestor.ingest('t', { text: 'I moved to Daejeon last week.' });
-    expect(sent.at(-1)).toMatchObject({ temperature: 0, response_format: { type: 'json_object' } });
-    expect(sent.at(-1)!.messages[1]!.content).toBe('I moved to Daejeon last week.');
+    expect(chat.sent.at(-1)).toMatchObject({ temperature: 0, response_format: { type: 'json_object' } });
+    expect(chat.sent.at(-1)!.messages[1]!.content).toBe('I moved to Daejeon last week.');
     expect(r).toMatchObject({ kind: 'inform', topic: 'home', stored: [expect.any(String)] });
     expect(r.triage[0]).toContain('llm:scripted');
   });
