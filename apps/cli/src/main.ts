@@ -31,6 +31,7 @@ import { compareRuns, evalFile, formatReport } from './eval/run-eval';
 import type { ScenarioReport } from './eval/scenario-runner';
 import { keysCommand } from './keys-command';
 import { logCommand } from './log-command';
+import { eraseCommand } from './erase-command';
 import { triageCommand } from './triage-command';
 
 const program = new Command()
@@ -294,6 +295,7 @@ program
   });
 
 program.addCommand(logCommand(config));
+program.addCommand(eraseCommand(config));
 program.addCommand(triageCommand(config));
 program.addCommand(keysCommand(config));
 

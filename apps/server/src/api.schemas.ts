@@ -3,8 +3,9 @@
  * OpenAPI document describes. Inputs themselves are the ledger's own schemas (@factledger/ledger).
  */
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
-import type { FactView, HistoryView, IngestResult, Ledger, MemoryView, RollbackResult, VersionView, WriteResult } from '@factledger/ledger';
+import type { ErasureResult, FactView, HistoryView, IngestResult, Ledger, MemoryView, RollbackResult, VersionView, WriteResult } from '@factledger/ledger';
 import {
+  erasureSchema,
   factQuerySchema,
   historyQuerySchema,
   ingestMessageSchema,
@@ -280,11 +281,35 @@ export const ingestResultSchema = z
 
 export const errorSchema = z
   .object({
-    error: z.string().openapi({ description: 'Stable code: invalid_input, unknown_memory, unknown_batch, unknown_message, cardinality_conflict, illegal_lifecycle, version_conflict, projection_lag, …' }),
+    error: z.string().openapi({ description: 'Stable code: invalid_input, unknown_memory, memory_erased, unknown_batch, unknown_message, cardinality_conflict, illegal_lifecycle, version_conflict, projection_lag, …' }),
     message: z.string(),
     issues: z.array(z.object({ path: z.string(), message: z.string() })).optional().openapi({ description: 'invalid_input only: what is wrong, field by field.' }),
+    erased: z
+      .object({ erasureId: z.string(), erasedAt: z.string(), position: z.number().int(), actor: z.string().nullable() })
+      .optional()
+      .openapi({ description: 'memory_erased only: which erasure took the memory, when, and by which key.' }),
   })
   .openapi('Error');
+
+// ---- erasure ---------------------------------------------------------------------------------
+
+export const erasureBody = erasureSchema.openapi('ErasureBody', {
+  description: 'Exactly one of: memoryId (that memory, with every version of its fact), subject (every memory kept under it), all: true (the whole tenant).',
+});
+
+export const erasureResultSchema = z
+  .object({
+    erasureId: z.string().nullable().openapi({ description: 'Null when there was nothing to erase (nothing was recorded).' }),
+    target: z.enum(['memory', 'subject', 'all']),
+    position: z.number().int().openapi({ description: "The erasure record's log position (for a memory erased before: that erasure's)." }),
+    erasedAt: z.string().nullable(),
+    memoryIds: z.array(z.string()).openapi({ description: 'The memories erased now.' }),
+    events: z.number().int().openapi({ description: 'Events whose data was rewritten.' }),
+    messages: z.number().int().openapi({ description: 'Message records emptied or trimmed.' }),
+    answers: z.array(z.string()).openapi({ description: 'Answers that cited an erased memory: their words are gone, and they are reopened.' }),
+    alreadyErased: z.boolean(),
+  })
+  .openapi('ErasureResult');
 
 // A documented response must have exactly the fields the ledger returns: this fails to compile otherwise.
 type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false;
@@ -305,7 +330,8 @@ const responsesInSync: [
   Documented<typeof ingestedCandidateSchema, IngestResult['candidates'][number]>,
   Documented<typeof gateFindingSchema, IngestResult['candidates'][number]['gates'][number]>,
   Documented<typeof resolvedMemorySchema, NonNullable<IngestResult['candidates'][number]['resolution']>[number]>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Documented<typeof erasureResultSchema, ErasureResult>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 void responsesInSync;
 
 // ---- recall ----------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { loadConfig } from '@factledger/ledger';
 import { FactLedgerModule, type FactLedgerOptions } from '@factledger/nest';
 import { AnswersController } from './answers.controller';
+import { ErasuresController } from './erasures.controller';
 import { BatchesController } from './batches.controller';
 import { ContextController } from './context.controller';
 import { FactsController } from './facts.controller';
@@ -46,7 +47,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [FactLedgerModule.forRoot(ledgerOptions), ...(limited ? [ThrottlerModule.forRoot({ throttlers: [{ ttl: 60_000, limit: config.rateLimit }] })] : [])],
-      controllers: [MemoriesController, MessagesController, AnswersController, FactsController, BatchesController, ContextController, HealthController, OpenApiController],
+      controllers: [MemoriesController, MessagesController, AnswersController, FactsController, BatchesController, ErasuresController, ContextController, HealthController, OpenApiController],
       providers: [
         { provide: SERVER_LOGGER, useFactory: () => logger ?? serverLogger(options) },
         { provide: APP_FILTER, useClass: LedgerExceptionFilter },

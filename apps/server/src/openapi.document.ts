@@ -38,6 +38,8 @@ import {
   retypeBody,
   rollbackBody,
   rollbackResultSchema,
+  erasureBody,
+  erasureResultSchema,
   subjectParams,
   subjectQueryParams,
   subjectViewSchema,
@@ -52,7 +54,10 @@ const body = (schema: z.ZodType, required = true) => ({ required, content: { 'ap
 
 const failures = {
   invalid: { 400: json(errorSchema, 'invalid_input: nothing was changed; `issues` names each field.') },
-  unknownMemory: { 404: json(errorSchema, 'unknown_memory: no such memory in this tenant.') },
+  unknownMemory: {
+    404: json(errorSchema, 'unknown_memory: no such memory in this tenant.'),
+    410: json(errorSchema, 'memory_erased: the memory was erased; `erased` says when and by which erasure.'),
+  },
   unknownBatch: { 404: json(errorSchema, 'unknown_batch: no change in this tenant carries the label.') },
   unknownMessage: { 404: json(errorSchema, 'unknown_message: no message with this id was ingested in this tenant.') },
   conflict: { 409: json(errorSchema, 'cardinality_conflict, illegal_lifecycle or version_conflict.') },
@@ -199,6 +204,18 @@ const ROUTES: RouteConfig[] = [
     tags: ['batches'],
     request: { params: batchParams, body: body(rollbackBody, false) },
     responses: { 200: json(rollbackResultSchema, 'What was compensated, item by item.'), ...failures.invalid, ...failures.unknownBatch, ...failures.conflict },
+  },
+  {
+    method: 'post',
+    path: '/v1/tenants/{tenant}/erasures',
+    summary: "Erase a memory, a subject's memories or the tenant's: their words leave the log and every read model (admin scope)",
+    tags: ['erasures'],
+    request: { params: tenantParams, body: body(erasureBody) },
+    responses: {
+      201: json(erasureResultSchema, 'What was erased; the answers that cited it are reopened.'),
+      ...failures.invalid,
+      404: json(errorSchema, 'unknown_memory: no such memory in this tenant.'),
+    },
   },
   {
     method: 'get',

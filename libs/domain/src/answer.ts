@@ -106,6 +106,9 @@ const REASONS: Record<string, string> = {
   MemoryQuarantined: 'the cited memory was quarantined',
 };
 
+/** Why an answer that cited an erased memory is reopened (always, whatever the policy). */
+export const ERASED_REASON = 'the cited memory was erased';
+
 /** The cited version an event changes and why, when the change crosses the policy's threshold; else null. */
 export function reviewTrigger(event: MemoryEvent, policy: ReviewPolicy = DEFAULT_REVIEW_POLICY): { memoryId: string; reason: string } | null {
   const magnitude = policy.magnitudes[event.type] ?? 0;

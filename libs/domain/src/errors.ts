@@ -31,6 +31,17 @@ export class UnknownMemoryError extends LedgerError {
   }
 }
 
+/** The memory was erased: its words are gone, only the fact that it was erased (and when) remains. */
+export class MemoryErasedError extends LedgerError {
+  readonly code = 'memory_erased';
+  constructor(
+    readonly memoryId: string,
+    readonly erasure: { erasureId: string; erasedAt: string; position: number; actor: string | null },
+  ) {
+    super(`memory ${memoryId} was erased at ${erasure.erasedAt} (erasure ${erasure.erasureId})`);
+  }
+}
+
 /** A key already has a different cardinality; a relation cannot be both a value and a set. */
 export class CardinalityConflictError extends LedgerError {
   readonly code = 'cardinality_conflict';

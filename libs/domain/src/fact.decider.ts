@@ -8,6 +8,7 @@
  * overruled), each valid over a half-open period [validFrom, validTo). For a `one` key the
  * timeline is one sequence without overlap; for a `many` key each value has its own.
  */
+import { isLiveEvent } from './erasure';
 import { CardinalityConflictError, IllegalLifecycleError, InvalidInputError, UnknownMemoryError } from './errors';
 import type { AssertMemory, MemoryCommand, Outcome, QuarantineMemory, RestoreMemory, RetractMemory, RetypeMemory } from './fact.commands';
 import type { FactOverruled, MemoryEvent, StreamEvent } from './fact.events';
@@ -174,9 +175,10 @@ export function evolve(state: StreamState, recorded: StreamEvent): StreamState {
   return state;
 }
 
+/** The state a stream's events leave; what an erasure left of them (and its markers) says nothing. */
 export function replay(events: Iterable<StreamEvent>): StreamState {
   let state = initialState();
-  for (const e of events) state = evolve(state, e);
+  for (const e of events) if (isLiveEvent(e.event)) state = evolve(state, e);
   return state;
 }
 

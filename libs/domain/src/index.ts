@@ -9,4 +9,5 @@ export * from './fact.events';
 export * from './fact.commands';
 export * from './fact.decider';
 export * from './answer';
+export * from './erasure';
 export * from './message';

@@ -18,6 +18,8 @@ export interface EmbeddingCacheStore {
   get(model: string, dimensions: number, textHashes: readonly string[]): Promise<Map<string, Embedding>>;
   /** Keeps these embeddings; one already there for the same key is replaced only if its length differs. */
   put(model: string, entries: readonly CachedEmbedding[]): Promise<void>;
+  /** Drops the entries of these texts, for every model (an erasure: a vector of a text says something of it). */
+  forget(textHashes: readonly string[]): Promise<void>;
 }
 
 /** Hex SHA-256 of the text's UTF-8 bytes, exactly as given (no trimming, no normalisation). */

@@ -46,4 +46,9 @@ export class InMemoryEmbeddingCache implements EmbeddingCacheStore {
       this.entries.delete(key);
     }
   }
+
+  async forget(textHashes: readonly string[]): Promise<void> {
+    const gone = new Set(textHashes);
+    for (const key of [...this.entries.keys()]) if (gone.has(key.slice(key.indexOf('\u0000') + 1))) this.entries.delete(key);
+  }
 }

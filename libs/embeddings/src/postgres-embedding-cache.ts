@@ -88,4 +88,9 @@ export class PostgresEmbeddingCache implements EmbeddingCacheStore {
           WHERE fl_embedding_cache.dimensions <> EXCLUDED.dimensions`.execute(this.db);
     }
   }
+
+  async forget(textHashes: readonly string[]): Promise<void> {
+    if (textHashes.length === 0) return;
+    await sql`DELETE FROM fl_embedding_cache WHERE text_sha256 = ANY (${[...textHashes]}::text[])`.execute(this.db);
+  }
 }

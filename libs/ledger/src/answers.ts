@@ -17,6 +17,7 @@ import {
   initialAnswerState,
   UnknownAnswerError,
   UnknownMemoryError,
+  MemoryErasedError,
 } from '@factledger/domain';
 import type { AnswerReader, AnswerRow, FactReader, ProjectionRunner } from '@factledger/projections';
 import { ExpectedVersionConflict, type EventStore } from '@factledger/store';
@@ -65,7 +66,10 @@ export class Answers {
     const citations: Citation[] = [];
     for (const memoryId of a.cites) {
       const m = await this.deps.facts.memory(t, memoryId);
-      if (!m) throw new UnknownMemoryError(memoryId);
+      if (!m) {
+        const erased = await this.deps.facts.erased(t, memoryId);
+        throw erased ? new MemoryErasedError(memoryId, erased) : new UnknownMemoryError(memoryId);
+      }
       citations.push({ memoryId, value: m.value, text: m.text, speaker: m.speaker });
     }
     const answerId = a.answerId ?? (this.deps.newId ?? randomUUID)();
@@ -92,7 +96,8 @@ export class Answers {
     const citations = [];
     for (const c of row.citations) {
       const m = await this.deps.facts.memory(t, c.memoryId);
-      citations.push({ ...c, now: m ? { status: m.status, supersededBy: m.supersededBy } : null });
+      const erased = m ? null : await this.deps.facts.erased(t, c.memoryId);
+      citations.push({ ...c, now: m ? { status: m.status, supersededBy: m.supersededBy } : erased ? { status: 'erased', supersededBy: null } : null });
     }
     return { ...row, citations };
   }

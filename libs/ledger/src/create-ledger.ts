@@ -2,6 +2,9 @@
 import { type Clock, type ReviewPolicy, systemClock } from '@factledger/domain';
 import { AnswerProjection, AnswerReader, BackgroundLoop, FactReader, PostgresFactProjection, ProjectionRunner } from '@factledger/projections';
 import { Answers } from './answers';
+import { Erasures } from './erasures';
+import { StreamCache } from './stream-cache';
+import { PostgresEmbeddingCache } from '@factledger/embeddings';
 import { ApiKeys } from './api-keys';
 import { ReReviewSaga } from './re-review.saga';
 import { type ChatModel, OpenAiChatModel } from '@factledger/llm';
@@ -17,6 +20,8 @@ export interface LedgerHandle {
   store: PostgresEventStore;
   runner: ProjectionRunner;
   answers: Answers;
+  /** Erasure of a memory, a subject or a tenant (erasures.ts). */
+  erasures: Erasures;
   saga: ReReviewSaga;
   verifier: ClaimVerifier;
   /** The fact read models, for callers that read many memories at once (population triage). */
@@ -42,10 +47,12 @@ export function ledgerOn(
   const facts = new PostgresFactProjection();
   const runner = new ProjectionRunner(database.db, [facts, new AnswerProjection()], { waitTimeoutMs: options.waitTimeoutMs, sessions: database });
   const reader = new FactReader(database.db);
-  const ledger = new Ledger({ store, runner, inline: facts, reader, clock });
+  const streams = new StreamCache();
+  const ledger = new Ledger({ store, runner, inline: facts, reader, clock, streams });
   const answerReader = new AnswerReader(database.db);
   const answers = new Answers({ store, runner, facts: reader, answers: answerReader, clock });
   const saga = new ReReviewSaga(database.db, { answers, reader: answerReader, runner }, options.reviewPolicy);
+  const erasures = new Erasures({ store, runner, facts: reader, answers: answerReader, clock, streams, embeddingCache: new PostgresEmbeddingCache(database.db), saga });
   const verifier = new ClaimVerifier({ reader, now: () => clock.now() });
   // The read models a write did not project inline (answers), the log's hash chain, then the saga.
   const loop = new BackgroundLoop(() =>
@@ -61,6 +68,7 @@ export function ledgerOn(
     store,
     runner,
     answers,
+    erasures,
     saga,
     verifier,
     reader,

@@ -4,6 +4,7 @@ export * from './ledger.schemas';
 export * from './ledger.config';
 export * from './create-ledger';
 export * from './answers';
+export * from './erasures';
 export * from './api-keys';
 export * from './actor';
 export * from './re-review.saga';

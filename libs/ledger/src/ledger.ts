@@ -25,6 +25,7 @@ import {
   type StreamState,
   UnknownBatchError,
   UnknownMemoryError,
+  MemoryErasedError,
 } from '@factledger/domain';
 import { type FactReader, type HistoryRow, type InlineProjection, type MemoryRow, type PendingStream, type ProjectionRunner } from '@factledger/projections';
 import {
@@ -141,6 +142,8 @@ export interface LedgerDeps {
   reader: FactReader;
   clock: Clock;
   newId?: () => string;
+  /** The copies of streams this process keeps (shared with erasure, which drops those it erases). */
+  streams?: StreamCache;
 }
 
 type Meta = { commandId?: string; correlationId?: string; causationId?: string; batch?: string };
@@ -230,10 +233,11 @@ function versionView(h: HistoryRow): VersionView {
 
 export class Ledger {
   private readonly newId: () => string;
-  private readonly streams = new StreamCache();
+  private readonly streams: StreamCache;
 
   constructor(private readonly deps: LedgerDeps) {
     this.newId = deps.newId ?? randomUUID;
+    this.streams = deps.streams ?? new StreamCache();
   }
 
   // ---- commands -------------------------------------------------------------------------
@@ -434,7 +438,7 @@ export class Ledger {
     const q = parse(memoryQuerySchema, input);
     await this.deps.runner.awaitPosition(q.minPosition, 'facts');
     const m = await this.deps.reader.memory(t, q.memoryId);
-    if (!m) throw new UnknownMemoryError(q.memoryId);
+    if (!m) throw await this.missing(t, q.memoryId);
     return memoryView(m);
   }
 
@@ -502,8 +506,14 @@ export class Ledger {
       await this.deps.runner.catchUp();
       m = await this.deps.reader.memory(tenant, memoryId);
     }
-    if (!m) throw new UnknownMemoryError(memoryId);
+    if (!m) throw await this.missing(tenant, memoryId);
     return m;
+  }
+
+  /** Why a memory is not there: erased (and when), or unknown to this tenant. */
+  private async missing(tenant: string, memoryId: string): Promise<Error> {
+    const erased = await this.deps.reader.erased(tenant, memoryId);
+    return erased ? new MemoryErasedError(memoryId, erased) : new UnknownMemoryError(memoryId);
   }
 
   private context(tenant: string, meta: Meta): AppendContext {

@@ -8,7 +8,7 @@
  * written only after the page's reopens) appends nothing twice; and an answer already reopened
  * stays as it is until reviewed. Driven by the log, never by the in-memory event bus alone.
  */
-import { DEFAULT_REVIEW_POLICY, type MemoryEvent, MEMORY_EVENT_TYPES, type ReviewPolicy, reviewTrigger } from '@factledger/domain';
+import { DEFAULT_REVIEW_POLICY, ERASED_REASON, isLiveEvent, MEMORY_ERASED, type MemoryErased, type MemoryEvent, MEMORY_EVENT_TYPES, type ReviewPolicy, reviewTrigger } from '@factledger/domain';
 import { type AnswerReader, lockProjection, SingleFlightDrain, type ProjectionRunner, readCheckpoint, writeCheckpoint } from '@factledger/projections';
 import { readLog } from '@factledger/store';
 import { type Kysely, sql } from 'kysely';
@@ -44,8 +44,13 @@ export class ReReviewSaga {
     if (events.length === 0) return { done: true, reopened: 0 };
     let reopened = 0;
     for (const e of events) {
-      if (!MEMORY_TYPES.has(e.type)) continue;
-      const trigger = reviewTrigger({ type: e.type, data: e.data } as MemoryEvent, this.policy);
+      // An erasure reopens every answer that cited the memory, whatever the policy says.
+      const trigger =
+        e.type === MEMORY_ERASED
+          ? { memoryId: (e.data as MemoryErased['data']).memoryId, reason: ERASED_REASON }
+          : MEMORY_TYPES.has(e.type) && isLiveEvent(e)
+            ? reviewTrigger({ type: e.type, data: e.data } as MemoryEvent, this.policy)
+            : null;
       if (!trigger) continue;
       await this.deps.runner.awaitPosition(e.globalPosition, 'answers');
       for (const { answerId } of await this.deps.reader.citing(e.tenant, trigger.memoryId, e.globalPosition)) {

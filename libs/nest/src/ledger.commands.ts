@@ -6,7 +6,7 @@ import { Command, type IEvent, Query } from '@nestjs/cqrs';
 import type { AnswerRow } from '@factledger/projections';
 import { LlmNotConfiguredError } from '@factledger/llm';
 import { parse, reviseAnswerSchema } from '@factledger/ledger';
-import type { IngestResult, AnswerView, AnswerWriteResult, ClaimVerdict, Revision, FactView, HistoryView, Ledger, LedgerHandle, MemoryView, RollbackResult, WriteResult } from '@factledger/ledger';
+import type { ErasureResult, IngestResult, AnswerView, AnswerWriteResult, ClaimVerdict, Revision, FactView, HistoryView, Ledger, LedgerHandle, MemoryView, RollbackResult, WriteResult } from '@factledger/ledger';
 import type { RecallResult } from '@factledger/recall';
 
 /**
@@ -36,6 +36,8 @@ export class RetypeMemoryCommand extends TenantCommand<WriteResult> {}
 export class RollbackBatchCommand extends TenantCommand<RollbackResult> {}
 export class RecordAnswerCommand extends TenantCommand<AnswerWriteResult> {}
 export class ReviewAnswerCommand extends TenantCommand<AnswerWriteResult> {}
+/** Erases a memory (`{memoryId}`), a subject's memories (`{subject}`) or the tenant's (`{all: true}`). */
+export class EraseCommand extends TenantCommand<ErasureResult> {}
 
 export class GetFactQuery extends TenantQuery<FactView> {}
 export class GetSubjectQuery extends TenantQuery<Awaited<ReturnType<Ledger['subject']>>> {}
@@ -63,6 +65,7 @@ export const COMMAND_ROUTES = [
   [RollbackBatchCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.ledger.rollback(c.tenant, c.input)],
   [RecordAnswerCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.answers.record(c.tenant, c.input)],
   [ReviewAnswerCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.answers.review(c.tenant, c.input)],
+  [EraseCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.erasures.erase(c.tenant, c.input)],
 ] as const;
 
 export const QUERY_ROUTES = [

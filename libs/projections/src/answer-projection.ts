@@ -3,7 +3,7 @@
  * cited memory version to answer (what the re-review saga looks up). Replays are no-ops: every
  * write is keyed, and status changes carry the event's position.
  */
-import type { AnswerEvent } from '@factledger/domain';
+import { type AnswerEvent, MEMORY_ERASED, type MemoryErased } from '@factledger/domain';
 import type { RecordedEvent } from '@factledger/store';
 import { sql } from 'kysely';
 import type { Projection, ProjectionExecutor } from './projection';
@@ -16,6 +16,16 @@ export class AnswerProjection implements Projection {
 
   async apply(trx: ProjectionExecutor, events: RecordedEvent[]): Promise<void> {
     for (const e of events) {
+      if (e.type === MEMORY_ERASED) {
+        // The answers that cited it take what the erasure left of their record: no question, no
+        // text, and no words of the erased citation (the saga reopens them).
+        await sql`
+          UPDATE fl_answers a SET question = r.data ->> 'question', text = r.data ->> 'text', citations = r.data -> 'citations'
+          FROM fl_answer_citations c, fl_events r
+          WHERE c.tenant = ${e.tenant} AND c.memory_id = ${(e.data as MemoryErased['data']).memoryId}
+            AND a.tenant = c.tenant AND a.answer_id = c.answer_id AND r.global_position = a.position`.execute(trx);
+        continue;
+      }
       if (!ANSWER_TYPES.has(e.type)) continue;
       const event = { type: e.type, data: e.data } as AnswerEvent;
       const at = e.recordedAt.toISOString();

@@ -6,7 +6,8 @@ export interface AnswerRow {
   answerId: string;
   question: string;
   text: string;
-  citations: { memoryId: string; value: string | null; text: string; speaker: string }[];
+  /** `erased`: the cited memory was erased since, and its words with it. */
+  citations: { memoryId: string; value: string | null; text: string; speaker: string; erased?: boolean }[];
   status: 'answered' | 'reopened' | 'reviewed';
   reopened: { memoryId: string; reason: string; cause: { position: number; event: string }; at: string } | null;
   recordedAt: string;
@@ -38,6 +39,14 @@ export class AnswerReader {
   async reopened(tenant: string, limit = 100): Promise<AnswerRow[]> {
     const rows = await sql`SELECT * FROM fl_answers WHERE tenant = ${tenant} AND status = 'reopened' ORDER BY updated_at, answer_id LIMIT ${limit}`.execute(this.db);
     return rows.rows.map(toRow);
+  }
+
+  /** The answers that cited any of these memory versions: their ids and where they were recorded. */
+  async citingAny(tenant: string, memoryIds: string[]): Promise<{ answerId: string; position: number }[]> {
+    const rows = await sql<{ answer_id: string; position: string }>`
+      SELECT DISTINCT a.answer_id, a.position FROM fl_answer_citations c JOIN fl_answers a ON a.tenant = c.tenant AND a.answer_id = c.answer_id
+      WHERE c.tenant = ${tenant} AND c.memory_id = ANY (${memoryIds}::text[]) ORDER BY a.position`.execute(this.db);
+    return rows.rows.map((r) => ({ answerId: r.answer_id, position: Number(r.position) }));
   }
 
   /** Answers that cited this memory version, recorded before `beforePosition` when given. */

@@ -17,6 +17,7 @@ import {
   statusOf,
   type StreamState,
   evolve,
+  isErasedData,
   type VersionState,
 } from '@factledger/domain';
 import type { RecordedEvent } from '@factledger/store';
@@ -84,7 +85,8 @@ export interface ProjectionChanges {
 }
 
 const KNOWN = new Set<string>(MEMORY_EVENT_TYPES);
-export const isMemoryEvent = (e: RecordedEvent): boolean => KNOWN.has(e.type);
+/** A memory event that still says something (what an erasure left of one says nothing: skipped). */
+export const isMemoryEvent = (e: RecordedEvent): boolean => KNOWN.has(e.type) && !isErasedData(e.data);
 export const streamKey = (tenant: string, streamId: string): string => `${tenant}|${streamId}`;
 
 /** The row a version shows in the history, or null when it holds over no valid time at all. */

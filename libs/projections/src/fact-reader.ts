@@ -2,10 +2,18 @@
  * Queries of the fact read models: a memory as it stands, and bitemporal as-of reads over
  * `fl_fact_history` (what was true at `validAt`, as the ledger knew it at `knownAt`).
  */
+import { normalizeTerm } from '@factledger/domain';
 import { sql } from 'kysely';
 import type { HistoryRow, MemoryRow } from './fact-projection';
 import { HISTORY_COLUMNS, historyFromDb, memoryFromDb } from './postgres-fact-projection';
 import type { ProjectionExecutor } from './projection';
+
+export interface ErasedMemory {
+  erasureId: string;
+  erasedAt: string;
+  position: number;
+  actor: string | null;
+}
 
 export interface AsOf {
   validAt: Date;
@@ -18,6 +26,29 @@ export class FactReader {
   async memory(tenant: string, memoryId: string): Promise<MemoryRow | null> {
     const rows = await sql`SELECT * FROM fl_memories WHERE tenant = ${tenant} AND memory_id = ${memoryId}`.execute(this.db);
     return rows.rows[0] ? memoryFromDb(rows.rows[0]) : null;
+  }
+
+  /** When and by which erasure a memory was erased; null when it was not. */
+  async erased(tenant: string, memoryId: string): Promise<ErasedMemory | null> {
+    const rows = await sql<{ erasure_id: string; erased_at: Date; position: string; actor: string | null }>`
+      SELECT erasure_id, erased_at, position, actor FROM fl_erased_memories WHERE tenant = ${tenant} AND memory_id = ${memoryId}`.execute(this.db);
+    const r = rows.rows[0];
+    return r ? { erasureId: r.erasure_id, erasedAt: new Date(r.erased_at).toISOString(), position: Number(r.position), actor: r.actor } : null;
+  }
+
+  /**
+   * The streams an erasure takes: the one memory's (every version of its fact), every memory kept
+   * under a subject (normalised as keys are), or the whole tenant's.
+   */
+  async streamsToErase(tenant: string, target: { memoryId: string } | { subject: string } | { all: true }): Promise<string[]> {
+    const where =
+      'memoryId' in target
+        ? sql`stream_id = (SELECT stream_id FROM fl_memories WHERE tenant = ${tenant} AND memory_id = ${target.memoryId})`
+        : 'subject' in target
+          ? sql`subject_norm = ${normalizeTerm(target.subject)}`
+          : sql`true`;
+    const rows = await sql<{ stream_id: string }>`SELECT DISTINCT stream_id FROM fl_memories WHERE tenant = ${tenant} AND ${where} ORDER BY 1`.execute(this.db);
+    return rows.rows.map((r) => r.stream_id);
   }
 
   /** The versions of one key in the read paths at (validAt, knownAt): one row, or a set. */

@@ -3,7 +3,7 @@
  * to the pure `projectFacts`, and writes the changes back with a handful of set-based
  * statements per batch (rows travel as one jsonb parameter each).
  */
-import { normalizeTerm, scopeKey } from '@factledger/domain';
+import { MEMORY_ERASED, type MemoryErased, normalizeTerm, scopeKey } from '@factledger/domain';
 import type { RecordedEvent } from '@factledger/store';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import {
@@ -109,14 +109,28 @@ function isoOf(ms: number): string {
 
 export class PostgresFactProjection implements Projection, InlineProjection {
   readonly name = 'facts';
-  readonly tables = ['fl_memories', 'fl_fact_history', 'fl_projected_streams'];
+  readonly tables = ['fl_memories', 'fl_fact_history', 'fl_projected_streams', 'fl_erased_memories'];
   // What the readers (fact reader, recall, the indexer, this projection's own loads) look rows up by.
   readonly statistics = {
     fl_memories: ['tenant', 'memory_id', 'stream_id', 'subject_norm', 'status', 'core', 'type', 'recorded_at', 'valid_from', 'valid_to'],
     fl_fact_history: ['tenant', 'memory_id', 'stream_id', 'subject_norm', 'status', 'opened_by', 'valid', 'tx'],
   };
 
+  /** In log order: the memory events up to an erasure, then the erasure, then what follows it. */
   async apply(trx: Executor, events: RecordedEvent[]): Promise<void> {
+    let from = 0;
+    while (from < events.length) {
+      let to = from;
+      while (to < events.length && events[to]!.type !== MEMORY_ERASED) to++;
+      await this.applyMemoryEvents(trx, events.slice(from, to));
+      from = to;
+      while (to < events.length && events[to]!.type === MEMORY_ERASED) to++;
+      if (to > from) await forget(trx, events.slice(from, to));
+      from = to;
+    }
+  }
+
+  private async applyMemoryEvents(trx: Executor, events: RecordedEvent[]): Promise<void> {
     const relevant = events.filter(isMemoryEvent);
     if (relevant.length === 0) return;
     const loaded = await this.load(trx, relevant);
@@ -141,9 +155,11 @@ export class PostgresFactProjection implements Projection, InlineProjection {
       if (rows.watermark) sink.row('fl_projected_streams', [rows.watermark.tenant, rows.watermark.streamId, rows.watermark.version]);
     };
     return {
-      columns: { fl_memories: MEMORY_COLUMNS, fl_fact_history: HISTORY_COPY_COLUMNS, fl_projected_streams: ['tenant', 'stream_id', 'version'] },
+      columns: { fl_memories: MEMORY_COLUMNS, fl_fact_history: HISTORY_COPY_COLUMNS, fl_projected_streams: ['tenant', 'stream_id', 'version'], fl_erased_memories: ERASED_COLUMNS },
       add: (events) => {
         fold.add(events);
+        // The erased memories' own events are tombstones the fold skips: only the record that they were erased is left.
+        for (const e of events) if (e.type === MEMORY_ERASED) sink.row('fl_erased_memories', erasedValues(e));
         for (const e of events) if (lastOfStream(e)) out(fold.take(e.tenant, e.streamId));
       },
       end: () => {
@@ -212,6 +228,29 @@ export class PostgresFactProjection implements Projection, InlineProjection {
   private async write(trx: Executor, changes: ProjectionChanges): Promise<void> {
     await sql`SELECT fl_apply_fact_changes(${JSON.stringify(changesPayload(changes))}::jsonb, NULL)`.execute(trx);
   }
+}
+
+const ERASED_COLUMNS = ['tenant', 'memory_id', 'stream_id', 'erasure_id', 'erased_at', 'position', 'actor'] as const;
+
+function erasedValues(e: RecordedEvent): unknown[] {
+  const d = e.data as MemoryErased['data'];
+  return [e.tenant, d.memoryId, e.streamId, d.erasureId, isoOf(e.recordedAt.getTime()), e.globalPosition, e.actor];
+}
+
+/**
+ * Applies MemoryErased events: the erased memories leave every read model (fl_forget_memories,
+ * migrations/019) and are recorded as erased. Replaying them changes nothing.
+ */
+async function forget(trx: Executor, events: RecordedEvent[]): Promise<void> {
+  const rows = events.map((e) => Object.fromEntries(ERASED_COLUMNS.map((c, i) => [c, erasedValues(e)[i]])));
+  await sql`
+    WITH erased AS (
+      INSERT INTO fl_erased_memories (tenant, memory_id, stream_id, erasure_id, erased_at, position, actor)
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        AS r(tenant text, memory_id text, stream_id text, erasure_id text, erased_at timestamptz, position bigint, actor text)
+      ON CONFLICT DO NOTHING)
+    SELECT fl_forget_memories(r.tenant, array_agg(r.memory_id))
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(tenant text, memory_id text) GROUP BY r.tenant`.execute(trx);
 }
 
 /** The rows a stream's events leave, folded in memory (nothing loaded). */

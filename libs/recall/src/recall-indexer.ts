@@ -155,6 +155,8 @@ export class RecallIndexer {
             INSERT INTO fl_recall_index (tenant, memory_id, model, dimensions, embedding, text, recorded_at, kind, key_text)
             SELECT r.t, r.m, ${model}, ${this.embedder.dimensions}, r.v::vector, r.x, r.r, r.k, r.y
             FROM jsonb_to_recordset(${JSON.stringify(payload)}::jsonb) AS r(t text, m text, x text, r timestamptz, k text, y text, v text)
+            -- A memory erased since its row was read stays out (migrations/019).
+            WHERE NOT EXISTS (SELECT 1 FROM fl_erased_memories x WHERE x.tenant = r.t AND x.memory_id = r.m)
             ON CONFLICT (tenant, memory_id, model) DO UPDATE SET embedding = excluded.embedding, dimensions = excluded.dimensions,
               text = excluded.text, recorded_at = excluded.recorded_at, kind = excluded.kind, key_text = excluded.key_text, indexed_at = now()
             RETURNING tenant, stems),

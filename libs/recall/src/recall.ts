@@ -282,7 +282,7 @@ export class Recall {
       },
       survivors: items.map((i) => ({ memoryId: i.memoryId, channel: i.channel })),
     };
-    this.traces.add({ id: traceId, tenant, createdAt: now, query: q.query, trace });
+    this.traces.add({ id: traceId, tenant, createdAt: now, query: q.query, trace, memoryIds: candidates.map((r) => r.memory_id) });
     return { traceId, text: budget.text, tokens: budget.tokens, budgetTokens: q.budgetTokens, items };
   }
 

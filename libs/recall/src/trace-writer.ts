@@ -17,6 +17,8 @@ export interface TraceRow {
   query: string;
   /** Serialised only when written, off the caller's path. */
   trace: object;
+  /** Every memory whose words the trace shows (its pool): a trace showing one erased meanwhile is not written. */
+  memoryIds: string[];
 }
 
 /** Most traces in one INSERT. */
@@ -79,10 +81,12 @@ export class TraceWriter {
   }
 
   private async write(batch: TraceRow[]): Promise<void> {
-    const rows = batch.map((r) => ({ id: r.id, tenant: r.tenant, created_at: r.createdAt.toISOString(), query: r.query, trace: r.trace }));
+    const rows = batch.map((r) => ({ id: r.id, tenant: r.tenant, created_at: r.createdAt.toISOString(), query: r.query, trace: r.trace, ids: r.memoryIds }));
     await sql`WITH async AS (SELECT set_config('synchronous_commit', 'off', true))
       INSERT INTO fl_recall_traces (id, tenant, created_at, query, trace)
       SELECT r.id, r.tenant, r.created_at, r.query, r.trace
-      FROM async, jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(id uuid, tenant text, created_at timestamptz, query text, trace jsonb)`.execute(this.db);
+      FROM async, jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(id uuid, tenant text, created_at timestamptz, query text, trace jsonb, ids text[])
+      -- A trace that shows a memory erased since it was made is not kept (migrations/019).
+      WHERE NOT EXISTS (SELECT 1 FROM fl_erased_memories x WHERE x.tenant = r.tenant AND x.memory_id = ANY (r.ids))`.execute(this.db);
   }
 }

@@ -94,6 +94,8 @@ export interface EventStore {
   readStream(tenant: string, streamId: string): Promise<ReadStreamResult>;
   /** Events after `after` in log order (commit order: no later append can appear behind it). */
   readAll(after: LogPosition, limit: number): Promise<RecordedEvent[]>;
+  /** One tenant's events of one type after global position `after`, in log order, at most `limit`. */
+  readType(tenant: string, type: string, after: number, limit: number): Promise<RecordedEvent[]>;
   /** Every event that carried a batch label, in log order. */
   readBatch(tenant: string, batch: string): Promise<RecordedEvent[]>;
   /** The highest committed global position (0 for an empty log). */
@@ -102,7 +104,26 @@ export interface EventStore {
   seal(options?: { pageSize?: number }): Promise<number>;
   /** Seals what is left, then checks the whole log against its hash chain (see LogVerification). */
   verify(options?: { pageSize?: number }): Promise<LogVerification>;
+  /**
+   * Erasure's one write: rewrites the data of the named events of `context.tenant` (nothing else
+   * of them changes), and in the same transaction appends what `record` makes of the rewritten
+   * rows' new content hashes: its first event must be an ERASURE_RECORDED whose data carries
+   * `redacted: RedactedHash[]`, so that `verify` can check the rewritten rows. All or nothing.
+   */
+  redact(context: AppendContext, redactions: LogRedaction[], record: (hashes: RedactedHash[]) => StreamAppend[]): Promise<AppendResult>;
 }
+
+/** One event's data as an erasure leaves it. */
+export interface LogRedaction {
+  position: number;
+  data: unknown;
+}
+
+/** A rewritten event's position and the hex SHA-256 of its content as rewritten. */
+export type RedactedHash = [position: number, hash: string];
+
+/** The type of the event that records an erasure's rewrites (see EventStore.redact). */
+export const ERASURE_RECORDED = 'ErasureRecorded';
 
 /**
  * What checking the log's hash chain found: every event's content hash recomputed from what the

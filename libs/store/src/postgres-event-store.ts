@@ -24,16 +24,19 @@ import type { Kysely, Transaction } from 'kysely';
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { ExpectedVersionConflict } from './errors';
-import type {
-  AppendContext,
-  AppendFollowUp,
-  AppendResult,
-  EventStore,
-  LogPosition,
-  LogVerification,
-  ReadStreamResult,
-  RecordedEvent,
-  StreamAppend,
+import {
+  ERASURE_RECORDED,
+  type AppendContext,
+  type AppendFollowUp,
+  type AppendResult,
+  type EventStore,
+  type LogPosition,
+  type LogVerification,
+  type ReadStreamResult,
+  type RecordedEvent,
+  type LogRedaction,
+  type RedactedHash,
+  type StreamAppend,
 } from './event-store.port';
 
 interface EventRow {
@@ -98,44 +101,41 @@ interface AppendReply {
 export class PostgresEventStore implements EventStore {
   constructor(private readonly db: Db) {}
 
-  /**
-   * One statement, so one round trip and one commit: `fl_append` (migrations/004) claims the
-   * command id, checks and bumps the stream versions, takes the append lock, inserts the events
-   * and runs the follow-up, all in the statement's own transaction. A stream not at its expected
-   * version writes nothing and comes back as it stands (migrations/011), carried by the
-   * ExpectedVersionConflict.
-   */
+  /** One statement, one round trip, one commit (see appendWith). */
   async append(context: AppendContext, appends: StreamAppend[], followUp?: AppendFollowUp): Promise<AppendResult> {
-    const streams = appends
-      .filter((a) => a.events.length > 0)
-      .map((a) => ({
-        s: a.streamId,
-        e: a.expectedVersion === 'no-stream' ? -1 : a.expectedVersion === 'any' ? null : a.expectedVersion,
-        n: a.events.length,
-      }))
-      .sort((a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : 0)); // one lock order for every writer
-    if (streams.length === 0) return { position: 0, positions: [], duplicate: false, streamVersions: {}, followUp: null };
-    const events: { s: string; i: string; t: string; d: unknown }[] = [];
-    for (const a of appends) for (const e of a.events) events.push({ s: a.streamId, i: e.eventId, t: e.type, d: e.data });
-    const result = await sql<{ r: AppendReply }>`
-      SELECT fl_append(${context.tenant}, ${context.commandId}, ${context.causationId}, ${context.correlationId}, ${context.batch},
-        ${context.recordedAt.toISOString()}::timestamptz, ${JSON.stringify(streams)}::jsonb, ${JSON.stringify(events)}::jsonb,
-        ${followUp?.fn ?? null}::regproc, ${followUp ? JSON.stringify(followUp.payload) : null}::jsonb) AS r
-      -- The actor of this append's events, for this transaction only (fl_events.actor's default, migrations/017).
-      FROM (SELECT set_config('factledger.actor', ${context.actor ?? ''}, true)) AS actor`.execute(this.db);
-    const reply = result.rows[0]!.r;
-    if (reply.conflict) {
-      const c = reply.conflict;
-      const current = c.events ? { version: c.actual, events: c.events.map((e) => toRecordedEvent({ ...e, recorded_at: new Date(e.recorded_at) })) } : undefined;
-      throw new ExpectedVersionConflict(c.stream, c.expected === -1 ? 'no stream' : String(c.expected), c.actual, current);
-    }
-    return {
-      position: Number(reply.position ?? 0),
-      positions: (reply.positions ?? []).map(Number),
-      duplicate: reply.duplicate,
-      streamVersions: reply.versions,
-      followUp: reply.duplicate ? null : (reply.then ?? null),
-    };
+    return appendWith(this.db, context, appends, followUp);
+  }
+
+  /**
+   * An erasure's write (migrations/019), in one transaction: holds the append lock (no append
+   * lands meanwhile), seals every event not sealed yet (so each rewritten row's salted content
+   * hash is in the chain), rewrites the named rows' data, drops their salts, hashes what they say
+   * now, and appends what `record` builds from those hashes (the erasure's own events). A version
+   * conflict in that append undoes the rewrite too.
+   */
+  async redact(context: AppendContext, redactions: LogRedaction[], record: (hashes: RedactedHash[]) => StreamAppend[]): Promise<AppendResult> {
+    return this.db.transaction().execute(async (trx) => {
+      await sql`SELECT pg_advisory_xact_lock(${APPEND_LOCK}), set_config('factledger.erasing', 'on', true)`.execute(trx);
+      while (Number((await sql<{ n: number }>`SELECT fl_seal(5000) AS n`.execute(trx)).rows[0]!.n) === 5000);
+      const rows = redactions.map((r) => ({ p: r.position, d: r.data }));
+      const hashes: RedactedHash[] = [];
+      for (let i = 0; i < rows.length; i += 1000) {
+        const page = JSON.stringify(rows.slice(i, i + 1000));
+        const updated = await sql<{ position: string; hash: string }>`
+          WITH changed AS (
+            UPDATE fl_events e SET data = r.d FROM jsonb_to_recordset(${page}::jsonb) AS r(p bigint, d jsonb)
+            WHERE e.global_position = r.p AND e.tenant = ${context.tenant}
+            RETURNING e.*),
+          unsalted AS (DELETE FROM fl_event_salts s USING changed c WHERE s.global_position = c.global_position)
+          SELECT c.global_position AS position, encode(sha256(fl_event_content(c.global_position, c.tenant, c.stream_id, c.stream_version, c.event_id, c.type, c.data,
+            c.command_id, c.causation_id, c.correlation_id, c.batch, c.recorded_at, c.actor)), 'hex') AS hash
+          FROM changed c ORDER BY 1`.execute(trx);
+        if (updated.rows.length !== Math.min(1000, rows.length - i)) throw new Error('an erasure named an event that is not in its tenant\'s log');
+        for (const u of updated.rows) hashes.push([Number(u.position), u.hash]);
+      }
+      await sql`SELECT set_config('factledger.erasing', 'off', true)`.execute(trx);
+      return appendWith(trx, context, record(hashes));
+    });
   }
 
   async readStream(tenant: string, streamId: string): Promise<ReadStreamResult> {
@@ -148,6 +148,13 @@ export class PostgresEventStore implements EventStore {
 
   readAll(after: LogPosition, limit: number, executor: Db | Trx = this.db): Promise<RecordedEvent[]> {
     return readLog(executor, after, limit);
+  }
+
+  async readType(tenant: string, type: string, after: number, limit: number): Promise<RecordedEvent[]> {
+    const rows = await sql<EventRow>`
+      SELECT ${EVENT_COLUMNS} FROM fl_events WHERE tenant = ${tenant} AND type = ${type} AND global_position > ${after}
+      ORDER BY global_position LIMIT ${limit}`.execute(this.db);
+    return rows.rows.map(toRecordedEvent);
   }
 
   async readBatch(tenant: string, batch: string): Promise<RecordedEvent[]> {
@@ -185,24 +192,40 @@ export class PostgresEventStore implements EventStore {
     const last = Number(
       (await sql<{ last: string | null }>`SELECT greatest((SELECT max(global_position) FROM fl_event_chain), (SELECT max(global_position) FROM fl_events)) AS last`.execute(this.db)).rows[0]!.last ?? 0,
     );
+    // What each rewritten row must say now, as its (latest) erasure recorded it. Those erasure
+    // events are themselves checked below, like every other event.
+    const redacted = new Map<number, string>();
+    const listed = await sql<{ position: string; hash: string }>`
+      SELECT (x ->> 0)::bigint AS position, x ->> 1 AS hash
+      FROM fl_events e, jsonb_array_elements(e.data -> 'redacted') WITH ORDINALITY AS r(x, n)
+      WHERE e.type = ${ERASURE_RECORDED} ORDER BY e.global_position, r.n`.execute(this.db);
+    for (const r of listed.rows) redacted.set(Number(r.position), r.hash);
     let previous = Buffer.alloc(0);
     let headPosition = 0;
     let events = 0;
     // Pages of positions (from, from + pageSize], the chain's rows beside the log's.
     for (let from = 0; from < last; from += pageSize) {
-      const page = await sql<{ position: string; sealed: boolean; present: boolean; hash: Buffer | null; content_hash: Buffer | null; content_now: Buffer | null }>`
+      const page = await sql<{ position: string; sealed: boolean; present: boolean; salted: boolean; hash: Buffer | null; content_hash: Buffer | null; content_now: Buffer | null }>`
         SELECT coalesce(c.global_position, e.global_position) AS position, c.global_position IS NOT NULL AS sealed, e.global_position IS NOT NULL AS present,
-          c.hash, c.content_hash,
-          sha256(fl_event_content(e.global_position, e.tenant, e.stream_id, e.stream_version, e.event_id, e.type, e.data, e.command_id, e.causation_id, e.correlation_id, e.batch, e.recorded_at, e.actor)) AS content_now
+          s.salt IS NOT NULL AS salted, c.hash, c.content_hash,
+          sha256(coalesce(s.salt, ''::bytea) || fl_event_content(e.global_position, e.tenant, e.stream_id, e.stream_version, e.event_id, e.type, e.data, e.command_id, e.causation_id, e.correlation_id, e.batch, e.recorded_at, e.actor)) AS content_now
         FROM (SELECT * FROM fl_event_chain WHERE global_position > ${from} AND global_position <= ${from + pageSize}) c
         FULL JOIN (SELECT * FROM fl_events WHERE global_position > ${from} AND global_position <= ${from + pageSize}) e ON e.global_position = c.global_position
+        LEFT JOIN fl_event_salts s ON s.global_position = coalesce(c.global_position, e.global_position)
         ORDER BY 1`.execute(this.db);
       for (const row of page.rows) {
         const position = Number(row.position);
         if (!row.present) return { ok: false, events, position, problem: 'deleted', message: `event ${position} was sealed into the chain and is gone from the log: it was deleted` };
         if (!row.sealed) return { ok: false, events, position, problem: 'missing', message: `event ${position} is not in the chain though later events are: it was inserted behind the ledger's back` };
         const content = Buffer.from(row.content_hash!);
-        if (!content.equals(Buffer.from(row.content_now!))) return { ok: false, events, position, problem: 'content', message: `event ${position} does not say what was hashed when it was sealed: it was altered` };
+        const erased = redacted.get(position);
+        if (row.salted) {
+          if (!content.equals(Buffer.from(row.content_now!))) return { ok: false, events, position, problem: 'content', message: `event ${position} does not say what was hashed when it was sealed: it was altered` };
+        } else if (erased === undefined) {
+          return { ok: false, events, position, problem: 'content', message: `event ${position} lost its salt and no erasure names it: it was altered` };
+        } else if (Buffer.from(row.content_now!).toString('hex') !== erased) {
+          return { ok: false, events, position, problem: 'content', message: `event ${position} does not say what its erasure left: it was altered` };
+        }
         const hash = Buffer.from(row.hash!);
         if (!createHash('sha256').update(previous).update(content).digest().equals(hash)) {
           return { ok: false, events, position, problem: 'link', message: `the chain breaks at event ${position}: a hash of the chain was altered` };
@@ -215,6 +238,46 @@ export class PostgresEventStore implements EventStore {
     return { ok: true, events, headPosition, head: events ? previous.toString('hex') : null };
   }
 }
+
+/**
+ * One statement, so one round trip and one commit: `fl_append` (migrations/004) claims the
+ * command id, checks and bumps the stream versions, takes the append lock, inserts the events
+ * and runs the follow-up, all in the statement's own transaction (or the caller's). A stream not
+ * at its expected version writes nothing and comes back as it stands (migrations/011), carried by
+ * the ExpectedVersionConflict.
+ */
+async function appendWith(executor: Db | Trx, context: AppendContext, appends: StreamAppend[], followUp?: AppendFollowUp): Promise<AppendResult> {
+    const streams = appends
+      .filter((a) => a.events.length > 0)
+      .map((a) => ({
+        s: a.streamId,
+        e: a.expectedVersion === 'no-stream' ? -1 : a.expectedVersion === 'any' ? null : a.expectedVersion,
+        n: a.events.length,
+      }))
+      .sort((a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : 0)); // one lock order for every writer
+    if (streams.length === 0) return { position: 0, positions: [], duplicate: false, streamVersions: {}, followUp: null };
+    const events: { s: string; i: string; t: string; d: unknown }[] = [];
+    for (const a of appends) for (const e of a.events) events.push({ s: a.streamId, i: e.eventId, t: e.type, d: e.data });
+    const result = await sql<{ r: AppendReply }>`
+      SELECT fl_append(${context.tenant}, ${context.commandId}, ${context.causationId}, ${context.correlationId}, ${context.batch},
+        ${context.recordedAt.toISOString()}::timestamptz, ${JSON.stringify(streams)}::jsonb, ${JSON.stringify(events)}::jsonb,
+        ${followUp?.fn ?? null}::regproc, ${followUp ? JSON.stringify(followUp.payload) : null}::jsonb) AS r
+      -- The actor of this append's events, for this transaction only (fl_events.actor's default, migrations/017).
+      FROM (SELECT set_config('factledger.actor', ${context.actor ?? ''}, true)) AS actor`.execute(executor);
+    const reply = result.rows[0]!.r;
+    if (reply.conflict) {
+      const c = reply.conflict;
+      const current = c.events ? { version: c.actual, events: c.events.map((e) => toRecordedEvent({ ...e, recorded_at: new Date(e.recorded_at) })) } : undefined;
+      throw new ExpectedVersionConflict(c.stream, c.expected === -1 ? 'no stream' : String(c.expected), c.actual, current);
+    }
+    return {
+      position: Number(reply.position ?? 0),
+      positions: (reply.positions ?? []).map(Number),
+      duplicate: reply.duplicate,
+      streamVersions: reply.versions,
+      followUp: reply.duplicate ? null : (reply.then ?? null),
+    };
+  }
 
 /** Reads the log in commit order after `after`; usable inside a projection's transaction. */
 export async function readLog(executor: Db | Trx, after: LogPosition, limit: number): Promise<RecordedEvent[]> {

@@ -6,12 +6,14 @@
 import { STATUS_CODES } from 'node:http';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { type FieldIssue, InvalidInputError, LedgerError } from '@factledger/domain';
+import { type FieldIssue, InvalidInputError, LedgerError, MemoryErasedError } from '@factledger/domain';
 import { type Logger, SERVER_LOGGER } from '../logging';
 
 export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   invalid_input: 400,
   unknown_memory: 404,
+  // Erased: it existed, and only that is left.
+  memory_erased: 410,
   unknown_batch: 404,
   cardinality_conflict: 409,
   illegal_lifecycle: 409,
@@ -42,6 +44,7 @@ export interface ErrorBody {
   error: string;
   message: string;
   issues?: FieldIssue[];
+  erased?: MemoryErasedError['erasure'];
 }
 
 export interface HttpError {
@@ -66,6 +69,7 @@ export function toHttpError(exception: unknown): HttpError {
     // A tenant the key does not cover gets the same answer whatever it holds: nothing of it leaks.
     const body: ErrorBody = exception.code === 'hidden' ? { error: 'not_found', message: 'nothing here for this API key' } : { error: exception.code, message: exception.message };
     if (exception instanceof InvalidInputError) body.issues = exception.issues;
+    if (exception instanceof MemoryErasedError) body.erased = exception.erasure;
     const headers: Record<string, string> | undefined = status === 503 ? { 'Retry-After': '1' } : status === 401 ? { 'WWW-Authenticate': 'Bearer' } : undefined;
     return { status, body, headers };
   }

@@ -1,0 +1,217 @@
+/**
+ * Erasure (issue 16): takes a memory's words out of everything the product wrote, keeps the
+ * log's shape, and leaves a chain that still verifies. What each event keeps is the domain's
+ * (@factledger/domain erasure.ts); the log's rewrite is the store's (EventStore.redact,
+ * migrations/019); the read models follow from the MemoryErased events, like any other change.
+ *
+ * One erasure, in order:
+ * 1. the streams it takes (a memory's, a subject's, or the tenant's) and their memories;
+ * 2. the other events that hold their words: message records and answers that cited them;
+ * 3. one transaction: those events rewritten, an ErasureRecorded with the new content hashes, and
+ *    a MemoryErased per memory in its stream (a stale copy elsewhere conflicts on its version);
+ * 4. then the embedding cache forgets the texts, the read models apply the MemoryErased events
+ *    (fl_forget_memories), and the re-review saga reopens the answers that cited them.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  type Clock,
+  type ErasureTarget,
+  erasureStreamId,
+  erasureTargetOf,
+  isLiveEvent,
+  MEMORY_ERASED,
+  type MessageIngested,
+  redactEvent,
+  targetKind,
+  UnknownMemoryError,
+} from '@factledger/domain';
+import { embeddingText, type EmbeddingCacheStore, textHash } from '@factledger/embeddings';
+import type { AnswerReader, FactReader, ProjectionRunner } from '@factledger/projections';
+import { ERASURE_RECORDED, type EventStore, ExpectedVersionConflict, type LogRedaction, type RecordedEvent, type StreamAppend } from '@factledger/store';
+import { z } from 'zod';
+import { currentActor } from './actor';
+import { answerStreamId } from './answers';
+import { MAX_CONFLICT_RETRIES, parse } from './ledger';
+import { tenantSchema } from './ledger.schemas';
+import type { StreamCache } from './stream-cache';
+
+export const erasureSchema = z
+  .object({
+    memoryId: z.string().trim().min(1).max(200).optional(),
+    subject: z.string().trim().min(1).max(500).optional(),
+    all: z.boolean().optional(),
+  })
+  .strict();
+
+export interface ErasureResult {
+  /** Null when there was nothing to erase (and nothing was recorded). */
+  erasureId: string | null;
+  target: 'memory' | 'subject' | 'all';
+  /** Position of the erasure's record; for a memory erased earlier, that erasure's. */
+  position: number;
+  erasedAt: string | null;
+  /** The memories erased now (every version of each erased fact). */
+  memoryIds: string[];
+  /** Events whose data was rewritten. */
+  events: number;
+  /** Message records emptied or trimmed. */
+  messages: number;
+  /** Answers that cited an erased memory: their words are gone and they are reopened. */
+  answers: string[];
+  /** True when the memory asked for had been erased before: nothing was done now. */
+  alreadyErased: boolean;
+}
+
+/** The message records read per page while looking for those that name an erased memory. */
+const MESSAGE_PAGE = 500;
+
+export class Erasures {
+  constructor(
+    private readonly deps: {
+      store: EventStore;
+      runner: ProjectionRunner;
+      facts: FactReader;
+      answers: AnswerReader;
+      clock: Clock;
+      /** The ledger's copies of streams: an erased stream's copy goes. */
+      streams?: StreamCache;
+      /** Where embeddings are kept by text hash: the erased texts' entries go. */
+      embeddingCache?: Pick<EmbeddingCacheStore, 'forget'>;
+      /** The re-review saga, run once the erasure is projected so its answers are reopened before it returns. */
+      saga?: { catchUp(): Promise<number> };
+      newId?: () => string;
+    },
+  ) {}
+
+  async erase(tenant: string, input: unknown): Promise<ErasureResult> {
+    const t = parse(tenantSchema, tenant);
+    const target = erasureTargetOf(parse(erasureSchema, input));
+    const kind = targetKind(target);
+    await this.deps.runner.catchUp();
+    for (let attempt = 0; ; attempt++) {
+      const streamIds = await this.deps.facts.streamsToErase(t, target);
+      if (streamIds.length === 0) return this.nothingToErase(t, target);
+      const plan = await this.plan(t, streamIds);
+      const erasureId = (this.deps.newId ?? randomUUID)();
+      const redactions = plan.redactions(erasureId);
+      const newId = this.deps.newId ?? randomUUID;
+      const context = { tenant: t, commandId: null, causationId: null, correlationId: null, batch: null, recordedAt: this.deps.clock.now(), actor: currentActor() };
+      let position: number;
+      try {
+        const result = await this.deps.store.redact(context, redactions.list, (hashes): StreamAppend[] => [
+          {
+            streamId: erasureStreamId(erasureId),
+            expectedVersion: 'no-stream',
+            events: [{ eventId: newId(), type: ERASURE_RECORDED, data: { erasureId, target: kind, memoryIds: plan.memoryIds, redacted: hashes } }],
+          },
+          ...plan.streams.map((s) => ({
+            streamId: s.streamId,
+            expectedVersion: s.version,
+            events: s.memoryIds.map((memoryId) => ({ eventId: newId(), type: MEMORY_ERASED, data: { memoryId, erasureId } })),
+          })),
+        ]);
+        position = result.positions[0]!;
+      } catch (error) {
+        // A write reached one of the streams meanwhile: nothing was rewritten; plan again.
+        if (error instanceof ExpectedVersionConflict && attempt < MAX_CONFLICT_RETRIES) continue;
+        throw error;
+      }
+      for (const id of streamIds) this.deps.streams?.drop(t, id);
+      await this.deps.embeddingCache?.forget([...plan.texts].map(textHash));
+      await this.deps.runner.catchUp();
+      await this.deps.saga?.catchUp();
+      return {
+        erasureId,
+        target: kind,
+        position,
+        erasedAt: context.recordedAt.toISOString(),
+        memoryIds: plan.memoryIds,
+        events: redactions.list.length,
+        messages: redactions.messages,
+        answers: redactions.answers,
+        alreadyErased: false,
+      };
+    }
+  }
+
+  private async nothingToErase(tenant: string, target: ErasureTarget): Promise<ErasureResult> {
+    const kind = targetKind(target);
+    const empty = { target: kind, memoryIds: [], events: 0, messages: 0, answers: [] };
+    if (!('memoryId' in target)) return { ...empty, erasureId: null, position: await this.deps.store.head(), erasedAt: null, alreadyErased: false };
+    const before = await this.deps.facts.erased(tenant, target.memoryId);
+    if (!before) throw new UnknownMemoryError(target.memoryId);
+    return { ...empty, erasureId: before.erasureId, position: before.position, erasedAt: before.erasedAt, alreadyErased: true };
+  }
+
+  /** What the erasure of these streams takes: their memories, their texts, and every event that holds their words. */
+  private async plan(tenant: string, streamIds: string[]) {
+    const { store } = this.deps;
+    const read = await Promise.all(streamIds.map((id) => store.readStream(tenant, id)));
+    const texts = new Set<string>();
+    const streams = read.map((s, i) => {
+      const ids = new Set<string>();
+      const types = new Map<string, Set<string>>();
+      const words = new Map<string, Set<string>>();
+      for (const e of s.events) {
+        if (!isLiveEvent(e)) continue;
+        const d = e.data as { memoryId?: string; text?: string; type?: string; to?: string };
+        if (typeof d.memoryId !== 'string') continue;
+        ids.add(d.memoryId);
+        const of = <T>(m: Map<string, Set<T>>): Set<T> => m.get(d.memoryId!) ?? m.set(d.memoryId!, new Set()).get(d.memoryId!)!;
+        if (typeof d.text === 'string') of(words).add(d.text);
+        if (typeof d.type === 'string') of(types).add(d.type);
+        if (typeof d.to === 'string') of(types).add(d.to);
+      }
+      // Every text an embedder may have been given for it: as written, and as recall embeds it per type.
+      for (const id of ids) {
+        for (const text of words.get(id) ?? []) {
+          texts.add(text);
+          for (const type of types.get(id) ?? []) texts.add(embeddingText(type, text));
+        }
+      }
+      return { streamId: streamIds[i]!, version: s.version, events: s.events, memoryIds: [...ids] };
+    });
+    const memoryIds = streams.flatMap((s) => s.memoryIds);
+    const erased = new Set(memoryIds);
+    const messages: RecordedEvent[] = [];
+    for (let after = 0; ; ) {
+      const page = await store.readType(tenant, 'MessageIngested', after, MESSAGE_PAGE);
+      messages.push(...page.filter((e) => redactEvent(e, erased, '', false) !== null));
+      if (page.length < MESSAGE_PAGE) break;
+      after = page[page.length - 1]!.globalPosition;
+    }
+    for (const m of messages) {
+      const d = m.data as MessageIngested['data'];
+      texts.add(d.text);
+      for (const c of d.candidates) if (c.text) texts.add(c.text);
+    }
+    const answers: { answerId: string; recorded: RecordedEvent }[] = [];
+    for (const { answerId } of await this.deps.answers.citingAny(tenant, memoryIds)) {
+      const recorded = (await store.readStream(tenant, answerStreamId(answerId))).events.find((e) => e.type === 'AnswerRecorded');
+      if (recorded) answers.push({ answerId, recorded });
+    }
+    return {
+      streams,
+      memoryIds,
+      texts,
+      redactions: (erasureId: string) => {
+        const list: LogRedaction[] = [];
+        for (const s of streams) {
+          for (const e of s.events) {
+            const data = redactEvent(e, erased, erasureId, true);
+            if (data !== null) list.push({ position: e.globalPosition, data });
+          }
+        }
+        for (const m of messages) list.push({ position: m.globalPosition, data: redactEvent(m, erased, erasureId, false) });
+        const cited: string[] = [];
+        for (const a of answers) {
+          const data = redactEvent(a.recorded, erased, erasureId, false);
+          if (data !== null) list.push({ position: a.recorded.globalPosition, data });
+          cited.push(a.answerId);
+        }
+        list.sort((a, b) => a.position - b.position);
+        return { list, messages: messages.length, answers: cited };
+      },
+    };
+  }
+}
