@@ -276,6 +276,7 @@ export const ingestResultSchema = z
     resolved: z
       .object({ retired: z.number().int(), keptUnsure: z.number().int(), batch: z.string().nullable() })
       .openapi({ description: 'Earlier memories retired because the message changed them in other words, resembling ones kept as unsure, and the batch label that rolls the retirements back.' }),
+    erased: z.string().nullable().openapi({ description: 'The erasure that emptied this record (it produced an erased memory): every text is gone, ids and decisions stay.' }),
   })
   .openapi('IngestResult');
 

@@ -425,6 +425,7 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
       [`${t}/traces/{id}`, 'get'],
       [`${t}/messages`, 'post'],
       [`${t}/messages/{messageId}`, 'get'],
+      [`${t}/erasures`, 'post'],
       ['/health', 'get'],
     ];
     for (const [path, method] of expected) expect(doc.body.paths[path]?.[method]).toBeDefined();

@@ -81,6 +81,8 @@ export interface IngestResult {
   stored: string[];
   /** Earlier memories retired by resolution, resembling ones kept as unsure, and the batch label of the retirements. */
   resolved: { retired: number; keptUnsure: number; batch: string | null };
+  /** The erasure that emptied this record (it produced an erased memory): its texts are gone, its shape stays. Null otherwise. */
+  erased: string | null;
 }
 
 export interface IngestorDeps {
@@ -116,6 +118,7 @@ function resultOf(record: MessageIngested['data'], position: number, replayed: b
     candidates: record.candidates,
     stored: [...new Set(record.candidates.filter((c) => c.outcome && STORED_OUTCOMES.has(c.outcome) && c.memoryId).map((c) => c.memoryId!))],
     resolved: record.resolved ?? { retired: 0, keptUnsure: 0, batch: null },
+    erased: (record as { erased?: string }).erased ?? null,
   };
 }
 
