@@ -100,6 +100,48 @@ interface ChainMeasure {
   verifyEventsPerSec: number;
 }
 
+/**
+ * Erasure's cost (an erasure is rare, and appends wait for it: it holds the append lock): one
+ * memory of the filled log at a time (every version of its fact), then a whole tenant of its own;
+ * the log is verified after both.
+ */
+interface ErasureMeasure {
+  oneMemory: { runs: number; p50Ms: number; maxMs: number; eventsRewritten: number };
+  tenant: { memories: number; eventsRewritten: number; ms: number };
+  verifiedAfter: boolean;
+}
+
+async function measureErasure(bench: Bench): Promise<ErasureMeasure> {
+  const { handle, tenant } = bench;
+  const ids = (await sql<{ id: string }>`SELECT memory_id AS id FROM fl_memories WHERE tenant = ${tenant} ORDER BY memory_id LIMIT 7`.execute(bench.database.db)).rows.map((r) => r.id);
+  const times: number[] = [];
+  let rewritten = 0;
+  for (const memoryId of ids) {
+    const started = tick();
+    const r = await handle.erasures.erase(tenant, { memoryId });
+    times.push(msSince(started));
+    rewritten += r.events;
+  }
+  times.sort((a, b) => a - b);
+  const other = 'erase-all';
+  const memories = 2000;
+  for (let i = 0; i < memories; i += 250) {
+    const ops = Array.from({ length: 250 }, (_, k) => ({ assert: { subject: `person ${i + k}`, relation: 'phone', value: `555-${String(i + k).padStart(4, '0')}` } }));
+    await handle.ledger.writeMany(other, ops);
+  }
+  const started = tick();
+  const all = await handle.erasures.erase(other, { all: true });
+  const ms = msSince(started);
+  const verified = await handle.store.verify();
+  return {
+    oneMemory: { runs: times.length, p50Ms: round2(times[Math.floor(times.length / 2)]!), maxMs: round2(times.at(-1)!), eventsRewritten: Math.round(rewritten / times.length) },
+    tenant: { memories: all.memoryIds.length, eventsRewritten: all.events, ms: Math.round(ms) },
+    verifiedAfter: verified.ok,
+  };
+}
+
+const round2 = (x: number): number => Math.round(x * 100) / 100;
+
 interface BackendResult {
   backend: Backend;
   server: string;
@@ -111,6 +153,7 @@ interface BackendResult {
   chain: ChainMeasure;
   read: LatencyMeasure;
   assert: LatencyMeasure;
+  erasure: ErasureMeasure;
   targets: Record<string, { value: number; target: string; met: boolean; missBy?: string }>;
   runtimeMs: number;
   /** 1-minute load average sampled every 2 s during this backend's run (2 cores: above 2 means contention). */
@@ -202,6 +245,11 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
     const assert = await measureAsserts(bench);
     log(`  factledger p99 ${fmtMs(assert.factledger.p99)} ms, floor p99 ${fmtMs(assert.floor.p99)} ms`);
 
+    log(`[${backend}] erasure: single memories of the filled log, then a whole tenant`);
+    const erasure = await measureErasure(bench);
+    log(`  one memory p50 ${fmtMs(erasure.oneMemory.p50Ms)} ms; ${fmtInt(erasure.tenant.memories)} memories of a tenant in ${fmtInt(erasure.tenant.ms)} ms; verified after: ${erasure.verifiedAfter}`);
+    if (!erasure.verifiedAfter) throw new Error('the log does not verify after the erasures');
+
     const pct = (value: number, target: number, higherIsBetter: boolean): string =>
       higherIsBetter
         ? `${(((target - value) / target) * 100).toFixed(0)}% below target (${fmtInt(value)} vs ${fmtInt(target)}; ${(target / value).toFixed(1)}× short)`
@@ -239,6 +287,7 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
       chain,
       read,
       assert,
+      erasure,
       targets,
       runtimeMs: Math.round(msSince(started)),
       loadAverage: load.stop(),
@@ -253,7 +302,7 @@ const mark = (met: boolean): string => (met ? '✅' : '❌');
 const lat = (s: { p50: number; p95: number; p99: number }): string => `${fmtMs(s.p50)} / ${fmtMs(s.p95)} / ${fmtMs(s.p99)} ms`;
 
 function markdownTable(r: Omit<BackendResult, 'markdown'>): string {
-  const { append, rebuild, chain, read, assert, dataset, targets } = r;
+  const { append, rebuild, chain, read, assert, erasure, dataset, targets } = r;
   const rows = [
     [
       `Batched append (${append.batchEvents} events/call over ~${append.streamsPerBatch} streams, ~${append.avgPayloadBytes} B jsonb)`,
@@ -285,6 +334,14 @@ function markdownTable(r: Omit<BackendResult, 'markdown'>): string {
       '—',
       '—',
       'reported',
+      '—',
+    ],
+    [
+      `Erasure: one memory of ${fmtInt(chain.events)} events (~${erasure.oneMemory.eventsRewritten} events rewritten), n=${erasure.oneMemory.runs}, p50 / max; a whole tenant of ${fmtInt(erasure.tenant.memories)} memories`,
+      `${fmtMs(erasure.oneMemory.p50Ms)} / ${fmtMs(erasure.oneMemory.maxMs)} ms; ${fmtInt(erasure.tenant.ms)} ms (${fmtInt(erasure.tenant.eventsRewritten)} events)`,
+      '—',
+      '—',
+      `reported; log verified after: ${erasure.verifiedAfter ? 'yes' : 'NO'}`,
       '—',
     ],
     [

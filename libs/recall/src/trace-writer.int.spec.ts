@@ -24,7 +24,7 @@ describe.each(testBackends())('TraceWriter on %s', (backend) => {
     await writer.flush();
     const rows = await stored(ids);
     expect(rows.map((r) => r.id)).toEqual(ids);
-    expect(rows[449]).toEqual({ id: ids[449], tenant: 't', query: 'q449', trace: { n: 449 }, memoryIds: [] });
+    expect(rows[449]).toEqual({ id: ids[449], tenant: 't', query: 'q449', trace: { n: 449 } });
   });
 
   it('reports a write that fails instead of throwing at the caller, and goes on with the next', async () => {
