@@ -113,6 +113,10 @@ interface ErasureMeasure {
 
 async function measureErasure(bench: Bench): Promise<ErasureMeasure> {
   const { handle, tenant } = bench;
+  // Where the server's background loop would have them: every projection and the saga caught up, the log sealed.
+  await handle.runner.catchUp();
+  await handle.saga.catchUp();
+  await handle.store.seal();
   const ids = (await sql<{ id: string }>`SELECT memory_id AS id FROM fl_memories WHERE tenant = ${tenant} ORDER BY memory_id LIMIT 7`.execute(bench.database.db)).rows.map((r) => r.id);
   const times: number[] = [];
   let rewritten = 0;

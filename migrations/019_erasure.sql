@@ -87,6 +87,10 @@ BEGIN
 END;
 $$;
 
+-- An erasure looks through the tenant's message records for those that name an erased memory;
+-- without this it reads the whole log. One index entry per message, none for any other event.
+CREATE INDEX fl_events_messages ON fl_events (tenant, global_position) WHERE type = 'MessageIngested';
+
 -- The erased memories, so that reads can say a memory was erased (rather than never existed),
 -- and so that nothing written after the erasure (an index entry, a trace) brings one back.
 -- Part of the fact projection: rebuilt from the log's MemoryErased events.
