@@ -18,7 +18,7 @@ const embedder = new UseLiteEmbedder();
 interface Route {
   method: 'GET' | 'POST';
   path: string;
-  scope: 'read' | 'write';
+  scope: 'read' | 'write' | 'admin';
 }
 
 describe.each(testBackends())('API keys on %s', (backend) => {
@@ -57,12 +57,13 @@ describe.each(testBackends())('API keys on %s', (backend) => {
     base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
     const doc = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
     const reads = new Set(['/v1/tenants/{tenant}/context', '/v1/tenants/{tenant}/verifications', '/v1/tenants/{tenant}/answers/revisions']);
+    const admins = new Set(['/v1/tenants/{tenant}/erasures']);
     routes = Object.entries(doc.paths)
       .filter(([path]) => path.startsWith('/v1/'))
       .flatMap(([path, methods]) =>
         Object.keys(methods)
           .filter((m) => m === 'get' || m === 'post')
-          .map((m): Route => ({ method: m.toUpperCase() as Route['method'], path, scope: m === 'get' || reads.has(path) ? 'read' : 'write' })),
+          .map((m): Route => ({ method: m.toUpperCase() as Route['method'], path, scope: admins.has(path) ? 'admin' : m === 'get' || reads.has(path) ? 'read' : 'write' })),
       );
     await new Promise((r) => setTimeout(r, 1100));
   });
@@ -120,11 +121,24 @@ describe.each(testBackends())('API keys on %s', (backend) => {
     const failures: string[] = [];
     for (const route of routes) {
       const reply = await send(route.method, at(route, 'acme'), secrets.reader, { text: 'a reader tries to write' });
-      if (route.scope === 'write' && (reply.status !== 403 || reply.body?.error !== 'forbidden')) failures.push(`${route.method} ${route.path}: ${reply.status}`);
+      if (route.scope !== 'read' && (reply.status !== 403 || reply.body?.error !== 'forbidden')) failures.push(`${route.method} ${route.path}: ${reply.status}`);
       if (route.scope === 'read' && [401, 403].includes(reply.status)) failures.push(`${route.method} ${route.path}: ${reply.status}`);
       if (route.scope === 'read' && reply.status === 404 && reply.body?.error === 'not_found') failures.push(`${route.method} ${route.path}: hidden`);
     }
     expect(failures).toEqual([]);
+  });
+
+  it('answers 403 to a read-write key on the admin routes (erasure), and lets an admin key of the tenant erase', async () => {
+    const admins = routes.filter((r) => r.scope === 'admin');
+    expect(admins.map((r) => r.path)).toEqual(['/v1/tenants/{tenant}/erasures']);
+    const kept = await send('POST', '/v1/tenants/acme/memories', secrets.writer, { subject: 'door', relation: 'code', value: '4242' });
+    const refused = await send('POST', '/v1/tenants/acme/erasures', secrets.writer, { memoryId: kept.body.memoryId });
+    expect(refused).toMatchObject({ status: 403, body: { error: 'forbidden' } });
+    expect((await send('GET', `/v1/tenants/acme/memories/${kept.body.memoryId}`, secrets.reader)).body).toMatchObject({ value: '4242' });
+    const erased = await send('POST', '/v1/tenants/acme/erasures', secrets.operator, { memoryId: kept.body.memoryId });
+    expect(erased).toMatchObject({ status: 201, body: { memoryIds: [kept.body.memoryId] } });
+    const read = await send('GET', `/v1/tenants/acme/memories/${kept.body.memoryId}`, secrets.reader);
+    expect(read).toMatchObject({ status: 410, body: { error: 'memory_erased', erased: { actor: ids.operator } } });
   });
 
   it("records the key's id, never its secret, on every event a request appends: history and the message record show it", async () => {

@@ -8,7 +8,7 @@ import { Controller, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { FactLedgerModule, LEDGER } from './fact-ledger.module';
-import { AssertMemoryCommand, GetAnswerQuery, GetFactQuery, QuarantineMemoryCommand, RecordAnswerCommand } from './ledger.commands';
+import { AssertMemoryCommand, EraseCommand, GetAnswerQuery, GetFactQuery, GetMemoryQuery, QuarantineMemoryCommand, RecordAnswerCommand } from './ledger.commands';
 
 /** A host application's own controller, using the ledger through its buses. */
 @Controller()
@@ -66,6 +66,20 @@ describe('FactLedgerModule in a host NestJS application', () => {
       if (status !== 'reopened') await new Promise((r) => setTimeout(r, 20));
     }
     expect(status).toBe('reopened');
+    await app.close();
+    await database.close();
+  });
+
+  it('erases through the host CommandBus, recording the actor the host passes', async () => {
+    const database = await createTestDatabase('pglite');
+    @Module({ imports: [FactLedgerModule.forRoot({ handle: ledgerOn(database) })], controllers: [HostController] })
+    class ErasingModule {}
+    const app = await NestFactory.createApplicationContext(ErasingModule, { logger: false });
+    const host = app.get(HostController);
+    const phone = await host.commands.execute(new AssertMemoryCommand('e', { subject: 'user', relation: 'phone', value: '555-0142' }));
+    const erased = await host.commands.execute(new EraseCommand('e', { memoryId: phone.memoryId }, 'host-user-7'));
+    expect(erased.memoryIds).toEqual([phone.memoryId]);
+    await expect(host.queries.execute(new GetMemoryQuery('e', { memoryId: phone.memoryId }))).rejects.toMatchObject({ code: 'memory_erased', erasure: { actor: 'host-user-7' } });
     await app.close();
     await database.close();
   });
