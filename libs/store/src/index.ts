@@ -5,5 +5,6 @@ export * from './copy-rows';
 export * from './database';
 export * from './migrations';
 export * from './postgres-event-store';
+export * from './in-memory-event-store';
 export * from './api-key-store';
 export * from './test-database';

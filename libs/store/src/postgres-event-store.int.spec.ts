@@ -27,97 +27,15 @@ describe.each(testBackends())('PostgresEventStore on %s', (backend) => {
   });
   afterAll(() => database.close());
 
-  it('appends a batch in order and reads the stream back with versions and metadata', async () => {
-    const result = await store.append(ctx({ batch: 'b1', correlationId: 'c1' }), [
-      { streamId: 's-order', expectedVersion: 'no-stream', events: [ev('A', { n: 1 }), ev('B', { n: 2 }), ev('C', { n: 3 })] },
-    ]);
-    const read = await store.readStream('t1', 's-order');
-    expect(read.version).toBe(2);
-    expect(read.events.map((e) => [e.type, e.streamVersion, e.data])).toEqual([
-      ['A', 0, { n: 1 }],
-      ['B', 1, { n: 2 }],
-      ['C', 2, { n: 3 }],
-    ]);
-    expect(read.events[2]!.globalPosition).toBe(result.position);
-    expect(read.events[0]!.globalPosition).toBeLessThan(read.events[1]!.globalPosition);
-    expect(read.events.every((e) => e.batch === 'b1' && e.correlationId === 'c1' && e.tenant === 't1')).toBe(true);
-    expect(read.events[0]!.recordedAt.toISOString()).toBe('2026-12-01T00:00:00.000Z');
-  });
-
-  it('rejects a stale expected version with a typed conflict and writes nothing', async () => {
-    await store.append(ctx(), [{ streamId: 's-occ', expectedVersion: 'no-stream', events: [ev()] }]);
-    await store.append(ctx(), [{ streamId: 's-occ', expectedVersion: 0, events: [ev()] }]);
-    await expect(store.append(ctx(), [{ streamId: 's-occ', expectedVersion: 0, events: [ev()] }])).rejects.toBeInstanceOf(
-      ExpectedVersionConflict,
-    );
-    await expect(store.append(ctx(), [{ streamId: 's-occ', expectedVersion: 'no-stream', events: [ev()] }])).rejects.toThrow(
-      /at version 1, expected no stream/,
-    );
-    expect((await store.readStream('t1', 's-occ')).events).toHaveLength(2);
-  });
-
-  it('brings the stream back with a refusal, exactly as a read gives it, and leaves the command unclaimed', async () => {
-    await store.append(ctx(), [{ streamId: 's-back', expectedVersion: 'no-stream', events: [ev(), ev()] }]);
-    const refused = await store.append(ctx({ commandId: 'cmd-back' }), [{ streamId: 's-back', expectedVersion: 'no-stream', events: [ev()] }]).catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(ExpectedVersionConflict);
-    expect((refused as ExpectedVersionConflict).current).toEqual(await store.readStream('t1', 's-back'));
-    // Nothing of the refused append stayed, its command id included: the corrected retry lands.
-    const retry = await store.append(ctx({ commandId: 'cmd-back' }), [{ streamId: 's-back', expectedVersion: 1, events: [ev()] }]);
-    expect(retry.duplicate).toBe(false);
-    expect((await store.readStream('t1', 's-back')).version).toBe(2);
-  });
-
-  it('appends to several streams atomically: one conflict and none land', async () => {
-    await store.append(ctx(), [{ streamId: 's-atom-a', expectedVersion: 'no-stream', events: [ev()] }]);
-    await expect(
-      store.append(ctx(), [
-        { streamId: 's-atom-b', expectedVersion: 'no-stream', events: [ev()] },
-        { streamId: 's-atom-a', expectedVersion: 'no-stream', events: [ev()] },
-      ]),
-    ).rejects.toBeInstanceOf(ExpectedVersionConflict);
-    expect((await store.readStream('t1', 's-atom-b')).version).toBe(-1);
-  });
-
-  it('appends a retried command only once and returns the original position', async () => {
-    const first = await store.append(ctx({ commandId: 'cmd-1' }), [{ streamId: 's-idem', expectedVersion: 'any', events: [ev()] }]);
-    const retry = await store.append(ctx({ commandId: 'cmd-1' }), [{ streamId: 's-idem', expectedVersion: 'any', events: [ev()] }]);
-    expect(retry).toMatchObject({ duplicate: true, position: first.position });
-    expect((await store.readStream('t1', 's-idem')).events).toHaveLength(1);
-    const otherTenant = await store.append(ctx({ tenant: 't2', commandId: 'cmd-1' }), [
-      { streamId: 's-idem', expectedVersion: 'any', events: [ev()] },
-    ]);
-    expect(otherTenant.duplicate).toBe(false);
-  });
-
-  it('keeps streams of different tenants apart', async () => {
-    await store.append(ctx({ tenant: 'a' }), [{ streamId: 's-shared', expectedVersion: 'no-stream', events: [ev()] }]);
-    await store.append(ctx({ tenant: 'b' }), [{ streamId: 's-shared', expectedVersion: 'no-stream', events: [ev(), ev()] }]);
-    expect((await store.readStream('a', 's-shared')).events).toHaveLength(1);
-    expect((await store.readStream('b', 's-shared')).events).toHaveLength(2);
-  });
-
+  // What every store must do (versions, conflicts, atomic batches, idempotence, tenants, order,
+  // erasure's rewrite) is the contract suite's (event-store.contract.ts); here, what only
+  // PostgreSQL must do.
   it('refuses in the database to update, delete or truncate events', async () => {
     await store.append(ctx(), [{ streamId: 's-immutable', expectedVersion: 'any', events: [ev()] }]);
     await expect(sql`UPDATE fl_events SET type = 'X'`.execute(database.db)).rejects.toThrow(/append-only/);
     await expect(sql`DELETE FROM fl_events`.execute(database.db)).rejects.toThrow(/append-only/);
     await expect(sql`TRUNCATE fl_events`.execute(database.db)).rejects.toThrow(/append-only/);
     expect((await store.readStream('t1', 's-immutable')).events).toHaveLength(1);
-  });
-
-  it('reads the whole log in order from the start, page by page', async () => {
-    const all = await store.readAll(LOG_START, 10_000);
-    expect(all.length).toBeGreaterThan(5);
-    const paged = [];
-    let after = LOG_START;
-    for (;;) {
-      const page = await store.readAll(after, 3);
-      if (!page.length) break;
-      paged.push(...page);
-      after = page[page.length - 1]!.logPosition;
-    }
-    expect(paged.map((e) => e.eventId)).toEqual(all.map((e) => e.eventId));
-    expect(await store.head()).toBe(Math.max(...all.map((e) => e.globalPosition)));
-    expect(await store.readBatch('t1', 'b1')).toHaveLength(3);
   });
 
   if (backend === 'postgres') {
