@@ -9,40 +9,37 @@
  * stays as it is until reviewed. Driven by the log, never by the in-memory event bus alone.
  */
 import { DEFAULT_REVIEW_POLICY, ERASED_REASON, isLiveEvent, MEMORY_ERASED, type MemoryErased, type MemoryEvent, MEMORY_EVENT_TYPES, type ReviewPolicy, reviewTrigger } from '@factledger/domain';
-import { type AnswerReader, lockProjection, SingleFlightDrain, type ProjectionRunner, readCheckpoint, writeCheckpoint } from '@factledger/projections';
-import { readLog } from '@factledger/store';
-import { type Kysely, sql } from 'kysely';
+import { type AnswerReader, CheckpointedConsumer, type ProjectionRunner, readCheckpoint } from '@factledger/projections';
+import type { RecordedEvent } from '@factledger/store';
+import type { Kysely } from 'kysely';
 import type { Answers } from './answers';
 
 export const RE_REVIEW = 're-review';
 const MEMORY_TYPES = new Set<string>(MEMORY_EVENT_TYPES);
 
 export class ReReviewSaga {
-  private readonly drain = new SingleFlightDrain(async () => {
-    const { done, reopened } = await this.page();
-    return { done, count: reopened };
-  });
+  private readonly consumer: CheckpointedConsumer;
+  private reopenedSoFar = 0;
 
   constructor(
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     private readonly db: Kysely<any>,
     private readonly deps: { answers: Answers; reader: AnswerReader; runner: ProjectionRunner },
     private readonly policy: ReviewPolicy = DEFAULT_REVIEW_POLICY,
-    private readonly pageSize = 500,
-  ) {}
-
-  /** Processes everything committed so far; concurrent callers share a run. Returns answers reopened. */
-  catchUp(): Promise<number> {
-    return this.drain.run();
+    pageSize = 500,
+  ) {
+    // Its work is the reopens, done before the checkpoint moves (a crash in between replays the page harmlessly).
+    this.consumer = new CheckpointedConsumer(db, deps.runner.log, RE_REVIEW, { prepare: (events) => this.reopenFor(events) }, pageSize);
   }
 
-  /** One page: its reopens first, then the checkpoint (a crash in between replays the page harmlessly). */
-  async page(): Promise<{ done: boolean; reopened: number }> {
-    await sql`INSERT INTO fl_checkpoints (name) VALUES (${RE_REVIEW}) ON CONFLICT DO NOTHING`.execute(this.db);
-    const from = await readCheckpoint(this.db, RE_REVIEW);
-    const events = await readLog(this.db, from, this.pageSize);
-    if (events.length === 0) return { done: true, reopened: 0 };
-    let reopened = 0;
+  /** Processes everything committed so far; concurrent callers share a run. Returns answers reopened. */
+  async catchUp(): Promise<number> {
+    const before = this.reopenedSoFar;
+    await this.consumer.catchUp();
+    return this.reopenedSoFar - before;
+  }
+
+  private async reopenFor(events: RecordedEvent[]): Promise<void> {
     for (const e of events) {
       // An erasure reopens every answer that cited the memory, whatever the policy says.
       const trigger =
@@ -61,21 +58,13 @@ export class ReReviewSaga {
           reason: trigger.reason,
           cause: { position: e.globalPosition, event: e.type },
         });
-        if (result.changed) reopened++;
+        if (result.changed) this.reopenedSoFar++;
       }
     }
-    const last = events[events.length - 1]!.logPosition;
-    await this.db.transaction().execute(async (trx) => {
-      await lockProjection(trx, RE_REVIEW);
-      const now = await readCheckpoint(trx, RE_REVIEW);
-      if (now.prepare < last.prepare) await writeCheckpoint(trx, RE_REVIEW, last);
-    });
-    return { done: events.length < this.pageSize, reopened };
   }
 
   async lag(): Promise<{ checkpoint: number; head: number }> {
     const checkpoint = await readCheckpoint(this.db, RE_REVIEW);
-    const head = await sql<{ h: number | null }>`SELECT max(global_position) AS h FROM fl_events`.execute(this.db);
-    return { checkpoint: checkpoint.prepare, head: Number(head.rows[0]?.h ?? 0) };
+    return { checkpoint: checkpoint.prepare, head: await this.deps.runner.log.head() };
   }
 }

@@ -4,6 +4,7 @@ export * from './errors';
 export * from './fact-projection';
 export * from './postgres-fact-projection';
 export * from './projection-runner';
+export * from './checkpointed-consumer';
 export * from './fact-reader';
 export * from './answer-projection';
 export * from './answer-reader';

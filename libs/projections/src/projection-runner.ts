@@ -6,10 +6,10 @@
  * lets several processes run the same runner without applying anything twice.
  */
 import { InvalidInputError } from '@factledger/domain';
-import { type Database, LOG_START, type LogPosition, readLog } from '@factledger/store';
+import { type Database, type EventStore, LOG_START, type LogPosition, PostgresEventStore, readLog } from '@factledger/store';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { CheckpointedConsumer, lockConsumer, readCheckpoint, writeCheckpoint } from './checkpointed-consumer';
 import { ProjectionLagError } from './errors';
-import { SingleFlightDrain } from './single-flight-drain';
 import type { Projection } from './projection';
 import { type RebuildPlan, rebuildBeside, rebuildInPlace } from './rebuild';
 
@@ -32,17 +32,17 @@ export interface RunnerOptions {
    * page goes through `apply`.
    */
   sessions?: Pick<Database, 'session' | 'concurrentSessions'>;
+  /** Where the log is read from: the event-store port (default: the PostgreSQL adapter on the same database). */
+  log?: Pick<EventStore, 'readAll' | 'head'>;
 }
 
 export class ProjectionRunner {
-  private readonly drainAll = new SingleFlightDrain(async () => {
-    for (const p of this.projections) await this.drain(p);
-    return { done: true, count: 0 };
-  });
   private readonly batchSize: number;
   private readonly waitTimeoutMs: number;
   private readonly sessions: RunnerOptions['sessions'];
-  private ready: Promise<void> | null = null;
+  /** The log as the consumers read it (the event-store port). */
+  readonly log: Pick<EventStore, 'readAll' | 'head'>;
+  private readonly consumers: CheckpointedConsumer[];
 
   constructor(
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -53,41 +53,21 @@ export class ProjectionRunner {
     this.batchSize = options.batchSize ?? 1000;
     this.waitTimeoutMs = options.waitTimeoutMs ?? 2000;
     this.sessions = options.sessions;
+    this.log = options.log ?? new PostgresEventStore(db);
+    this.consumers = projections.map((p) => new CheckpointedConsumer(db, this.log, p.name, { apply: (trx, events) => p.apply(trx, events) }, this.batchSize));
   }
 
-  private ensureCheckpoints(): Promise<void> {
-    this.ready ??= (async () => {
-      for (const p of this.projections) {
-        await sql`INSERT INTO fl_checkpoints (name) VALUES (${p.name}) ON CONFLICT DO NOTHING`.execute(this.db);
-      }
-    })();
-    return this.ready;
+  private async ensureCheckpoints(): Promise<void> {
+    for (const c of this.consumers) await c.ensureCheckpoint();
   }
 
   /**
-   * Applies everything committed so far. Concurrent callers in one process share a run; a
-   * call made while a run is in progress gets one more pass, so it sees its own write.
+   * Applies everything committed so far, projection by projection. Concurrent callers in one
+   * process share a run; a call made while a run is in progress gets one more pass, so it sees
+   * its own write.
    */
   async catchUp(): Promise<void> {
-    await this.drainAll.run();
-  }
-
-  private async drain(projection: Projection): Promise<void> {
-    await this.ensureCheckpoints();
-    for (;;) {
-      const applied = await this.db.transaction().execute(async (trx) => {
-        // Another process is applying this projection: it will get our events too, and a
-        // reader that needs them waits in awaitPosition, within its timeout.
-        if (!(await lockProjection(trx, projection.name, { wait: false }))) return 0;
-        const checkpoint = await readCheckpoint(trx, projection.name);
-        const events = await readLog(trx, checkpoint, this.batchSize);
-        if (events.length === 0) return 0;
-        await projection.apply(trx, events);
-        await writeCheckpoint(trx, projection.name, events[events.length - 1]!.logPosition);
-        return events.length;
-      });
-      if (applied < this.batchSize) return;
-    }
+    for (const c of this.consumers) await c.catchUp();
   }
 
   /**
@@ -106,7 +86,7 @@ export class ProjectionRunner {
       const plan: RebuildPlan = {
         projection,
         pageSize,
-        lock: (trx) => lockProjection(trx, projection.name),
+        lock: (trx) => lockConsumer(trx, projection.name),
         checkpoint: (trx, position) => writeCheckpoint(trx, projection.name, position, { force: true }),
       };
       const { events } = sessions.concurrentSessions
@@ -115,7 +95,7 @@ export class ProjectionRunner {
       return { events, ms: Date.now() - started };
     }
     const count = await this.db.transaction().execute(async (trx) => {
-      await lockProjection(trx, projection.name);
+      await lockConsumer(trx, projection.name);
       await projection.reset(trx);
       let checkpoint = LOG_START;
       let total = 0;
@@ -166,7 +146,7 @@ export class ProjectionRunner {
   }
 
   private async refuseBeyondHead(minPosition: number): Promise<void> {
-    const head = Number((await sql<{ head: string | null }>`SELECT max(global_position) AS head FROM fl_events`.execute(this.db)).rows[0]?.head ?? 0);
+    const head = await this.log.head();
     if (minPosition > head) {
       throw new InvalidInputError([{ path: 'minPosition', message: `no event has position ${minPosition}: the log's last position is ${head}` }]);
     }
@@ -184,38 +164,6 @@ export class ProjectionRunner {
   }
 }
 
-/**
- * Serialises runners of one projection across processes. The projection's writes need not
- * wait for the WAL flush: a read model lost in a crash is replayed from the durable log, and its
- * checkpoint is lost with it, in the same transaction.
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function lockProjection(trx: Kysely<any>, name: string, options: { wait: boolean } = { wait: true }): Promise<boolean> {
-  const key = `fl_projection:${name}`;
-  const row = options.wait
-    ? await sql<{ locked: boolean }>`SELECT true AS locked, set_config('synchronous_commit', 'off', true) FROM pg_advisory_xact_lock(hashtext(${key}))`.execute(trx)
-    : await sql<{ locked: boolean }>`SELECT pg_try_advisory_xact_lock(hashtext(${key})) AS locked, set_config('synchronous_commit', 'off', true)`.execute(trx);
-  return row.rows[0]!.locked;
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function readCheckpoint(executor: Kysely<any>, name: string): Promise<LogPosition> {
-  const row = await sql<{ commit: string; prepare: number }>`
-    SELECT commit::text AS commit, prepare FROM fl_checkpoints WHERE name = ${name}`.execute(executor);
-  const r = row.rows[0];
-  return r ? { commit: r.commit, prepare: Number(r.prepare) } : LOG_START;
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function writeCheckpoint(executor: Kysely<any>, name: string, position: LogPosition, options: { force?: boolean } = {}): Promise<void> {
-  // An inline projection (see fl_apply_fact_changes) may have moved it further meanwhile; only a
-  // rebuild that swaps in tables built up to `position` sets it back (force).
-  const guard = options.force ? sql`` : sql`WHERE fl_checkpoints.prepare <= excluded.prepare`;
-  await sql`
-    INSERT INTO fl_checkpoints (name, commit, prepare, updated_at) VALUES (${name}, ${position.commit}::xid8, ${position.prepare}, now())
-    ON CONFLICT (name) DO UPDATE SET commit = excluded.commit, prepare = excluded.prepare, updated_at = excluded.updated_at
-    ${guard}`.execute(executor);
-}
 
 /** What checkpointLagStatement gives: events behind, the oldest one's time, the checkpoint. */
 export interface CheckpointLagRow {

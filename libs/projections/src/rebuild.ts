@@ -28,7 +28,7 @@ export type Sessions = <T>(work: (session: Session) => Promise<T>) => Promise<T>
 export interface RebuildPlan {
   projection: Projection;
   pageSize: number;
-  /** Takes the projection's advisory lock in `trx` (see lockProjection). */
+  /** Takes the projection's advisory lock in `trx` (see lockConsumer). */
   lock(trx: Executor): Promise<unknown>;
   /** Sets the checkpoint in `trx`, even below the stored one. */
   checkpoint(trx: Executor, position: LogPosition): Promise<void>;

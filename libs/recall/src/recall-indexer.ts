@@ -7,15 +7,21 @@
  * dropped rather than written twice.
  */
 import { detectLanguage, RESOLUTION_BATCH, searchTermsOf, slotTermsOf } from '@factledger/domain';
-import { type Embedder, embeddingText, toVectorText } from '@factledger/embeddings';
-import { type CheckpointLagRow, checkpointLagStatement, lockProjection, type ProjectionRunner, readCheckpoint, SingleFlightDrain, writeCheckpoint } from '@factledger/projections';
-import { readLog } from '@factledger/store';
+import { type Embedder, type Embedding, embeddingText, toVectorText } from '@factledger/embeddings';
+import { type CheckpointLagRow, CheckpointedConsumer, checkpointLagStatement, type ProjectionExecutor, type ProjectionRunner } from '@factledger/projections';
+import type { RecordedEvent } from '@factledger/store';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 
 export const RECALL_INDEX = 'recall-index';
 
 /** Events after which a version's embedded text (type + text) is new. */
 const INDEXED_EVENTS = new Set(['FactAsserted', 'FactOverruled', 'MemoryRetyped']);
+
+/** What a page's `prepare` hands its `apply`: the versions to index and their vectors. */
+interface Prepared {
+  rows: IndexedRow[];
+  vectors: Embedding[];
+}
 
 /** A memory version as the indexer reads it to index. */
 interface IndexedRow {
@@ -40,36 +46,27 @@ export interface IndexLag {
 }
 
 export class RecallIndexer {
-  private readonly drain = new SingleFlightDrain(async () => {
-    const { done, embedded } = await this.pass();
-    return { done, count: embedded };
-  });
+  private readonly consumer: CheckpointedConsumer<Prepared>;
   private vectorIndex: Promise<unknown> | null = null;
-  private checkpointRow: Promise<unknown> | null = null;
-
-  /** The checkpoint row exists from the first call on (once per process, not per query). */
-  private ensureCheckpoint(): Promise<unknown> {
-    this.checkpointRow ??= sql`INSERT INTO fl_checkpoints (name) VALUES (${RECALL_INDEX}) ON CONFLICT DO NOTHING`
-      .execute(this.db)
-      .catch((error: unknown) => {
-        this.checkpointRow = null; // try again next time
-        throw error;
-      });
-    return this.checkpointRow;
-  }
+  private embeddedSoFar = 0;
 
   constructor(
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     private readonly db: Kysely<any>,
     private readonly embedder: Embedder,
-    /** The fact projection's runner: the index reads the versions' text from its tables. */
+    /** The fact projection's runner: the index reads the versions' text from its tables, and the log as it does. */
     private readonly facts: ProjectionRunner,
-    private readonly batchSize = 256,
-  ) {}
+    batchSize = 256,
+  ) {
+    // Embedding happens in `prepare`, outside any transaction; the rows go in with the checkpoint.
+    this.consumer = new CheckpointedConsumer(db, facts.log, RECALL_INDEX, { prepare: (events) => this.embed(events), apply: (trx, _events, prepared) => this.write(trx, prepared) }, batchSize);
+  }
 
   /** Indexes everything committed so far; concurrent callers share a run. Returns versions embedded. */
-  catchUp(): Promise<number> {
-    return this.drain.run();
+  async catchUp(): Promise<number> {
+    const before = this.embeddedSoFar;
+    await this.consumer.catchUp();
+    return this.embeddedSoFar - before;
   }
 
   /** The HNSW index for this model's vector length (migration 006 made the one for 512). */
@@ -88,12 +85,9 @@ export class RecallIndexer {
     return this.vectorIndex;
   }
 
-  private async pass(): Promise<{ done: boolean; embedded: number }> {
+  /** The versions these events made or retyped, read from the fact projection and embedded. */
+  private async embed(events: RecordedEvent[]): Promise<Prepared> {
     await this.ensureVectorIndex();
-    await this.ensureCheckpoint();
-    const from = await readCheckpoint(this.db, RECALL_INDEX);
-    const events = await readLog(this.db, from, this.batchSize);
-    if (events.length === 0) return { done: true, embedded: 0 };
     const last = events[events.length - 1]!;
     const wanted = new Map<string, { tenant: string; memoryId: string; batch: string | null }>();
     for (const e of events) {
@@ -123,55 +117,52 @@ export class RecallIndexer {
       ).rows;
     }
     const vectors = rows.length ? await this.embedder.embed(rows.map((r) => embeddingText(r.type, r.text))) : [];
-    const written = await this.db.transaction().execute(async (trx) => {
-      if (!(await lockProjection(trx, RECALL_INDEX, { wait: false }))) return false;
-      const now = await readCheckpoint(trx, RECALL_INDEX);
-      if (now.prepare !== from.prepare) return false; // another process indexed these events
-      if (rows.length) {
-        // A memory is searched by its key, by the names of the slots it speaks of, and by the slot
-        // of the memories its message retired as changed in other words (see searchTermsOf).
-        const keyText = (r: IndexedRow) =>
-          [...new Set([r.key_text, ...searchTermsOf(r.text, detectLanguage(r.text)), ...(r.replaced ?? []).flatMap((x) => [x.relation, ...slotTermsOf(x.text, detectLanguage(x.text))])])]
-            .filter(Boolean)
-            .join(' ') || null;
-        const payload = rows.map((r, i) => ({ t: r.tenant, m: r.memory_id, x: r.text, r: r.recorded_at, k: r.kind, y: keyText(r), v: toVectorText(vectors[i]!) }));
-        const model = this.embedder.model;
-        // The stems of rows about to be replaced (a retyped memory is indexed again) leave the
-        // statistics before the new rows' stems enter them.
-        await sql`
-          WITH old AS (
-            SELECT i.tenant, i.stems FROM fl_recall_index i
-            JOIN unnest(${rows.map((r) => r.tenant)}::text[], ${rows.map((r) => r.memory_id)}::text[]) AS r(t, m) ON i.tenant = r.t AND i.memory_id = r.m
-            WHERE i.model = ${model}),
-          gone AS (
-            UPDATE fl_recall_terms s SET docs = s.docs - g.n
-            FROM (SELECT old.tenant, x.lexeme AS stem, count(*)::int AS n FROM old, unnest(old.stems) x GROUP BY 1, 2) g
-            WHERE s.tenant = g.tenant AND s.model = ${model} AND s.stem = g.stem)
-          UPDATE fl_recall_corpus c SET docs = c.docs - o.n, stems = c.stems - o.len
-          FROM (SELECT tenant, count(*)::int AS n, sum(length(stems)) AS len FROM old GROUP BY 1) o
-          WHERE c.tenant = o.tenant AND c.model = ${model}`.execute(trx);
-        await sql`
-          WITH up AS (
-            INSERT INTO fl_recall_index (tenant, memory_id, model, dimensions, embedding, text, recorded_at, kind, key_text)
-            SELECT r.t, r.m, ${model}, ${this.embedder.dimensions}, r.v::vector, r.x, r.r, r.k, r.y
-            FROM jsonb_to_recordset(${JSON.stringify(payload)}::jsonb) AS r(t text, m text, x text, r timestamptz, k text, y text, v text)
-            -- A memory erased since its row was read stays out (migrations/019).
-            WHERE NOT EXISTS (SELECT 1 FROM fl_erased_memories x WHERE x.tenant = r.t AND x.memory_id = r.m)
-            ON CONFLICT (tenant, memory_id, model) DO UPDATE SET embedding = excluded.embedding, dimensions = excluded.dimensions,
-              text = excluded.text, recorded_at = excluded.recorded_at, kind = excluded.kind, key_text = excluded.key_text, indexed_at = now()
-            RETURNING tenant, stems),
-          terms AS (
-            INSERT INTO fl_recall_terms (tenant, model, stem, docs)
-            SELECT up.tenant, ${model}, x.lexeme, count(*) FROM up, unnest(up.stems) x GROUP BY 1, 3
-            ON CONFLICT (tenant, model, stem) DO UPDATE SET docs = fl_recall_terms.docs + excluded.docs)
-          INSERT INTO fl_recall_corpus (tenant, model, docs, stems)
-          SELECT tenant, ${model}, count(*), sum(length(stems)) FROM up GROUP BY 1
-          ON CONFLICT (tenant, model) DO UPDATE SET docs = fl_recall_corpus.docs + excluded.docs, stems = fl_recall_corpus.stems + excluded.stems`.execute(trx);
-      }
-      await writeCheckpoint(trx, RECALL_INDEX, last.logPosition);
-      return true;
-    });
-    return { done: !written || events.length < this.batchSize, embedded: written ? rows.length : 0 };
+    return { rows, vectors };
+  }
+
+  private async write(trx: ProjectionExecutor, { rows, vectors }: Prepared): Promise<void> {
+    if (rows.length === 0) return;
+    // A memory is searched by its key, by the names of the slots it speaks of, and by the slot
+    // of the memories its message retired as changed in other words (see searchTermsOf).
+    const keyText = (r: IndexedRow) =>
+      [...new Set([r.key_text, ...searchTermsOf(r.text, detectLanguage(r.text)), ...(r.replaced ?? []).flatMap((x) => [x.relation, ...slotTermsOf(x.text, detectLanguage(x.text))])])]
+        .filter(Boolean)
+        .join(' ') || null;
+    const payload = rows.map((r, i) => ({ t: r.tenant, m: r.memory_id, x: r.text, r: r.recorded_at, k: r.kind, y: keyText(r), v: toVectorText(vectors[i]!) }));
+    const model = this.embedder.model;
+    // The stems of rows about to be replaced (a retyped memory is indexed again) leave the
+    // statistics before the new rows' stems enter them.
+    await sql`
+      WITH old AS (
+        SELECT i.tenant, i.stems FROM fl_recall_index i
+        JOIN unnest(${rows.map((r) => r.tenant)}::text[], ${rows.map((r) => r.memory_id)}::text[]) AS r(t, m) ON i.tenant = r.t AND i.memory_id = r.m
+        WHERE i.model = ${model}),
+      gone AS (
+        UPDATE fl_recall_terms s SET docs = s.docs - g.n
+        FROM (SELECT old.tenant, x.lexeme AS stem, count(*)::int AS n FROM old, unnest(old.stems) x GROUP BY 1, 2) g
+        WHERE s.tenant = g.tenant AND s.model = ${model} AND s.stem = g.stem)
+      UPDATE fl_recall_corpus c SET docs = c.docs - o.n, stems = c.stems - o.len
+      FROM (SELECT tenant, count(*)::int AS n, sum(length(stems)) AS len FROM old GROUP BY 1) o
+      WHERE c.tenant = o.tenant AND c.model = ${model}`.execute(trx);
+    await sql`
+      WITH up AS (
+        INSERT INTO fl_recall_index (tenant, memory_id, model, dimensions, embedding, text, recorded_at, kind, key_text)
+        SELECT r.t, r.m, ${model}, ${this.embedder.dimensions}, r.v::vector, r.x, r.r, r.k, r.y
+        FROM jsonb_to_recordset(${JSON.stringify(payload)}::jsonb) AS r(t text, m text, x text, r timestamptz, k text, y text, v text)
+        -- A memory erased since its row was read stays out (migrations/019).
+        WHERE NOT EXISTS (SELECT 1 FROM fl_erased_memories x WHERE x.tenant = r.t AND x.memory_id = r.m)
+        ON CONFLICT (tenant, memory_id, model) DO UPDATE SET embedding = excluded.embedding, dimensions = excluded.dimensions,
+          text = excluded.text, recorded_at = excluded.recorded_at, kind = excluded.kind, key_text = excluded.key_text, indexed_at = now()
+        RETURNING tenant, stems),
+      terms AS (
+        INSERT INTO fl_recall_terms (tenant, model, stem, docs)
+        SELECT up.tenant, ${model}, x.lexeme, count(*) FROM up, unnest(up.stems) x GROUP BY 1, 3
+        ON CONFLICT (tenant, model, stem) DO UPDATE SET docs = fl_recall_terms.docs + excluded.docs)
+      INSERT INTO fl_recall_corpus (tenant, model, docs, stems)
+      SELECT tenant, ${model}, count(*), sum(length(stems)) FROM up GROUP BY 1
+      ON CONFLICT (tenant, model) DO UPDATE SET docs = fl_recall_corpus.docs + excluded.docs, stems = fl_recall_corpus.stems + excluded.stems`.execute(trx);
+
+    this.embeddedSoFar += rows.length;
   }
 
   async lag(now: Date = new Date()): Promise<IndexLag> {

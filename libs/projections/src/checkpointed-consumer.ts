@@ -1,0 +1,119 @@
+/**
+ * The one way a reader of the log keeps up with it: every projection, the recall indexer and the
+ * re-review saga are a CheckpointedConsumer with their own step. The log comes through the
+ * event-store port (never its tables); the checkpoint lives with the read models, in PostgreSQL.
+ *
+ * A page, in order:
+ * 1. read the checkpoint, and the events after it from the port;
+ * 2. `prepare` them outside any transaction (embedding, commands of the consumer's own: work that
+ *    must not hold a transaction open, and that is safe to do twice);
+ * 3. in one transaction: take the consumer's lock (without waiting: another process that holds it
+ *    is doing this very work), check the checkpoint has not moved, `apply` the rows, move the
+ *    checkpoint. A crash anywhere replays the page from the old checkpoint; an `apply` that
+ *    commits has moved the checkpoint with it, so no event is applied twice or skipped.
+ *
+ * Concurrent callers in one process share a run (SingleFlightDrain).
+ */
+import type { EventStore, LogPosition, RecordedEvent } from '@factledger/store';
+import { type Kysely, sql } from 'kysely';
+import type { ProjectionExecutor } from './projection';
+import { SingleFlightDrain } from './single-flight-drain';
+
+export interface ConsumerStep<P = void> {
+  prepare?(events: RecordedEvent[]): Promise<P>;
+  apply?(trx: ProjectionExecutor, events: RecordedEvent[], prepared: P): Promise<void>;
+}
+
+/** What a page did: whether the log is drained, how many events it consumed. */
+export interface PageOutcome {
+  done: boolean;
+  events: number;
+}
+
+export class CheckpointedConsumer<P = void> {
+  private readonly drain = new SingleFlightDrain(async () => {
+    const { done, events } = await this.page();
+    return { done, count: events };
+  });
+  private ready: Promise<unknown> | null = null;
+
+  constructor(
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    private readonly db: Kysely<any>,
+    private readonly log: Pick<EventStore, 'readAll'>,
+    readonly name: string,
+    private readonly step: ConsumerStep<P>,
+    readonly batchSize = 1000,
+  ) {}
+
+  /** Consumes everything committed so far (a call made during a run gets one more pass); returns events consumed. */
+  catchUp(): Promise<number> {
+    return this.drain.run();
+  }
+
+  /** The checkpoint row exists from the first call on. */
+  ensureCheckpoint(): Promise<unknown> {
+    this.ready ??= sql`INSERT INTO fl_checkpoints (name) VALUES (${this.name}) ON CONFLICT DO NOTHING`
+      .execute(this.db)
+      .catch((error: unknown) => {
+        this.ready = null; // try again next time
+        throw error;
+      });
+    return this.ready;
+  }
+
+  async page(): Promise<PageOutcome> {
+    await this.ensureCheckpoint();
+    const from = await readCheckpoint(this.db, this.name);
+    const events = await this.log.readAll(from, this.batchSize);
+    if (events.length === 0) return { done: true, events: 0 };
+    const prepared = (await this.step.prepare?.(events)) as P;
+    const applied = await this.db.transaction().execute(async (trx) => {
+      if (!(await lockConsumer(trx, this.name, { wait: false }))) return 'busy' as const;
+      const now = await readCheckpoint(trx, this.name);
+      if (now.prepare !== from.prepare) return 'moved' as const;
+      await this.step.apply?.(trx, events, prepared);
+      await writeCheckpoint(trx, this.name, events[events.length - 1]!.logPosition);
+      return 'applied' as const;
+    });
+    // Busy: another process is consuming these very events, and a reader that needs them waits
+    // for its checkpoint. Moved: someone else applied them first (an inline projection, another
+    // process); this page's work is dropped and the next reads on from there.
+    if (applied === 'busy') return { done: true, events: 0 };
+    if (applied === 'moved') return { done: false, events: 0 };
+    return { done: events.length < this.batchSize, events: events.length };
+  }
+}
+
+/**
+ * Serialises consumers of one name across processes. Their writes need not wait for the WAL
+ * flush: a read model lost in a crash is replayed from the durable log, and its checkpoint is
+ * lost with it, in the same transaction.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function lockConsumer(trx: Kysely<any>, name: string, options: { wait: boolean } = { wait: true }): Promise<boolean> {
+  const key = `fl_projection:${name}`;
+  const row = options.wait
+    ? await sql<{ locked: boolean }>`SELECT true AS locked, set_config('synchronous_commit', 'off', true) FROM pg_advisory_xact_lock(hashtext(${key}))`.execute(trx)
+    : await sql<{ locked: boolean }>`SELECT pg_try_advisory_xact_lock(hashtext(${key})) AS locked, set_config('synchronous_commit', 'off', true)`.execute(trx);
+  return row.rows[0]!.locked;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function readCheckpoint(executor: Kysely<any>, name: string): Promise<LogPosition> {
+  const row = await sql<{ commit: string; prepare: number }>`
+    SELECT commit::text AS commit, prepare FROM fl_checkpoints WHERE name = ${name}`.execute(executor);
+  const r = row.rows[0];
+  return r ? { commit: r.commit, prepare: Number(r.prepare) } : { commit: '0', prepare: 0 };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function writeCheckpoint(executor: Kysely<any>, name: string, position: LogPosition, options: { force?: boolean } = {}): Promise<void> {
+  // An inline projection (see fl_apply_fact_changes) may have moved it further meanwhile; only a
+  // rebuild that swaps in tables built up to `position` sets it back (force).
+  const guard = options.force ? sql`` : sql`WHERE fl_checkpoints.prepare <= excluded.prepare`;
+  await sql`
+    INSERT INTO fl_checkpoints (name, commit, prepare, updated_at) VALUES (${name}, ${position.commit}::xid8, ${position.prepare}, now())
+    ON CONFLICT (name) DO UPDATE SET commit = excluded.commit, prepare = excluded.prepare, updated_at = excluded.updated_at
+    ${guard}`.execute(executor);
+}
