@@ -3,7 +3,7 @@
  * cited memory version to answer (what the re-review saga looks up). Replays are no-ops: every
  * write is keyed, and status changes carry the event's position.
  */
-import { type AnswerEvent, MEMORY_ERASED, type MemoryErased } from '@factledger/domain';
+import { type AnswerEvent, type AnswerRecorded, type Citation, MEMORY_ERASED, type MemoryErased, redactEvent } from '@factledger/domain';
 import type { RecordedEvent } from '@factledger/store';
 import { sql } from 'kysely';
 import type { Projection, ProjectionExecutor } from './projection';
@@ -17,13 +17,18 @@ export class AnswerProjection implements Projection {
   async apply(trx: ProjectionExecutor, events: RecordedEvent[]): Promise<void> {
     for (const e of events) {
       if (e.type === MEMORY_ERASED) {
-        // The answers that cited it take what the erasure left of their record: no question, no
-        // text, and no words of the erased citation (the saga reopens them).
-        await sql`
-          UPDATE fl_answers a SET question = r.data ->> 'question', text = r.data ->> 'text', citations = r.data -> 'citations'
-          FROM fl_answer_citations c, fl_events r
-          WHERE c.tenant = ${e.tenant} AND c.memory_id = ${(e.data as MemoryErased['data']).memoryId}
-            AND a.tenant = c.tenant AND a.answer_id = c.answer_id AND r.global_position = a.position`.execute(trx);
+        // The answers that cited it lose what the erasure takes of their record (the domain's
+        // rule, as the log's copy was rewritten): the question, the text, that citation's words.
+        const { memoryId, erasureId } = e.data as MemoryErased['data'];
+        const cited = await sql<{ answer_id: string; question: string; text: string; citations: Citation[] }>`
+          SELECT a.answer_id, a.question, a.text, a.citations FROM fl_answer_citations c JOIN fl_answers a ON a.tenant = c.tenant AND a.answer_id = c.answer_id
+          WHERE c.tenant = ${e.tenant} AND c.memory_id = ${memoryId}`.execute(trx);
+        for (const a of cited.rows) {
+          const left = redactEvent({ type: 'AnswerRecorded', data: { answerId: a.answer_id, question: a.question, text: a.text, citations: a.citations } }, new Set([memoryId]), erasureId, false) as AnswerRecorded['data'] | null;
+          if (!left) continue;
+          await sql`UPDATE fl_answers SET question = ${left.question}, text = ${left.text}, citations = ${JSON.stringify(left.citations)}::jsonb
+            WHERE tenant = ${e.tenant} AND answer_id = ${a.answer_id}`.execute(trx);
+        }
         continue;
       }
       if (!ANSWER_TYPES.has(e.type)) continue;

@@ -1,0 +1,126 @@
+/**
+ * The checkpointed consumer with its log behind the port (here the in-memory store, as a log kept
+ * outside PostgreSQL would be) and its rows and checkpoint in PostgreSQL: every event applied once,
+ * in order, whatever fails where, and whoever else consumes under the same name.
+ */
+import { randomUUID } from 'node:crypto';
+import { type AppendContext, createTestDatabase, InMemoryEventStore, type RecordedEvent, type TestDatabase, testBackends } from '@factledger/store';
+import { sql } from 'kysely';
+import { CheckpointedConsumer, readCheckpoint } from './checkpointed-consumer';
+import type { ProjectionExecutor } from './projection';
+
+const ctx: AppendContext = { tenant: 't', commandId: null, causationId: null, correlationId: null, batch: null, recordedAt: new Date('2026-12-01T00:00:00Z') };
+
+describe.each(testBackends())('CheckpointedConsumer on %s', (backend) => {
+  let database: TestDatabase;
+  let log: InMemoryEventStore;
+  let name: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(backend);
+    await sql`CREATE TABLE consumed (name text, position bigint, n int, PRIMARY KEY (name, position))`.execute(database.db);
+  });
+  afterAll(() => database.close());
+  beforeEach(async () => {
+    log = new InMemoryEventStore();
+    name = `c-${randomUUID().slice(0, 8)}`;
+    for (let n = 0; n < 10; n++) await log.append(ctx, [{ streamId: `s${n % 3}`, expectedVersion: 'any', events: [{ eventId: randomUUID(), type: 'Tested', data: { n } }] }]);
+  });
+
+  const consumed = async (): Promise<number[]> =>
+    (await sql<{ n: number }>`SELECT n FROM consumed WHERE name = ${name} ORDER BY position`.execute(database.db)).rows.map((r) => r.n);
+  const rowsOf = (events: RecordedEvent[]) => events.map((e) => ({ position: e.globalPosition, n: (e.data as { n: number }).n }));
+  const insert = (consumer: string) => async (trx: ProjectionExecutor, events: RecordedEvent[]) => {
+    await sql`INSERT INTO consumed (name, position, n) SELECT ${consumer}, r.position, r.n FROM jsonb_to_recordset(${JSON.stringify(rowsOf(events))}::jsonb) AS r(position bigint, n int)`.execute(trx);
+  };
+
+  it('applies every event once, in log order, page by page, and moves the checkpoint with the rows', async () => {
+    const consumer = new CheckpointedConsumer(database.db, log, name, { apply: insert(name) }, 3);
+    expect(await consumer.catchUp()).toBe(10);
+    expect(await consumed()).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect((await readCheckpoint(database.db, name)).prepare).toBe(10);
+    await log.append(ctx, [{ streamId: 'late', expectedVersion: 'no-stream', events: [{ eventId: randomUUID(), type: 'Tested', data: { n: 10 } }] }]);
+    expect(await consumer.catchUp()).toBe(1);
+    expect(await consumer.catchUp()).toBe(0);
+    expect(await consumed()).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it('replays a page whose prepare or apply failed: nothing skipped, nothing doubled', async () => {
+    let failPrepare = true;
+    let failApply = true;
+    const consumer = new CheckpointedConsumer<number[]>(
+      database.db,
+      log,
+      name,
+      {
+        prepare: async (events) => {
+          if (failPrepare && events[0]!.globalPosition > 3) throw new Error('embedder down');
+          return events.map((e) => e.globalPosition);
+        },
+        apply: async (trx, events, prepared) => {
+          expect(prepared).toEqual(events.map((e) => e.globalPosition));
+          await insert(name)(trx, events);
+          if (failApply && events[0]!.globalPosition > 6) throw new Error('crash after the rows, before the checkpoint');
+        },
+      },
+      3,
+    );
+    await expect(consumer.catchUp()).rejects.toThrow('embedder down');
+    expect(await consumed()).toEqual([0, 1, 2]);
+    failPrepare = false;
+    await expect(consumer.catchUp()).rejects.toThrow('crash after the rows');
+    expect(await consumed()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect((await readCheckpoint(database.db, name)).prepare).toBe(6);
+    failApply = false;
+    await consumer.catchUp();
+    expect(await consumed()).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it('drops its page when another consumer of the same name holds it or applied it first', async () => {
+    const mine = new CheckpointedConsumer(database.db, log, name, { apply: insert(name) }, 4);
+    let release!: () => void;
+    let holding!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    // The other one stops inside its transaction, holding the lock, until released.
+    const other = new CheckpointedConsumer(
+      database.db,
+      log,
+      name,
+      {
+        apply: async (trx, events) => {
+          await insert(name)(trx, events);
+          holding();
+          await new Promise<void>((resolve) => (release = resolve));
+        },
+      },
+      4,
+    );
+    if (backend === 'postgres') {
+      const otherRun = other.page();
+      await held;
+      expect(await mine.page()).toEqual({ done: true, events: 0 }); // busy: it leaves the page to the holder
+      release();
+      await otherRun;
+      expect(await consumed()).toEqual([0, 1, 2, 3]);
+    }
+    // Moved while it prepared: its work is dropped, and it reads on from where the other left off.
+    let once = true;
+    const slow = new CheckpointedConsumer(
+      database.db,
+      log,
+      name,
+      {
+        prepare: async () => {
+          if (once) {
+            once = false;
+            await new CheckpointedConsumer(database.db, log, name, { apply: insert(name) }, 4).page();
+          }
+        },
+        apply: insert(name),
+      },
+      4,
+    );
+    await slow.catchUp();
+    expect(await consumed()).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+});
