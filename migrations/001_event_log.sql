@@ -35,11 +35,7 @@ CREATE TABLE fl_commands (
 );
 
 -- Append-only in the database itself, not only in code.
-CREATE FUNCTION fl_reject_event_change() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  RAISE EXCEPTION 'fl_events is append-only: % is not allowed', TG_OP USING ERRCODE = 'P0001';
-END;
-$$;
+-- fl_reject_event_change: defined in migrations/functions/fl_reject_event_change.sql (its current definition).
 CREATE TRIGGER fl_events_no_update_delete BEFORE UPDATE OR DELETE ON fl_events
   FOR EACH ROW EXECUTE FUNCTION fl_reject_event_change();
 CREATE TRIGGER fl_events_no_truncate BEFORE TRUNCATE ON fl_events

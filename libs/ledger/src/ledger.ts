@@ -557,7 +557,7 @@ export class Ledger {
    * stream this process has no copy of and that only takes asserts is assumed new without a
    * read (a new key, or prose, whose stream id is the text's hash). Both are guesses that the
    * append's expected version checks: a wrong one costs a refused append (refused before any
-   * event is written), which brings the stream back as it stands (migrations/011), so the retry
+   * event is written), which brings the stream back as it stands (fl_append), so the retry
    * decides on it without a read; a retry without it reads.
    */
   private async streamOf(tenant: string, streamId: string, planned: Planned[], guess: boolean, refused: Map<string, CachedStream>): Promise<CachedStream> {

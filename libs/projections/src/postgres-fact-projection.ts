@@ -238,8 +238,8 @@ function erasedValues(e: RecordedEvent): unknown[] {
 }
 
 /**
- * Applies MemoryErased events: the erased memories leave every read model (fl_forget_memories,
- * migrations/019) and are recorded as erased. Replaying them changes nothing.
+ * Applies MemoryErased events: the erased memories leave every read model
+ * (migrations/functions/fl_forget_memories.sql) and are recorded as erased. Replaying them changes nothing.
  */
 async function forget(trx: Executor, events: RecordedEvent[]): Promise<void> {
   const rows = events.map((e) => Object.fromEntries(ERASED_COLUMNS.map((c, i) => [c, erasedValues(e)[i]])));
@@ -278,7 +278,7 @@ function rowsAfter(loaded: LoadedRows, changes: ProjectionChanges, positions: nu
   return { memories: [...memories.values()], openHistory, watermarks };
 }
 
-/** The changes as fl_apply_fact_changes (migrations/004) reads them. */
+/** The changes as fl_apply_fact_changes (migrations/functions/fl_apply_fact_changes.sql) reads them. */
 function changesPayload(changes: ProjectionChanges): Record<string, unknown[]> {
   return {
     closes: changes.closes.map((c) => ({ ...c, txTo: iso(c.txTo) })),

@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 
 /** The repository's `migrations/` folder, found from wherever this module was loaded (src or dist). */
@@ -26,37 +27,75 @@ export function listMigrations(dir = defaultMigrationsDir()): { name: string; sq
     .map((name) => ({ name, sql: readFileSync(join(dir, name), 'utf8') }));
 }
 
+/**
+ * The database functions, one file each in `migrations/functions/`: their current definitions
+ * (`CREATE OR REPLACE`). A numbered migration never defines a function; a change to one is one
+ * diff, to its file. Each is applied when its checksum differs from the one recorded, before the
+ * numbered migrations pending (a trigger they create needs its function), in the same transaction.
+ * A function body that names a table must be plpgsql (checked when it runs, not when it is made).
+ */
+export function listFunctions(dir = defaultMigrationsDir()): { name: string; sql: string; checksum: string }[] {
+  const folder = join(dir, 'functions');
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()
+    .map((f) => {
+      const text = readFileSync(join(folder, f), 'utf8');
+      return { name: `functions/${f}`, sql: text, checksum: createHash('sha256').update(text).digest('hex') };
+    });
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function recorded(db: Kysely<any>): Promise<Map<string, string | null>> {
+  await sql`CREATE TABLE IF NOT EXISTS fl_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`.execute(db);
+  await sql`ALTER TABLE fl_migrations ADD COLUMN IF NOT EXISTS checksum text`.execute(db);
+  const rows = await sql<{ name: string; checksum: string | null }>`SELECT name, checksum FROM fl_migrations ORDER BY name`.execute(db);
+  return new Map(rows.rows.map((r) => [r.name, r.checksum]));
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function appliedMigrations(db: Kysely<any>): Promise<string[]> {
-  await sql`CREATE TABLE IF NOT EXISTS fl_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`.execute(db);
-  const rows = await sql<{ name: string }>`SELECT name FROM fl_migrations ORDER BY name`.execute(db);
-  return rows.rows.map((r) => r.name);
+  return [...(await recorded(db)).keys()];
 }
 
-/** Applies what is missing; returns the names applied now. Safe to run concurrently (advisory lock). */
+/** What is not applied yet: numbered migrations missing, function files whose checksum changed. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function toApply(db: Kysely<any>, dir: string) {
+  const done = await recorded(db);
+  return {
+    functions: listFunctions(dir).filter((f) => done.get(f.name) !== f.checksum),
+    numbered: listMigrations(dir).filter((m) => !done.has(m.name)),
+  };
+}
+
+/**
+ * Applies what is missing, in one transaction (all or nothing: functions first, then the numbered
+ * migrations in order); returns the names applied now. Safe to run concurrently (advisory lock).
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function migrate(db: Kysely<any>, dir = defaultMigrationsDir()): Promise<string[]> {
-  const done = new Set(await appliedMigrations(db));
-  const applied: string[] = [];
-  for (const m of listMigrations(dir)) {
-    if (done.has(m.name)) continue;
-    await db.transaction().execute(async (trx) => {
-      await sql`SELECT pg_advisory_xact_lock(4242001)`.execute(trx);
-      const again = await sql`SELECT 1 FROM fl_migrations WHERE name = ${m.name}`.execute(trx);
-      if (again.rows.length) return;
+  const first = await toApply(db, dir);
+  if (first.functions.length + first.numbered.length === 0) return [];
+  return db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(4242001)`.execute(trx);
+    const { functions, numbered } = await toApply(trx, dir); // as it stands once the lock is ours
+    for (const f of functions) {
+      await sql.raw(f.sql).execute(trx);
+      await sql`INSERT INTO fl_migrations (name, checksum) VALUES (${f.name}, ${f.checksum})
+        ON CONFLICT (name) DO UPDATE SET checksum = excluded.checksum, applied_at = now()`.execute(trx);
+    }
+    for (const m of numbered) {
       await sql.raw(m.sql).execute(trx);
       await sql`INSERT INTO fl_migrations (name) VALUES (${m.name})`.execute(trx);
-      applied.push(m.name);
-    });
-  }
-  return applied;
+    }
+    return [...functions, ...numbered].map((x) => x.name);
+  });
 }
 
-/** Names of migration files not yet applied (empty when the schema is ready). */
+/** Names of what migrate would apply (empty when the schema is ready). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function pendingMigrations(db: Kysely<any>, dir = defaultMigrationsDir()): Promise<string[]> {
-  const done = new Set(await appliedMigrations(db));
-  return listMigrations(dir)
-    .map((m) => m.name)
-    .filter((n) => !done.has(n));
+  const { functions, numbered } = await toApply(db, dir);
+  return [...functions, ...numbered].map((x) => x.name);
 }

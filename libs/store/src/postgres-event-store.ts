@@ -89,7 +89,7 @@ type Db = Kysely<any>;
 type Trx = Transaction<any>;
 
 interface AppendReply {
-  /** Set when a stream was not at the expected version: nothing was written (migrations/011). */
+  /** Set when a stream was not at the expected version: nothing was written (fl_append). */
   conflict?: { stream: string; expected: number | null; actual: number; events: (Omit<EventRow, 'recorded_at'> & { recorded_at: string })[] | null };
   duplicate: boolean;
   position: number;
@@ -172,7 +172,7 @@ export class PostgresEventStore implements EventStore {
     return Number(row.rows[0]?.head ?? 0);
   }
 
-  /** Chains the events not sealed yet (fl_seal, migrations/018), a page at a time; how many it sealed. */
+  /** Chains the events not sealed yet (migrations/functions/fl_seal.sql), a page at a time; how many it sealed. */
   async seal(options: { pageSize?: number } = {}): Promise<number> {
     const pageSize = options.pageSize ?? 5000;
     let sealed = 0;
@@ -243,10 +243,10 @@ export class PostgresEventStore implements EventStore {
 }
 
 /**
- * One statement, so one round trip and one commit: `fl_append` (migrations/004) claims the
+ * One statement, so one round trip and one commit: `fl_append` (migrations/functions/fl_append.sql) claims the
  * command id, checks and bumps the stream versions, takes the append lock, inserts the events
  * and runs the follow-up, all in the statement's own transaction (or the caller's). A stream not
- * at its expected version writes nothing and comes back as it stands (migrations/011), carried by
+ * at its expected version writes nothing and comes back as it stands (fl_append), carried by
  * the ExpectedVersionConflict.
  */
 async function appendWith(executor: Db | Trx, context: AppendContext, appends: StreamAppend[], followUp?: AppendFollowUp): Promise<AppendResult> {
