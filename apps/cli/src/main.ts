@@ -32,6 +32,7 @@ import type { ScenarioReport } from './eval/scenario-runner';
 import { keysCommand } from './keys-command';
 import { logCommand } from './log-command';
 import { eraseCommand } from './erase-command';
+import { workerCommand } from './worker-command';
 import { triageCommand } from './triage-command';
 
 const program = new Command()
@@ -296,6 +297,7 @@ program
 
 program.addCommand(logCommand(config));
 program.addCommand(eraseCommand(config));
+program.addCommand(workerCommand(config));
 program.addCommand(triageCommand(config));
 program.addCommand(keysCommand(config));
 

@@ -40,12 +40,13 @@ export interface LedgerHandle {
 /** Builds a ledger on an already open database (tests, benchmarks, hosts that own the pool). */
 export function ledgerOn(
   database: Database,
-  options: { clock?: Clock; waitTimeoutMs?: number; llm?: ChatModel; maxRevisions?: number; reviewPolicy?: ReviewPolicy } = {},
+  options: { clock?: Clock; waitTimeoutMs?: number; llm?: ChatModel; maxRevisions?: number; reviewPolicy?: ReviewPolicy; passive?: boolean } = {},
 ): LedgerHandle {
   const clock = options.clock ?? systemClock;
   const store = new PostgresEventStore(database.db);
   const facts = new PostgresFactProjection();
-  const runner = new ProjectionRunner(database.db, [facts, new AnswerProjection()], { waitTimeoutMs: options.waitTimeoutMs, sessions: database });
+  // With workers elsewhere (FACTLEDGER_WORKERS=external) this process applies no projection itself.
+  const runner = new ProjectionRunner(database.db, [facts, new AnswerProjection()], { waitTimeoutMs: options.waitTimeoutMs, sessions: database, log: store, passive: options.passive });
   const reader = new FactReader(database.db);
   const streams = new StreamCache();
   const ledger = new Ledger({ store, runner, inline: facts, reader, clock, streams });
@@ -91,7 +92,14 @@ export async function createLedger(config: LedgerConfig, options: { clock?: Cloc
   try {
     if (config.migrateOnStart) await migrate(database.db);
     const llm = config.llmUrl && config.llmModel ? new OpenAiChatModel({ baseUrl: config.llmUrl, model: config.llmModel, apiKey: config.llmApiKey }) : undefined;
-    const handle = ledgerOn(database, { clock: options.clock, waitTimeoutMs: config.readWaitMs, llm, maxRevisions: config.llmMaxRevisions, reviewPolicy: config.reviewPolicy });
+    const handle = ledgerOn(database, {
+      clock: options.clock,
+      waitTimeoutMs: config.readWaitMs,
+      llm,
+      maxRevisions: config.llmMaxRevisions,
+      reviewPolicy: config.reviewPolicy,
+      passive: config.workers === 'external',
+    });
     await handle.runner.catchUp();
     return handle;
   } catch (error) {

@@ -26,6 +26,12 @@ const configSchema = z.object({
     .default('true')
     .transform((v) => v === 'true'),
   readWaitMs: z.coerce.number().int().min(0).max(60_000).default(2000),
+  /**
+   * Who runs the readers of the log (projections, recall indexer, re-review saga, sealer):
+   * `internal`, this process in the background; `external`, `factledger worker` processes, so that
+   * any number of servers can sit behind a load balancer.
+   */
+  workers: z.enum(['internal', 'external']).default('internal'),
   /** Recall's embedder: the offline Universal Sentence Encoder Lite, or an OpenAI-compatible service. */
   embeddings: z.enum(['use-lite', 'openai']).default('use-lite'),
   embeddingsUrl: z.string().url().optional(),
@@ -107,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rateLimit: env.FACTLEDGER_RATE_LIMIT || undefined,
     migrateOnStart: env.FACTLEDGER_MIGRATE_ON_START || undefined,
     readWaitMs: env.FACTLEDGER_READ_WAIT_MS || undefined,
+    workers: env.FACTLEDGER_WORKERS || undefined,
     embeddings: env.FACTLEDGER_EMBEDDINGS || undefined,
     embeddingsUrl: env.FACTLEDGER_EMBEDDINGS_URL || undefined,
     embeddingsModel: env.FACTLEDGER_EMBEDDINGS_MODEL || undefined,

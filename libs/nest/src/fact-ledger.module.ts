@@ -146,8 +146,11 @@ export class FactLedgerModule {
             const config = loadConfig(process.env, options.config ?? {});
             const handle = await createLedger(config, { clock: options.clock });
             const ownedRecall = options.recall ? undefined : recallOn(handle.database, handle.runner, options.clock ?? systemClock, config);
-            ownedRecall?.start((error) => console.error('factledger recall indexer:', error));
-            handle.startSaga(config.indexIntervalMs, (error) => console.error('factledger re-review saga:', error));
+            // With external workers (`factledger worker`) this process runs none of the log's readers.
+            if (config.workers === 'internal') {
+              ownedRecall?.start((error) => console.error('factledger recall indexer:', error));
+              handle.startSaga(config.indexIntervalMs, (error) => console.error('factledger re-review saga:', error));
+            }
             return Object.assign(handle, { owned: true, ownedRecall });
           },
         };

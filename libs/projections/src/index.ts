@@ -10,3 +10,4 @@ export * from './answer-projection';
 export * from './answer-reader';
 export * from './single-flight-drain';
 export * from './background-loop';
+export * from './leased-worker';

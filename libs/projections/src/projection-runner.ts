@@ -32,6 +32,11 @@ export interface RunnerOptions {
    * page goes through `apply`.
    */
   sessions?: Pick<Database, 'session' | 'concurrentSessions'>;
+  /**
+   * Workers elsewhere run the projections (FACTLEDGER_WORKERS=external): this process never
+   * applies them itself; its reads with `minPosition` wait for the workers' checkpoints.
+   */
+  passive?: boolean;
   /** Where the log is read from: the event-store port (default: the PostgreSQL adapter on the same database). */
   log?: Pick<EventStore, 'readAll' | 'head'>;
 }
@@ -43,6 +48,7 @@ export class ProjectionRunner {
   /** The log as the consumers read it (the event-store port). */
   readonly log: Pick<EventStore, 'readAll' | 'head'>;
   private readonly consumers: CheckpointedConsumer[];
+  private readonly passive: boolean;
 
   constructor(
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -54,6 +60,7 @@ export class ProjectionRunner {
     this.waitTimeoutMs = options.waitTimeoutMs ?? 2000;
     this.sessions = options.sessions;
     this.log = options.log ?? new PostgresEventStore(db);
+    this.passive = options.passive ?? false;
     this.consumers = projections.map((p) => new CheckpointedConsumer(db, this.log, p.name, { apply: (trx, events) => p.apply(trx, events) }, this.batchSize));
   }
 
@@ -67,7 +74,15 @@ export class ProjectionRunner {
    * its own write.
    */
   async catchUp(): Promise<void> {
+    if (this.passive) return;
     for (const c of this.consumers) await c.catchUp();
+  }
+
+  /** One projection's catch-up, whatever `passive` says (what a worker runs); events applied. */
+  catchUpOne(name: string): Promise<number> {
+    const consumer = this.consumers.find((c) => c.name === name);
+    if (!consumer) throw new Error(`no projection named '${name}' (known: ${this.consumers.map((c) => c.name).join(', ')})`);
+    return consumer.catchUp();
   }
 
   /**

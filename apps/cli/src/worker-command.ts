@@ -1,0 +1,63 @@
+/**
+ * `factledger worker [--only jobs]`: runs the readers of the log in a process of its own, for
+ * servers started with FACTLEDGER_WORKERS=external. Each job is held by one worker at a time
+ * through a lease (LeasedWorker): start as many workers as you like, on as many machines; when
+ * the holder of a job dies, another takes it over within FACTLEDGER_INDEX_INTERVAL_MS of the
+ * lapse. Prints `holding <job>` / `lost <job>` as leases come and go; stops on SIGTERM or SIGINT.
+ */
+import { systemClock } from '@factledger/domain';
+import { createLedger, type LedgerConfig } from '@factledger/ledger';
+import { LeasedWorker, type WorkerJob } from '@factledger/projections';
+import { recallOn } from '@factledger/recall';
+import { Command, InvalidArgumentError } from 'commander';
+
+export const WORKER_JOBS = ['facts', 'answers', 'recall-index', 're-review', 'seal', 'trace-retention'] as const;
+
+function jobsArg(value: string): string[] {
+  const names = [...new Set(value.split(',').map((n) => n.trim()).filter(Boolean))];
+  const unknown = names.filter((n) => !(WORKER_JOBS as readonly string[]).includes(n));
+  if (unknown.length || !names.length) throw new InvalidArgumentError(`unknown job ${unknown.join(', ') || '(none)'}; choose from ${WORKER_JOBS.join(', ')}`);
+  return names;
+}
+
+export function workerCommand(config: () => LedgerConfig): Command {
+  return new Command('worker')
+    .description(`run the readers of the log (${WORKER_JOBS.join(', ')}), each held by one worker at a time`)
+    .option('--only <jobs>', 'comma-separated jobs to run (default: all)', jobsArg)
+    .action(async (o: { only?: string[] }) => {
+      // The worker is where the readers run: its own ledger is never passive.
+      const settings: LedgerConfig = { ...config(), workers: 'internal' };
+      const handle = await createLedger(settings);
+      const recall = recallOn(handle.database, handle.runner, systemClock, settings);
+      let purged = 0;
+      const all: WorkerJob[] = [
+        { name: 'facts', run: () => handle.runner.catchUpOne('facts') },
+        { name: 'answers', run: () => handle.runner.catchUpOne('answers') },
+        { name: 'recall-index', run: () => recall.indexer.catchUp() },
+        { name: 're-review', run: () => handle.saga.catchUp() },
+        { name: 'seal', run: () => handle.store.seal() },
+        {
+          name: 'trace-retention',
+          run: async () => {
+            if (Date.now() - purged < 3_600_000) return;
+            purged = Date.now();
+            await recall.recall.purgeTraces(new Date(Date.now() - settings.traceRetentionDays * 86_400_000));
+          },
+        },
+      ];
+      const worker = new LeasedWorker(handle.database, all.filter((j) => !o.only || o.only.includes(j.name)), {
+        intervalMs: settings.indexIntervalMs,
+        onError: (error) => console.error(`factledger worker: ${String(error)}`),
+        onLease: (job, held) => console.log(`${held ? 'holding' : 'lost'} ${job}`),
+      });
+      worker.start();
+      console.log(`worker started (pid ${process.pid})`);
+      await new Promise<void>((resolve) => {
+        process.once('SIGTERM', () => resolve());
+        process.once('SIGINT', () => resolve());
+      });
+      await worker.stop();
+      await recall.stop();
+      await handle.close();
+    });
+}
