@@ -9,6 +9,7 @@ import { loadConfig } from '@factledger/ledger';
 import { FactLedgerModule, type FactLedgerOptions } from '@factledger/nest';
 import { AnswersController } from './answers.controller';
 import { ErasuresController } from './erasures.controller';
+import { McpController } from './mcp.controller';
 import { BatchesController } from './batches.controller';
 import { ContextController } from './context.controller';
 import { FactsController } from './facts.controller';
@@ -47,7 +48,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [FactLedgerModule.forRoot(ledgerOptions), ...(limited ? [ThrottlerModule.forRoot({ throttlers: [{ ttl: 60_000, limit: config.rateLimit }] })] : [])],
-      controllers: [MemoriesController, MessagesController, AnswersController, FactsController, BatchesController, ErasuresController, ContextController, HealthController, OpenApiController],
+      controllers: [MemoriesController, MessagesController, AnswersController, FactsController, BatchesController, ErasuresController, ContextController, HealthController, OpenApiController, McpController],
       providers: [
         { provide: SERVER_LOGGER, useFactory: () => logger ?? serverLogger(options) },
         { provide: APP_FILTER, useClass: LedgerExceptionFilter },

@@ -40,7 +40,7 @@ const LOOPBACK = /^(?:127(?:\.\d{1,3}){3}|::1|localhost|::ffff:127(?:\.\d{1,3}){
 const guarded = (req: KeyedRequest): boolean => req.path.startsWith('/v1/');
 
 /** The bearer token of a request, or null. */
-function bearer(req: KeyedRequest): string | null {
+export function bearer(req: Pick<KeyedRequest, "headers">): string | null {
   const header = req.headers.authorization;
   const value = Array.isArray(header) ? header[0] : header;
   const m = value ? /^Bearer\s+(\S+)\s*$/i.exec(value) : null;
