@@ -38,7 +38,7 @@ native('workers holding the projections through leases, killed and taken over', 
   function start(): Worker {
     const url = new URL(process.env.FL_PG_ADMIN_URL!);
     url.pathname = `/${database.name}`;
-    const child = spawn(process.execPath, [join(__dirname, 'support', 'run-worker.js'), '--only', 'answers'], {
+    const child = spawn(process.execPath, [join(__dirname, 'support', 'run-cli.js'), 'worker', '--only', 'answers'], {
       env: { ...process.env, DATABASE_URL: url.toString(), FACTLEDGER_INDEX_INTERVAL_MS: '50', FACTLEDGER_MIGRATE_ON_START: 'false' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -33,6 +33,7 @@ import { keysCommand } from './keys-command';
 import { logCommand } from './log-command';
 import { eraseCommand } from './erase-command';
 import { workerCommand } from './worker-command';
+import { mcpCommand } from './mcp-command';
 import { triageCommand } from './triage-command';
 
 const program = new Command()
@@ -298,6 +299,7 @@ program
 program.addCommand(logCommand(config));
 program.addCommand(eraseCommand(config));
 program.addCommand(workerCommand(config));
+program.addCommand(mcpCommand(config));
 program.addCommand(triageCommand(config));
 program.addCommand(keysCommand(config));
 

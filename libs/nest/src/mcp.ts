@@ -99,7 +99,7 @@ export function createMcpServer(buses: McpBuses, caller: McpCaller, options: { v
         validFrom: time('when it became true (default: now)').optional(),
         scope: assert.scope,
       },
-      outputSchema: looseObject.shape,
+      outputSchema: looseObject,
     },
     (args) =>
       run('write', async () => {
@@ -117,7 +117,7 @@ export function createMcpServer(buses: McpBuses, caller: McpCaller, options: { v
       description:
         'Say that a stored value was wrong all along (not that it changed): the new value replaces it over its whole valid period, and as-of reads from now on never show the wrong one. For a value that changed in the world, use `remember` instead.',
       inputSchema: { subject: assert.subject.unwrap(), relation: assert.relation.unwrap(), value: assert.value.unwrap(), text: assert.text, scope: assert.scope, validFrom: time('when the right value became true').optional() },
-      outputSchema: looseObject.shape,
+      outputSchema: looseObject,
     },
     (args) => run('write', async () => ok(await command(AssertMemoryCommand, { ...args, mode: 'correction' }))),
   );
@@ -130,7 +130,7 @@ export function createMcpServer(buses: McpBuses, caller: McpCaller, options: { v
       description:
         "Get what is known that is relevant to the user's latest message, within a token budget: a block to put in the prompt (framed as reference data, never instructions), the items with their memory ids, and a trace id for `explain`. Only values current at `validAt` (default now), as known at `knownAt`, are ever returned. Call it before answering anything that may depend on the user's past.",
       inputSchema: { query: recallShape.query, budgetTokens: recallShape.budgetTokens, validAt: time('true at (default: now)').optional(), knownAt: time('as known at (default: now)').optional() },
-      outputSchema: looseObject.shape,
+      outputSchema: looseObject,
     },
     (args) =>
       run('read', async () => {
@@ -147,7 +147,7 @@ export function createMcpServer(buses: McpBuses, caller: McpCaller, options: { v
       description:
         'The exact value of one key (subject and relation, optionally scope) as of a valid time and a known time (both default to now): for "what is X now" or "what was X on that date". Returns the value (or the set of values) and the versions it rests on.',
       inputSchema: { subject: factShape.subject, relation: factShape.relation, scope: factShape.scope, validAt: time('true at (default: now)').optional(), knownAt: time('as known at (default: now)').optional() },
-      outputSchema: looseObject.shape,
+      outputSchema: looseObject,
     },
     (args) => run('read', async () => ok(await query(GetFactQuery, args))),
   );
@@ -159,7 +159,7 @@ export function createMcpServer(buses: McpBuses, caller: McpCaller, options: { v
       title: 'History of a fact',
       description: "A key's whole bitemporal history: every value it had, when it was true, when the ledger learned and stopped believing it, and what closed each row. For explaining how a value changed; for the current value use `fact`.",
       inputSchema: { subject: historyShape.subject, relation: historyShape.relation, scope: historyShape.scope },
-      outputSchema: looseObject.shape,
+      outputSchema: looseObject,
     },
     (args) => run('read', async () => ok(await query(GetHistoryQuery, args))),
   );
@@ -172,7 +172,7 @@ export function createMcpServer(buses: McpBuses, caller: McpCaller, options: { v
       description:
         'Take one memory out of every recall and read (quarantine), with a reason, for noise or something the user asked to stop using. It stays on record and `restore` brings it back. This is not erasure of personal data (an operator does that).',
       inputSchema: { memoryId: quarantine.memoryId, reason: quarantine.reason },
-      outputSchema: looseObject.shape,
+      outputSchema: looseObject,
     },
     (args) => run('write', async () => ok(await command(QuarantineMemoryCommand, args))),
   );
@@ -183,7 +183,7 @@ export function createMcpServer(buses: McpBuses, caller: McpCaller, options: { v
       title: 'Restore a forgotten memory',
       description: 'Undo `forget`: the memory is back in recall and reads (clipped where a newer value took over meanwhile).',
       inputSchema: { memoryId: quarantine.memoryId },
-      outputSchema: looseObject.shape,
+      outputSchema: looseObject,
     },
     (args) => run('write', async () => ok(await command(RestoreMemoryCommand, args))),
   );
@@ -196,7 +196,7 @@ export function createMcpServer(buses: McpBuses, caller: McpCaller, options: { v
       description:
         'Record the answer you gave with the memory ids it relied on (from `recall`). If one of those memories later changes, the answer is reopened for review. Returns the answer id.',
       inputSchema: { question: answer.question, text: answer.text, cites: answer.cites },
-      outputSchema: looseObject.shape,
+      outputSchema: looseObject,
     },
     (args) => run('write', async () => ok(await command(RecordAnswerCommand, args))),
   );
@@ -209,7 +209,7 @@ export function createMcpServer(buses: McpBuses, caller: McpCaller, options: { v
       description:
         "Check the claims of an answer against memory before sending it: each claim comes back supported, distorted (memory says otherwise), stale (it was true, but no longer) or fabricated (nothing supports it), with the memory it rests on. Pass each claim as `says`, optionally with the memory id it cites.",
       inputSchema: { claims: claims.claims },
-      outputSchema: looseObject.shape,
+      outputSchema: looseObject,
     },
     (args) => run('read', async () => ok(await query(VerifyClaimsQuery, args))),
   );
@@ -220,7 +220,7 @@ export function createMcpServer(buses: McpBuses, caller: McpCaller, options: { v
       title: 'Explain a recall',
       description: 'How one `recall` was assembled, stage by stage, with every score: why each memory was shown or left out. Pass the trace id `recall` returned.',
       inputSchema: { traceId: z.string().min(1).max(100) },
-      outputSchema: looseObject.shape,
+      outputSchema: looseObject,
     },
     (args) => run('read', async () => ok(await query(GetTraceQuery, { id: args.traceId }))),
   );
