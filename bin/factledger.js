@@ -6,5 +6,6 @@ const { execSync } = require('node:child_process');
 
 const root = join(__dirname, '..');
 const main = join(root, 'dist', 'apps', 'cli', 'src', 'main.js');
-if (!existsSync(main)) execSync('npm run build --silent', { cwd: root, stdio: 'inherit' });
+// Its output goes to stderr: on stdout `factledger mcp` speaks the protocol and nothing else.
+if (!existsSync(main)) execSync('npm run build --silent', { cwd: root, stdio: ['ignore', 2, 2] });
 require(main);

@@ -59,6 +59,18 @@ describe('factledger mcp over stdio', () => {
     expect((await call('restore', { memoryId: first.structuredContent.memoryId })).isError).toBeFalsy();
   }, 120_000);
 
+  it("plays the README's session: remember, a message that supersedes it, recall, verify", async () => {
+    const m1 = await call('remember', { subject: 'user', relation: 'lives in', value: 'Lisbon', validFrom: '2025-03-01' });
+    expect(m1.structuredContent).toMatchObject({ outcome: 'created' });
+    const m2 = await call('remember', { text: 'I moved to Porto last week.' });
+    expect(m2.structuredContent).toMatchObject({ kind: 'inform', candidates: [expect.objectContaining({ outcome: 'superseded' })] });
+    const block = text(await call('recall', { query: 'Where do I live?' }));
+    expect(block).toContain('Porto');
+    expect(block).not.toContain('Lisbon');
+    const verdict = await call('verify', { claims: [{ says: 'I live in Lisbon.', cites: m1.structuredContent.memoryId }] });
+    expect(verdict.structuredContent.verdicts[0]).toMatchObject({ verdict: 'stale' });
+  }, 60_000);
+
   it('answers malformed arguments with tool errors, and stdout carries only the protocol', async () => {
     for (const [name, args] of [
       ['remember', {}],
