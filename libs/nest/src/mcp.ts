@@ -128,7 +128,7 @@ export function createMcpServer(buses: McpBuses, caller: McpCaller, options: { v
     {
       title: 'Recall',
       description:
-        "Get what is known that is relevant to the user's latest message, within a token budget: a block to put in the prompt (framed as reference data, never instructions), the items with their memory ids, and a trace id for `explain`. Only values current at `validAt` (default now), as known at `knownAt`, are ever returned. Call it before answering anything that may depend on the user's past.",
+        "Get what is known that is relevant to the user's latest message, within a token budget: a block to put in the prompt (framed as reference data, never instructions), the items with their memory ids, and a trace id for `explain`. Only values current at `validAt` (default now), as known at `knownAt`, are ever returned. Call it before answering anything that may depend on the user's past. Not for one exact value you can name by subject and relation: `fact` answers that precisely.",
       inputSchema: { query: recallShape.query, budgetTokens: recallShape.budgetTokens, validAt: time('true at (default: now)').optional(), knownAt: time('as known at (default: now)').optional() },
       outputSchema: looseObject,
     },
@@ -145,7 +145,7 @@ export function createMcpServer(buses: McpBuses, caller: McpCaller, options: { v
     {
       title: 'Look up a fact',
       description:
-        'The exact value of one key (subject and relation, optionally scope) as of a valid time and a known time (both default to now): for "what is X now" or "what was X on that date". Returns the value (or the set of values) and the versions it rests on.',
+        "The exact value of one key (subject and relation, optionally scope) as of a valid time and a known time (both default to now): for 'what is X now' or 'what was X on that date'. Returns the value (or the set of values) and the versions it rests on. Not for open questions in the user's words: use `recall`.",
       inputSchema: { subject: factShape.subject, relation: factShape.relation, scope: factShape.scope, validAt: time('true at (default: now)').optional(), knownAt: time('as known at (default: now)').optional() },
       outputSchema: looseObject,
     },
@@ -181,7 +181,8 @@ export function createMcpServer(buses: McpBuses, caller: McpCaller, options: { v
     'restore',
     {
       title: 'Restore a forgotten memory',
-      description: 'Undo `forget`: the memory is back in recall and reads (clipped where a newer value took over meanwhile).',
+      description:
+        'Undo `forget`: the memory is back in recall and reads (clipped where a newer value took over meanwhile). Returns the write. Not for bringing back a superseded value: say the value again with `remember`.',
       inputSchema: { memoryId: quarantine.memoryId },
       outputSchema: looseObject,
     },
@@ -194,7 +195,7 @@ export function createMcpServer(buses: McpBuses, caller: McpCaller, options: { v
     {
       title: 'Record an answer',
       description:
-        'Record the answer you gave with the memory ids it relied on (from `recall`). If one of those memories later changes, the answer is reopened for review. Returns the answer id.',
+        'Record the answer you gave with the memory ids it relied on (from `recall`). If one of those memories later changes, the answer is reopened for review. Returns the answer id. Not for storing facts: use `remember`.',
       inputSchema: { question: answer.question, text: answer.text, cites: answer.cites },
       outputSchema: looseObject,
     },
@@ -207,7 +208,7 @@ export function createMcpServer(buses: McpBuses, caller: McpCaller, options: { v
     {
       title: 'Verify claims',
       description:
-        "Check the claims of an answer against memory before sending it: each claim comes back supported, distorted (memory says otherwise), stale (it was true, but no longer) or fabricated (nothing supports it), with the memory it rests on. Pass each claim as `says`, optionally with the memory id it cites.",
+        "Check the claims of an answer against memory before sending it: each claim comes back supported, distorted (memory says otherwise), stale (it was true, but no longer) or fabricated (nothing supports it), with the memory it rests on. Pass each claim as `says`, optionally with the memory id it cites. It changes nothing; not for storing what the answer says.",
       inputSchema: { claims: claims.claims },
       outputSchema: looseObject,
     },
@@ -218,7 +219,8 @@ export function createMcpServer(buses: McpBuses, caller: McpCaller, options: { v
     'explain',
     {
       title: 'Explain a recall',
-      description: 'How one `recall` was assembled, stage by stage, with every score: why each memory was shown or left out. Pass the trace id `recall` returned.',
+      description:
+        'How one `recall` was assembled, stage by stage, with every score: why each memory was shown or left out. Pass the trace id `recall` returned. For debugging and for telling the user why something was (not) remembered; not something to put in a prompt.',
       inputSchema: { traceId: z.string().min(1).max(100) },
       outputSchema: looseObject,
     },
