@@ -1,9 +1,10 @@
 /**
  * Memory scenarios run through the real command/query handlers on every backend: the
- * repository's own (test/scenarios), so that a clone passes on its own (`.ci/run` adds the
- * workplace's public dev set through `factledger eval` when ../shared sits beside it). Every step of a kind this build supports must pass (unless an earlier step
- * of an unsupported kind left it without its premise, which the report says); kinds that later
- * work adds must be reported as failed with "not supported yet" (never silently skipped).
+ * repository's own (test/scenarios), so that a clone passes on its own (other scenario sets are
+ * run by `factledger eval`, see docs/testing.md). Every step of a kind this build supports must
+ * pass (unless an earlier step of an unsupported kind left it without its premise, which the
+ * report says); kinds that later work adds must be reported as failed with "not supported yet"
+ * (never silently skipped).
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -7,43 +7,30 @@
  * from the log brings nothing back. Memories nobody erased are untouched throughout.
  */
 import { execFile } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
-import type { INestApplication } from '@nestjs/common';
-import { systemClock } from '@factledger/domain';
-import { embeddingText, textHash, UseLiteEmbedder } from '@factledger/embeddings';
-import { type LedgerHandle, ledgerOn } from '@factledger/ledger';
-import { type RecallHandle, type RecallSettings, recallOn } from '@factledger/recall';
-import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
+import { embeddingText, textHash } from '@factledger/embeddings';
+import type { LedgerHandle } from '@factledger/ledger';
+import type { RecallHandle } from '@factledger/recall';
+import { type TestDatabase, testBackends } from '@factledger/store';
 import { sql } from 'kysely';
-import { createServer } from './create-server';
-
-const embedder = new UseLiteEmbedder();
+import { startTestServer, type TestServer } from './test-server';
 /** Words only the erased memories hold (any case). */
 const SECRETS = ['ingrid', 'zebulon', 'marigold', 'qarnelby'];
 /** Words of memories nobody erases: they must still be there. */
 const KEPT = ['keepme-1234', 'staging cluster restarts'];
 
 describe.each(testBackends())('Erasure on %s', (backend) => {
+  let server: TestServer;
   let database: TestDatabase;
-  let app: INestApplication;
   let base: string;
   let recall: RecallHandle;
   let handle: LedgerHandle;
 
   beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    handle = ledgerOn(database);
-    const settings: RecallSettings = { embeddings: 'use-lite', addressTerms: [], traceRetentionDays: 30, indexIntervalMs: 20 };
-    recall = recallOn(database, handle.runner, systemClock, settings, embedder);
-    app = await createServer({ handle, recall, config: { logLevel: 'silent' } });
-    await app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+    server = await startTestServer(backend);
+    ({ database, base, recall, handle } = server);
   });
-  afterAll(async () => {
-    await app?.close();
-    await database?.close();
-  });
+  afterAll(() => server?.close());
 
   async function http(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: any }> {
     const res = await fetch(base + path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });

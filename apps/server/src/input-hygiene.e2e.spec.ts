@@ -3,17 +3,10 @@
  * character and a lone UTF-16 surrogate in every path segment, every query parameter and every
  * field of a body. Each must be a 400 that names the field, and the log must not change.
  */
-import type { AddressInfo } from 'node:net';
-import type { INestApplication } from '@nestjs/common';
-import { systemClock } from '@factledger/domain';
-import { UseLiteEmbedder } from '@factledger/embeddings';
-import { type LedgerHandle, ledgerOn } from '@factledger/ledger';
-import { type RecallHandle, type RecallSettings, recallOn } from '@factledger/recall';
-import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
+import { type TestDatabase, testBackends } from '@factledger/store';
 import { sql } from 'kysely';
-import { createServer } from './create-server';
+import { startTestServer, type TestServer } from './test-server';
 
-const embedder = new UseLiteEmbedder();
 /** Each bad text as a body holds it, and as a URL carries it (a lone surrogate has no UTF-8 form: its CESU-8 bytes, which are not UTF-8). */
 const BAD = { nul: { text: 'a\u0000b', url: 'a%00b' }, surrogate: { text: 'a\uD800b', url: 'a%ED%A0%80b' } } as const;
 
@@ -26,21 +19,14 @@ interface Operation {
 }
 
 describe.each(testBackends())('Unstorable text on every route, on %s', (backend) => {
+  let server: TestServer;
   let database: TestDatabase;
-  let app: INestApplication;
   let base: string;
-  let recall: RecallHandle;
-  let handle: LedgerHandle;
   let operations: Operation[];
 
   beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    handle = ledgerOn(database);
-    const settings: RecallSettings = { embeddings: 'use-lite', addressTerms: [], traceRetentionDays: 30, indexIntervalMs: 20 };
-    recall = recallOn(database, handle.runner, systemClock, settings, embedder);
-    app = await createServer({ handle, recall, config: { logLevel: 'silent' } });
-    await app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+    server = await startTestServer(backend);
+    ({ database, base } = server);
     const doc = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: Record<string, Record<string, any>>; components?: { schemas?: Record<string, any> } };
     const resolve = (schema: any): any => (schema?.$ref ? doc.components!.schemas![schema.$ref.split('/').at(-1)] : schema);
     operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
@@ -61,10 +47,7 @@ describe.each(testBackends())('Unstorable text on every route, on %s', (backend)
     );
   });
 
-  afterAll(async () => {
-    await app?.close();
-    await database?.close();
-  });
+  afterAll(() => server?.close());
 
   const events = async (): Promise<number> => Number((await sql<{ n: string }>`SELECT count(*) AS n FROM fl_events`.execute(database.db)).rows[0]!.n);
   const fill = (path: string, params: Record<string, string>): string =>

@@ -6,52 +6,41 @@
  * of another tenant gets nothing; malformed arguments on every tool are tool errors that change
  * nothing.
  */
-import type { AddressInfo } from 'node:net';
-import type { INestApplication } from '@nestjs/common';
-import { systemClock } from '@factledger/domain';
-import { UseLiteEmbedder } from '@factledger/embeddings';
-import { type LedgerHandle, ledgerOn } from '@factledger/ledger';
-import { type RecallHandle, type RecallSettings, recallOn } from '@factledger/recall';
-import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
+import type { RecallHandle } from '@factledger/recall';
+import { type TestDatabase, testBackends } from '@factledger/store';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { sql } from 'kysely';
-import { createServer } from './create-server';
-
-const embedder = new UseLiteEmbedder();
+import { startTestServer, type TestServer } from './test-server';
 const TOOLS = ['correct', 'explain', 'fact', 'forget', 'history', 'recall', 'record_answer', 'remember', 'restore', 'verify'];
 
 describe.each(testBackends())('MCP over streamable HTTP on %s', (backend) => {
+  let server: TestServer;
   let database: TestDatabase;
-  let app: INestApplication;
   let base: string;
   let recall: RecallHandle;
-  let handle: LedgerHandle;
   const secrets: Record<string, string> = {};
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    handle = ledgerOn(database);
-    for (const [name, tenant, scopes] of [
-      ['writer', 'acme', 'read,write'],
-      ['reader', 'acme', 'read'],
-      ['other', 'beta', 'read,write'],
-    ] as const) {
-      secrets[name] = (await handle.keys.create({ tenant, scopes, name })).secret;
-    }
-    const settings: RecallSettings = { embeddings: 'use-lite', addressTerms: [], traceRetentionDays: 30, indexIntervalMs: 20 };
-    recall = recallOn(database, handle.runner, systemClock, settings, embedder);
-    recall.start();
-    app = await createServer({ handle, recall, config: { logLevel: 'silent', auth: 'required', rateLimit: 0 } });
-    await app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+    server = await startTestServer(backend, {
+      config: { auth: 'required', rateLimit: 0 },
+      startRecall: true,
+      prepare: async (handle) => {
+        for (const [name, tenant, scopes] of [
+          ['writer', 'acme', 'read,write'],
+          ['reader', 'acme', 'read'],
+          ['other', 'beta', 'read,write'],
+        ] as const) {
+          secrets[name] = (await handle.keys.create({ tenant, scopes, name })).secret;
+        }
+      },
+    });
+    ({ database, base, recall } = server);
   });
   afterAll(async () => {
     for (const c of clients) await c.close();
-    await recall?.stop();
-    await app?.close();
-    await database?.close();
+    await server?.close();
   });
 
   async function connect(key: string, query = ''): Promise<Client> {

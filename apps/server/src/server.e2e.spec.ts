@@ -2,43 +2,29 @@
  * The HTTP service end to end: a real server on a random port, Node's fetch, a fresh database
  * per backend, the ledger reached only through AppModule → FactLedgerModule.
  */
-import type { AddressInfo } from 'node:net';
-import type { INestApplication } from '@nestjs/common';
-import { systemClock } from '@factledger/domain';
-import { UseLiteEmbedder } from '@factledger/embeddings';
-import { type LedgerHandle, ledgerOn } from '@factledger/ledger';
-import { type RecallHandle, type RecallSettings, recallOn } from '@factledger/recall';
-import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
-import { createServer } from './create-server';
+import type { LedgerHandle } from '@factledger/ledger';
+import type { RecallHandle } from '@factledger/recall';
+import { testBackends } from '@factledger/store';
+import { startTestServer, type TestServer } from './test-server';
 
 interface Reply {
   status: number;
   body: any;
 }
 
-const embedder = new UseLiteEmbedder();
 
 describe.each(testBackends())('HTTP server on %s', (backend) => {
-  let database: TestDatabase;
-  let app: INestApplication;
+  let server: TestServer;
   let base: string;
   let recall: RecallHandle;
   let handle: LedgerHandle;
 
   beforeAll(async () => {
-    database = await createTestDatabase(backend);
-    handle = ledgerOn(database);
-    const settings: RecallSettings = { embeddings: 'use-lite', addressTerms: [], traceRetentionDays: 30, indexIntervalMs: 20 };
-    recall = recallOn(database, handle.runner, systemClock, settings, embedder);
-    app = await createServer({ handle, recall, config: { logLevel: 'silent' } });
-    await app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+    server = await startTestServer(backend);
+    ({ base, recall, handle } = server);
   });
 
-  afterAll(async () => {
-    await app?.close();
-    await database?.close();
-  });
+  afterAll(() => server?.close());
 
   async function http(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Reply> {
     const res = await fetch(base + path, {

@@ -87,18 +87,20 @@ export class Erasures {
     const t = parse(tenantSchema, tenant);
     const target = erasureTargetOf(parse(erasureSchema, input));
     const kind = targetKind(target);
-    await this.deps.runner.catchUp();
+    const newId = this.deps.newId ?? randomUUID;
+    // Nothing is written before the one transaction, so a retry keeps the same id.
+    const erasureId = newId();
+    // The read models as far as the log goes (with external workers: as far as they have applied it).
+    await this.deps.runner.awaitPosition(await this.deps.store.head());
     for (let attempt = 0; ; attempt++) {
       const streamIds = await this.deps.facts.streamsToErase(t, target);
       if (streamIds.length === 0) return this.nothingToErase(t, target);
-      const plan = await this.plan(t, streamIds);
-      const erasureId = (this.deps.newId ?? randomUUID)();
-      const redactions = plan.redactions(erasureId);
-      const newId = this.deps.newId ?? randomUUID;
+      const plan = await this.plan(t, streamIds, erasureId);
       const context = { tenant: t, commandId: null, causationId: null, correlationId: null, batch: null, recordedAt: this.deps.clock.now(), actor: currentActor() };
       let position: number;
+      let last: number;
       try {
-        const result = await this.deps.store.redact(context, redactions.list, (hashes): StreamAppend[] => [
+        const result = await this.deps.store.redact(context, plan.redactions, (hashes): StreamAppend[] => [
           {
             streamId: erasureStreamId(erasureId),
             expectedVersion: 'no-stream',
@@ -111,6 +113,7 @@ export class Erasures {
           })),
         ]);
         position = result.positions[0]!;
+        last = result.position;
       } catch (error) {
         // A write reached one of the streams meanwhile: nothing was rewritten; plan again.
         if (error instanceof ExpectedVersionConflict && attempt < MAX_CONFLICT_RETRIES) continue;
@@ -118,7 +121,8 @@ export class Erasures {
       }
       for (const id of streamIds) this.deps.streams?.drop(t, id);
       await this.deps.embeddingCache?.forget([...plan.texts].map(textHash));
-      await this.deps.runner.catchUp();
+      // The read side takes the MemoryErased events before the erasure answers.
+      await this.deps.runner.awaitPosition(last);
       await this.deps.saga?.catchUp();
       return {
         erasureId,
@@ -126,9 +130,9 @@ export class Erasures {
         position,
         erasedAt: context.recordedAt.toISOString(),
         memoryIds: plan.memoryIds,
-        events: redactions.list.length,
-        messages: redactions.messages,
-        answers: redactions.answers,
+        events: plan.redactions.length,
+        messages: plan.messages,
+        answers: plan.answers,
         alreadyErased: false,
       };
     }
@@ -143,8 +147,8 @@ export class Erasures {
     return { ...empty, erasureId: before.erasureId, position: before.position, erasedAt: before.erasedAt, alreadyErased: true };
   }
 
-  /** What the erasure of these streams takes: their memories, their texts, and every event that holds their words. */
-  private async plan(tenant: string, streamIds: string[]) {
+  /** What the erasure of these streams takes: their memories, their texts, and every event that holds their words, as it leaves them. */
+  private async plan(tenant: string, streamIds: string[], erasureId: string) {
     const { store } = this.deps;
     const read = await Promise.all(streamIds.map((id) => store.readStream(tenant, id)));
     const texts = new Set<string>();
@@ -173,45 +177,33 @@ export class Erasures {
     });
     const memoryIds = streams.flatMap((s) => s.memoryIds);
     const erased = new Set(memoryIds);
-    const messages: RecordedEvent[] = [];
+    const redactions: LogRedaction[] = [];
+    const keep = (e: RecordedEvent, ofErasedStream: boolean): boolean => {
+      const data = redactEvent(e, erased, erasureId, ofErasedStream);
+      if (data !== null) redactions.push({ position: e.globalPosition, data });
+      return data !== null;
+    };
+    for (const s of streams) for (const e of s.events) keep(e, true);
+    let messages = 0;
     for (let after = 0; ; ) {
       const page = await store.readType(tenant, 'MessageIngested', after, MESSAGE_PAGE);
-      messages.push(...page.filter((e) => redactEvent(e, erased, '', false) !== null));
+      for (const m of page) {
+        if (!keep(m, false)) continue;
+        messages++;
+        const d = m.data as MessageIngested['data'];
+        texts.add(d.text);
+        for (const c of d.candidates) if (c.text) texts.add(c.text);
+      }
       if (page.length < MESSAGE_PAGE) break;
       after = page[page.length - 1]!.globalPosition;
     }
-    for (const m of messages) {
-      const d = m.data as MessageIngested['data'];
-      texts.add(d.text);
-      for (const c of d.candidates) if (c.text) texts.add(c.text);
-    }
-    const answers: { answerId: string; recorded: RecordedEvent }[] = [];
+    const answers: string[] = [];
     for (const { answerId } of await this.deps.answers.citingAny(tenant, memoryIds)) {
       const recorded = (await store.readStream(tenant, answerStreamId(answerId))).events.find((e) => e.type === 'AnswerRecorded');
-      if (recorded) answers.push({ answerId, recorded });
+      if (recorded) keep(recorded, false);
+      answers.push(answerId);
     }
-    return {
-      streams,
-      memoryIds,
-      texts,
-      redactions: (erasureId: string) => {
-        const list: LogRedaction[] = [];
-        for (const s of streams) {
-          for (const e of s.events) {
-            const data = redactEvent(e, erased, erasureId, true);
-            if (data !== null) list.push({ position: e.globalPosition, data });
-          }
-        }
-        for (const m of messages) list.push({ position: m.globalPosition, data: redactEvent(m, erased, erasureId, false) });
-        const cited: string[] = [];
-        for (const a of answers) {
-          const data = redactEvent(a.recorded, erased, erasureId, false);
-          if (data !== null) list.push({ position: a.recorded.globalPosition, data });
-          cited.push(a.answerId);
-        }
-        list.sort((a, b) => a.position - b.position);
-        return { list, messages: messages.length, answers: cited };
-      },
-    };
+    redactions.sort((a, b) => a.position - b.position);
+    return { streams, memoryIds, texts, redactions, messages, answers };
   }
 }

@@ -4,12 +4,12 @@
  * in order, whatever fails where, and whoever else consumes under the same name.
  */
 import { randomUUID } from 'node:crypto';
-import { type AppendContext, createTestDatabase, InMemoryEventStore, type RecordedEvent, type TestDatabase, testBackends } from '@factledger/store';
+import { createTestDatabase, InMemoryEventStore, type RecordedEvent, type TestDatabase, testAppendContext, testBackends } from '@factledger/store';
 import { sql } from 'kysely';
 import { CheckpointedConsumer, readCheckpoint } from './checkpointed-consumer';
 import type { ProjectionExecutor } from './projection';
 
-const ctx: AppendContext = { tenant: 't', commandId: null, causationId: null, correlationId: null, batch: null, recordedAt: new Date('2026-12-01T00:00:00Z') };
+const ctx = testAppendContext({ tenant: 't' });
 
 describe.each(testBackends())('CheckpointedConsumer on %s', (backend) => {
   let database: TestDatabase;

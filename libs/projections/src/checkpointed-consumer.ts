@@ -14,7 +14,7 @@
  *
  * Concurrent callers in one process share a run (SingleFlightDrain).
  */
-import type { EventStore, LogPosition, RecordedEvent } from '@factledger/store';
+import { type EventStore, LOG_START, type LogPosition, type RecordedEvent } from '@factledger/store';
 import { type Kysely, sql } from 'kysely';
 import type { ProjectionExecutor } from './projection';
 import { SingleFlightDrain } from './single-flight-drain';
@@ -104,7 +104,7 @@ export async function readCheckpoint(executor: Kysely<any>, name: string): Promi
   const row = await sql<{ commit: string; prepare: number }>`
     SELECT commit::text AS commit, prepare FROM fl_checkpoints WHERE name = ${name}`.execute(executor);
   const r = row.rows[0];
-  return r ? { commit: r.commit, prepare: Number(r.prepare) } : { commit: '0', prepare: 0 };
+  return r ? { commit: r.commit, prepare: Number(r.prepare) } : LOG_START;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

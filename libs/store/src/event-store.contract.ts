@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { ExpectedVersionConflict } from './errors';
 import { type AppendContext, ERASURE_RECORDED, type EventStore, LOG_START, type RecordedEvent } from './event-store.port';
+import { testAppendContext } from './test-database';
 
 export interface ContractSubject {
   store: EventStore;
@@ -19,15 +20,7 @@ export function eventStoreContract(name: string, open: () => Promise<ContractSub
     let subject: ContractSubject;
     let store: EventStore;
     let tenant: string;
-    const ctx = (over: Partial<AppendContext> = {}): AppendContext => ({
-      tenant,
-      commandId: null,
-      causationId: null,
-      correlationId: null,
-      batch: null,
-      recordedAt: new Date('2026-12-01T00:00:00Z'),
-      ...over,
-    });
+    const ctx = (over: Partial<AppendContext> = {}): AppendContext => testAppendContext({ tenant, ...over });
     /** Every event of this test's tenant, in log order. */
     const mine = async (): Promise<RecordedEvent[]> => (await store.readAll(LOG_START, 1_000_000)).filter((e) => e.tenant === tenant);
 

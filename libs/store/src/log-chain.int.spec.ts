@@ -8,17 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { type AppendContext, ERASURE_RECORDED } from './event-store.port';
 import { PostgresEventStore } from './postgres-event-store';
-import { createTestDatabase, type TestDatabase, testBackends } from './test-database';
+import { createTestDatabase, type TestDatabase, testAppendContext, testBackends } from './test-database';
 
-const ctx = (over: Partial<AppendContext> = {}): AppendContext => ({
-  tenant: 'chain',
-  commandId: null,
-  causationId: null,
-  correlationId: null,
-  batch: null,
-  recordedAt: new Date('2026-12-01T00:00:00Z'),
-  ...over,
-});
+const ctx = (over: Partial<AppendContext> = {}): AppendContext => testAppendContext({ tenant: 'chain', ...over });
 const ev = (n: number) => ({ eventId: randomUUID(), type: 'Tested', data: { n, text: `event ${n} ünïcode 대전` } });
 
 describe.each(testBackends())('The log hash chain on %s', (backend) => {

@@ -46,11 +46,15 @@ export function listFunctions(dir = defaultMigrationsDir()): { name: string; sql
     });
 }
 
+/** What fl_migrations records, by name; reading only (a database never migrated records nothing). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function recorded(db: Kysely<any>): Promise<Map<string, string | null>> {
-  await sql`CREATE TABLE IF NOT EXISTS fl_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`.execute(db);
-  await sql`ALTER TABLE fl_migrations ADD COLUMN IF NOT EXISTS checksum text`.execute(db);
-  const rows = await sql<{ name: string; checksum: string | null }>`SELECT name, checksum FROM fl_migrations ORDER BY name`.execute(db);
+  const shape = await sql<{ has_table: boolean; has_checksum: boolean }>`
+    SELECT to_regclass('fl_migrations') IS NOT NULL AS has_table,
+      EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('fl_migrations') AND attname = 'checksum' AND NOT attisdropped) AS has_checksum`.execute(db);
+  const { has_table: table, has_checksum: checksum } = shape.rows[0]!;
+  if (!table) return new Map();
+  const rows = await sql<{ name: string; checksum: string | null }>`SELECT name, ${checksum ? sql`checksum` : sql`NULL::text`} AS checksum FROM fl_migrations ORDER BY name`.execute(db);
   return new Map(rows.rows.map((r) => [r.name, r.checksum]));
 }
 
@@ -79,6 +83,8 @@ export async function migrate(db: Kysely<any>, dir = defaultMigrationsDir()): Pr
   if (first.functions.length + first.numbered.length === 0) return [];
   return db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(4242001)`.execute(trx);
+    await sql`CREATE TABLE IF NOT EXISTS fl_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`.execute(trx);
+    await sql`ALTER TABLE fl_migrations ADD COLUMN IF NOT EXISTS checksum text`.execute(trx);
     const { functions, numbered } = await toApply(trx, dir); // as it stands once the lock is ours
     for (const f of functions) {
       await sql.raw(f.sql).execute(trx);

@@ -2,19 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { Client } from 'pg';
 import { ExpectedVersionConflict } from './errors';
-import { type AppendContext, LOG_START } from './event-store.port';
+import { LOG_START } from './event-store.port';
 import { APPEND_LOCK, PostgresEventStore, readLog } from './postgres-event-store';
-import { createTestDatabase, type TestDatabase, testBackends } from './test-database';
+import { createTestDatabase, type TestDatabase, testAppendContext, testBackends } from './test-database';
 
-const ctx = (over: Partial<AppendContext> = {}): AppendContext => ({
-  tenant: 't1',
-  commandId: null,
-  causationId: null,
-  correlationId: null,
-  batch: null,
-  recordedAt: new Date('2026-12-01T00:00:00Z'),
-  ...over,
-});
+const ctx = testAppendContext;
 const ev = (type = 'Tested', data: unknown = {}) => ({ eventId: randomUUID(), type, data });
 
 describe.each(testBackends())('PostgresEventStore on %s', (backend) => {

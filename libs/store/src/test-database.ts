@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { type Backend, type Database, openDatabase } from './database';
+import type { AppendContext } from './event-store.port';
 import { migrate } from './migrations';
 
 export interface TestDatabase extends Database {
@@ -55,4 +56,9 @@ export async function createTestDatabase(backend: Backend, options: { migrate?: 
       await drop();
     },
   };
+}
+
+/** An append context for tests: tenant `t1`, no ids, no batch, a fixed time; `over` replaces any of it. */
+export function testAppendContext(over: Partial<AppendContext> = {}): AppendContext {
+  return { tenant: 't1', commandId: null, causationId: null, correlationId: null, batch: null, recordedAt: new Date('2026-12-01T00:00:00Z'), ...over };
 }

@@ -1,0 +1,53 @@
+/**
+ * The end-to-end tests' server: a fresh database of one backend, a ledger and recall on it (the
+ * real offline embedder, shared by every test in a process), the HTTP server on a random loopback
+ * port. `prepare` runs before the server starts (to make API keys, say).
+ */
+import type { AddressInfo } from 'node:net';
+import type { INestApplication } from '@nestjs/common';
+import { systemClock } from '@factledger/domain';
+import { UseLiteEmbedder } from '@factledger/embeddings';
+import { type LedgerHandle, ledgerOn } from '@factledger/ledger';
+import { type RecallHandle, type RecallSettings, recallOn } from '@factledger/recall';
+import { type Backend, createTestDatabase, type TestDatabase } from '@factledger/store';
+import type { ServerOptions } from './app.module';
+import { createServer } from './create-server';
+
+let embedder: UseLiteEmbedder | null = null;
+
+export interface TestServer {
+  database: TestDatabase;
+  handle: LedgerHandle;
+  recall: RecallHandle;
+  app: INestApplication;
+  /** `http://127.0.0.1:<port>` */
+  base: string;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(
+  backend: Backend,
+  options: { config?: ServerOptions['config']; prepare?: (handle: LedgerHandle) => Promise<void>; startRecall?: boolean } = {},
+): Promise<TestServer> {
+  const database = await createTestDatabase(backend);
+  const handle = ledgerOn(database);
+  await options.prepare?.(handle);
+  const settings: RecallSettings = { embeddings: 'use-lite', addressTerms: [], traceRetentionDays: 30, indexIntervalMs: 20 };
+  const recall = recallOn(database, handle.runner, systemClock, settings, (embedder ??= new UseLiteEmbedder()));
+  if (options.startRecall) recall.start();
+  const app = await createServer({ handle, recall, config: { logLevel: 'silent', ...options.config } });
+  await app.listen(0, '127.0.0.1');
+  const base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+  return {
+    database,
+    handle,
+    recall,
+    app,
+    base,
+    async close() {
+      if (options.startRecall) await recall.stop();
+      await app.close();
+      await database.close();
+    },
+  };
+}
