@@ -293,7 +293,9 @@ async function main(): Promise<void> {
       const trigramOf = (glue: string) => (words.distinctive.length ? sql.join(trigramWords(words.distinctive).map((t) => sql`${t} <% text`), sql.raw(` ${glue} `)) : sql`false`);
       const trigramAll = trigramOf('AND');
       const trigramAny = trigramOf('OR');
-      await sql`SELECT memory_id FROM fl_recall_index WHERE dimensions = ${dims} ORDER BY embedding::vector(${dims}) <=> ${q}::vector(${dims}) LIMIT 40`.execute(search);
+      // The nearest versions and the nearest passages (migration 020), in one statement as recall issues them.
+      await sql`(SELECT memory_id FROM fl_recall_index WHERE dimensions = ${dims} ORDER BY embedding::vector(${dims}) <=> ${q}::vector(${dims}) LIMIT 40)
+        UNION ALL (SELECT memory_id FROM fl_recall_passages WHERE dimensions = ${dims} ORDER BY embedding::vector(${dims}) <=> ${q}::vector(${dims}) LIMIT 40)`.execute(search);
       const worded = await sql`${terms(question)},
         found AS (
           SELECT memory_id, recorded_at, kind, rank FROM (

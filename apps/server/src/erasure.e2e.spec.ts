@@ -8,7 +8,7 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { embeddingText, textHash } from '@factledger/embeddings';
+import { embeddedTexts, embeddingText, textHash } from '@factledger/embeddings';
 import type { LedgerHandle } from '@factledger/ledger';
 import type { RecallHandle } from '@factledger/recall';
 import { type TestDatabase, testBackends } from '@factledger/store';
@@ -142,6 +142,21 @@ describe.each(testBackends())('Erasure on %s', (backend) => {
     // (Ingrid's name is back: the new fact carries it.)
     expect(found(await everyRow(), SECRETS.filter((w) => w !== 'ingrid'))).toEqual([]);
     expect(found(await everyRow(), ['fresh-0001', ...KEPT])).toEqual(['fresh-0001', ...KEPT]);
+  });
+
+  it("takes a long memory's passages with it: their vectors and their embedding cache entries", async () => {
+    const text = 'Tobiah: I keep the spare key under the blue flowerpot by the shed. Nobody else in the house knows where it is hidden.';
+    const story = await post('/memories', { text, type: 'episode' });
+    await recall.indexer.catchUp();
+    const texts = embeddedTexts('episode', text);
+    expect(texts.length).toBeGreaterThanOrEqual(3); // the whole and two passages
+    const passages = async () => Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM fl_recall_passages WHERE memory_id = ${story.body.memoryId}`.execute(database.db)).rows[0]!.n);
+    const cached = async () => Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM fl_embedding_cache WHERE text_sha256 = ANY (${texts.map(textHash)})`.execute(database.db)).rows[0]!.n);
+    expect(await passages()).toBe(texts.length - 1);
+    expect(await cached()).toBe(texts.length);
+    expect((await post('/erasures', { memoryId: story.body.memoryId })).status).toBe(201);
+    expect(await passages()).toBe(0);
+    expect(await cached()).toBe(0);
   });
 
   it('erases a whole tenant and nothing of another; refuses a bad target without changing anything', async () => {

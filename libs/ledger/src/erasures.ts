@@ -25,7 +25,7 @@ import {
   targetKind,
   UnknownMemoryError,
 } from '@factledger/domain';
-import { embeddingText, type EmbeddingCacheStore, textHash } from '@factledger/embeddings';
+import { embeddedTexts, type EmbeddingCacheStore, textHash } from '@factledger/embeddings';
 import type { AnswerReader, FactReader, ProjectionRunner } from '@factledger/projections';
 import { ERASURE_RECORDED, type EventStore, ExpectedVersionConflict, type LogRedaction, type RecordedEvent, type StreamAppend } from '@factledger/store';
 import { z } from 'zod';
@@ -166,11 +166,12 @@ export class Erasures {
         if (typeof d.type === 'string') of(types).add(d.type);
         if (typeof d.to === 'string') of(types).add(d.to);
       }
-      // Every text an embedder may have been given for it: as written, and as recall embeds it per type.
+      // Every text an embedder may have been given for it: as written, and as recall embeds it per
+      // type (whole and passages).
       for (const id of ids) {
         for (const text of words.get(id) ?? []) {
           texts.add(text);
-          for (const type of types.get(id) ?? []) texts.add(embeddingText(type, text));
+          for (const type of types.get(id) ?? []) for (const embedded of embeddedTexts(type, text)) texts.add(embedded);
         }
       }
       return { streamId: streamIds[i]!, version: s.version, events: s.events, memoryIds: [...ids] };

@@ -66,6 +66,8 @@ export interface Found extends Shown {
   embedded: boolean;
   vector: Float32Array | null;
   cosine: number | null;
+  /** Cosine similarity of the query to the nearest of the version's passages (its sentences, see migration 020); null when it has none. */
+  passage_cosine: number | null;
   /** Okapi BM25 of the sub-query's stems (see the module's note); 0 when none matched. */
   bm25: number;
   /** Σ idf of the sub-query's stems this version holds. */
@@ -151,6 +153,7 @@ export function byBest(found: Iterable<Found>): Map<string, Found> {
     if (!seen) out.set(f.memory_id, { ...f });
     else {
       seen.cosine = f.cosine === null ? seen.cosine : Math.max(seen.cosine ?? -1, f.cosine);
+      seen.passage_cosine = f.passage_cosine === null ? seen.passage_cosine : Math.max(seen.passage_cosine ?? -1, f.passage_cosine);
       seen.bm25 = Math.max(seen.bm25, f.bm25);
       seen.matched_idf = Math.max(seen.matched_idf, f.matched_idf);
       seen.key_idf = Math.max(seen.key_idf, f.key_idf);
@@ -243,7 +246,14 @@ export class CandidatePool {
     // Every score of an index row (alias `i`) but its embedding: cosine, the IDF its stems match
     // and its BM25 length factor, trigram similarity; the version as shown; the memory's recorded
     // time from the index row (looked up for a row indexed before migration 013).
-    const scores = (trigram: boolean) => sql`i.text, true AS embedded, 1 - (i.embedding <=> ${q}::vector) AS cosine,
+    // A conversation turn's best passage (migration 020), by its primary key: prose rows only
+    // (a fact is one sentence, and has none).
+    const passageCosine = (row: string) => {
+      const r = sql.raw(row);
+      return sql`CASE WHEN ${r}.kind = 'prose' THEN (SELECT max(1 - (p.embedding <=> ${q}::vector)) FROM fl_recall_passages p
+        WHERE p.tenant = ${tenant} AND p.memory_id = ${r}.memory_id AND p.model = ${model}) END`;
+    };
+    const scores = (trigram: boolean) => sql`i.text, true AS embedded, 1 - (i.embedding <=> ${q}::vector) AS cosine, ${passageCosine('i')} AS passage_cosine,
       ${idfs(sql`i.stems`, sql`i.key_stems`)} AS idfs, ${lengthNorm(sql`i.stems`)} AS norm, ${trigramScore(sql`i.text`, trigram)} AS trigram, v.type, v.speaker, v.source, v.valid_from,
       coalesce(i.recorded_at, (SELECT m.recorded_at FROM fl_memories m WHERE m.tenant = ${tenant} AND m.memory_id = i.memory_id)) AS recorded_at, false AS core, i.kind`;
     // The embedding, for diversity, in pgvector's binary form as base64 (a third of the characters
@@ -263,7 +273,7 @@ export class CandidatePool {
     /** A find's columns as every statement returns them, in one order (the statements' rows are unions). */
     const out = (alias: string, vector: RawBuilder<unknown>, role: RawBuilder<unknown> = sql`NULL::text`) => {
       const a = sql.raw(alias);
-      return sql`${a}.memory_id, ${a}.text, ${a}.embedded, ${vector} AS vec, ${a}.cosine, ${a}.idfs, ${a}.norm, ${a}.trigram, ${a}.type, ${a}.speaker,
+      return sql`${a}.memory_id, ${a}.text, ${a}.embedded, ${vector} AS vec, ${a}.cosine, ${a}.passage_cosine, ${a}.idfs, ${a}.norm, ${a}.trigram, ${a}.type, ${a}.speaker,
         ${a}.source, ${a}.valid_from, ${a}.recorded_at, ${a}.core, ${a}.kind, ${role} AS role`;
     };
     // Any visible index row that matches, unranked: a fallback when no row matched them all.
@@ -276,6 +286,16 @@ export class CandidatePool {
         SELECT i.memory_id, ${scores(needTrigrams)}, i.embedding AS emb FROM fl_recall_index i JOIN ${shown(sql.ref('i.memory_id'))} ON true
         WHERE i.tenant = ${tenant} AND i.model = ${model} AND i.dimensions = ${dims}
         ORDER BY i.embedding::vector(${dims}) <=> ${q}::vector(${dims}) LIMIT ${k}) f`;
+    // The versions whose passages are nearest (a long turn's one sentence a question asks about).
+    const nearestPassages = sql<FoundRow>`
+      SELECT ${out('f', vec(sql`f.emb`))} FROM (
+        SELECT i.memory_id, ${scores(needTrigrams)}, i.embedding AS emb FROM (
+          SELECT DISTINCT p.memory_id FROM (
+            SELECT p.memory_id FROM fl_recall_passages p JOIN ${shown(sql.ref('p.memory_id'))} ON true
+            WHERE p.tenant = ${tenant} AND p.model = ${model} AND p.dimensions = ${dims}
+            ORDER BY p.embedding::vector(${dims}) <=> ${q}::vector(${dims}) LIMIT ${k}) p) p
+        JOIN fl_recall_index i ON i.tenant = ${tenant} AND i.model = ${model} AND i.memory_id = p.memory_id
+        JOIN ${shown(sql.ref('i.memory_id'))} ON true) f`;
     // BM25: the rarer stems' hits (or, when every stem is common, the rows holding them all),
     // scored and ranked; then the turns recorded just before and after the best prose finds.
     const picked = sql`(SELECT CASE WHEN min(docs) <= ${scan}
@@ -318,7 +338,7 @@ export class CandidatePool {
     const fresh = sql`to_tsvector('english', v.text)`;
     const standing = sql<FoundRow>`
       SELECT s.memory_id, v.text, i.memory_id IS NOT NULL AS embedded, ${vec(sql`i.embedding`)} AS vec,
-        CASE WHEN i.embedding IS NULL THEN NULL ELSE 1 - (i.embedding <=> ${q}::vector) END AS cosine,
+        CASE WHEN i.embedding IS NULL THEN NULL ELSE 1 - (i.embedding <=> ${q}::vector) END AS cosine, ${passageCosine('i')} AS passage_cosine,
         ${idfs(sql`coalesce(i.stems, ${fresh})`, sql`coalesce(i.key_stems, ''::tsvector)`)} AS idfs, ${lengthNorm(sql`coalesce(i.stems, ${fresh})`)} AS norm,
         ${trigramScore(sql`v.text`, needTrigrams)} AS trigram, v.type, v.speaker, v.source, v.valid_from, m.recorded_at, m.core, m.kind, NULL::text AS role
       FROM (
@@ -332,9 +352,9 @@ export class CandidatePool {
       JOIN ${shown(sql.ref('s.memory_id'))} ON true
       JOIN fl_memories m ON m.tenant = ${tenant} AND m.memory_id = s.memory_id
       LEFT JOIN fl_recall_index i ON i.tenant = ${tenant} AND i.memory_id = s.memory_id AND i.model = ${model}`;
-    // The nearest and the standing versions in one statement (one round trip fewer), BM25 beside it.
+    // The nearest versions and passages and the standing versions in one statement (fewer round trips), BM25 beside it.
     const [nearAndStanding, worded, alikeEarly] = await settled([
-      this.run(tenant, text, sql<FoundRow>`(${nearest}) UNION ALL (${standing})`, withLag),
+      this.run(tenant, text, sql<FoundRow>`(${nearest}) UNION ALL (${nearestPassages}) UNION ALL (${standing})`, withLag),
       this.run(tenant, text, lexical),
       early ?? Promise.resolve(null),
     ]);
@@ -416,6 +436,7 @@ export class CandidatePool {
           embedded: r.embedded,
           vector: r.vec ? fromVectorBinary(Buffer.from(r.vec, 'base64')) : null,
           cosine: r.cosine === null ? null : Number(r.cosine),
+          passage_cosine: r.passage_cosine === null ? null : Number(r.passage_cosine),
           bm25: matched * Number(r.norm),
           matched_idf: matched,
           key_idf: keyed,

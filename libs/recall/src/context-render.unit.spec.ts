@@ -69,7 +69,7 @@ describe('context rendering and budget', () => {
     });
   });
 
-  it('puts items of one day, speaker and type under one heading, the profile first, the rest in the order they were recorded', () => {
+  it('puts items of one day, speaker and type under one heading (naming only its day after one of the same speaker and type), the profile first, the rest in the order they were recorded', () => {
     const at = (iso: string, over: Partial<ContextItem>): ContextItem => ({ ...item(iso, 'detail', `said at ${iso}`), recordedAt: new Date(iso), ...over });
     const text = renderContext([
       at('2026-03-02T09:00:00Z', {}),
@@ -86,9 +86,15 @@ describe('context rendering and budget', () => {
       '[2026-03-01 user fact]',
       '- said at 2026-03-01T08:00:00Z',
       '- said at 2026-03-01T12:00:00Z',
-      '[2026-03-02 user fact]',
+      '[2026-03-02]',
       '- said at 2026-03-02T09:00:00Z',
     ]);
+    // Its budget is counted with the heading as shown: the short heading fits where the long would not.
+    const items = [at('2026-03-01T08:00:00Z', {}), at('2026-03-02T09:00:00Z', {})];
+    const whole = renderContext(items);
+    const count = (t: string) => t.length;
+    expect(fitBudget(items, count(whole), 1000, count).included).toHaveLength(2);
+    expect(fitBudget(items, count(whole) - 1, 1000, count).included).toHaveLength(1);
   });
 
   it("shows a source where it names who spoke (a document, a tool), every source or none when asked, and a valid time that is not the recorded day", () => {

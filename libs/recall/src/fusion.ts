@@ -18,6 +18,8 @@ export interface Scored {
   memoryId: string;
   /** Cosine similarity of the query's and the memory's embeddings; null when not embedded yet. */
   cosine: number | null;
+  /** Cosine similarity of the query to the nearest of the memory's passages (its sentences); null when it has none. */
+  passageCosine: number | null;
   /** Okapi BM25 of the query's stems (English configuration, IDF from the tenant's index). */
   bm25: number;
   /** Share of the query's IDF that the memory's own stems hold, 0..1. */
@@ -39,6 +41,8 @@ export interface Ranked extends Scored {
 export interface Thresholds {
   /** Cosine similarity that admits a version on meaning alone. */
   cosine: number;
+  /** Cosine similarity of one of its passages (sentences) that admits a version on meaning alone. */
+  passageCosine: number;
   /** Cosine similarity a version needs besides its stems covering part of the query (a shared word alone is not relevance). */
   lexicalCosine: number;
   /** Share of the query's IDF a version's stems must cover to count as a lexical match. */
@@ -49,7 +53,7 @@ export interface Thresholds {
   trigram: number;
 }
 
-export const DEFAULT_THRESHOLDS: Thresholds = { cosine: 0.5, lexicalCosine: 0.2, coverage: 0.1, keyCoverage: 0.25, trigram: 0.55 };
+export const DEFAULT_THRESHOLDS: Thresholds = { cosine: 0.5, passageCosine: 0.55, lexicalCosine: 0.2, coverage: 0.1, keyCoverage: 0.25, trigram: 0.55 };
 
 export interface RankingWeights {
   /** Weight of the lexical evidence in the fused score; the semantic evidence gets the rest. */
@@ -64,21 +68,24 @@ export interface RankingWeights {
   speakerCosine: number;
   /** λ of maximal marginal relevance: 1 ranks by relevance alone, lower trades it for variety. */
   diversity: number;
+  /** Share of a passage's lead over its whole memory's cosine that counts (see `semanticCosine`). */
+  passage: number;
 }
 
-export const DEFAULT_WEIGHTS: RankingWeights = { lexical: 0.5, before: 0.2, afterQuestion: 0.6, after: 0.2, speakerLexical: 2, speakerCosine: 0.15, diversity: 0.9 };
+export const DEFAULT_WEIGHTS: RankingWeights = { lexical: 0.5, before: 0.2, afterQuestion: 0.6, after: 0.2, speakerLexical: 2, speakerCosine: 0.15, diversity: 0.9, passage: 0.5 };
+
+/**
+ * The meaning a memory shares with the query: its whole cosine, raised by `passage` × the lead of
+ * its nearest passage over it (1: the better of the two; 0: passages ignored). A long turn is
+ * about what its best sentence is about, even when its greetings pull its whole embedding away.
+ */
+export function semanticCosine(c: Pick<Scored, 'cosine' | 'passageCosine'>, passage: number): number | null {
+  if (c.cosine === null) return null;
+  return c.passageCosine === null ? c.cosine : c.cosine + passage * Math.max(0, c.passageCosine - c.cosine);
+}
 
 /** True when a turn asks something (a question mark outside its quoted or shared parts is enough). */
 export const asks = (text: string): boolean => /[?？]/u.test(text.replace(/\[[^\]]*\]/gu, ''));
-
-/**
- * The speaker a memory's text names itself as, as in a transcript ("Caroline: I went …"): one to
- * three capitalised words before a colon at the very start; null when the text does not open so.
- */
-export function speakerLabel(text: string): string | null {
-  const m = /^\s*(\p{Lu}[\p{L}\p{M}'’.-]*(?:\s\p{Lu}[\p{L}\p{M}'’.-]*){0,2})\s*:\s/u.exec(text);
-  return m ? m[1]! : null;
-}
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -127,7 +134,10 @@ export interface Fused {
  */
 export function fuse(candidates: readonly Ranked[], w: RankingWeights, useTrigrams: boolean): Map<string, Fused> {
   const lexicalOf = (c: Ranked): number => (c.bm25 + c.context) * (c.namedSpeaker ? w.speakerLexical : 1);
-  const cosineOf = (c: Ranked): number | null => (c.cosine === null ? null : c.cosine + (c.namedSpeaker ? w.speakerCosine : 0));
+  const cosineOf = (c: Ranked): number | null => {
+    const cos = semanticCosine(c, w.passage);
+    return cos === null ? null : cos + (c.namedSpeaker ? w.speakerCosine : 0);
+  };
   const best = Math.max(0, ...candidates.map(lexicalOf));
   const cosines = candidates.map(cosineOf).filter((x): x is number => x !== null);
   const [low, high] = [Math.min(...cosines), Math.max(...cosines)];
@@ -153,6 +163,7 @@ export function mergeByWeight(parts: readonly { weight: number; fused: ReadonlyM
 /** Why a candidate may enter the detail channel on its own scores, or null when it is not relevant enough. */
 export function relevance(c: Scored, t: Thresholds): string | null {
   if (c.cosine !== null && c.cosine >= t.cosine) return `cosine ${c.cosine.toFixed(3)} ≥ ${t.cosine}`;
+  if (c.passageCosine !== null && c.passageCosine >= t.passageCosine) return `a passage's cosine ${c.passageCosine.toFixed(3)} ≥ ${t.passageCosine}`;
   if (c.keyCoverage > 0 && c.keyCoverage >= t.keyCoverage) return `the query names its key (${(100 * c.keyCoverage).toFixed(0)}% of the query's IDF)`;
   if (c.coverage > 0 && c.coverage >= t.coverage && (c.cosine === null || c.cosine >= t.lexicalCosine)) {
     return `stems matched (${(100 * c.coverage).toFixed(0)}% of the query's IDF, BM25 ${c.bm25.toFixed(2)})${c.cosine === null ? ', not embedded yet' : ` and cosine ${c.cosine.toFixed(3)} ≥ ${t.lexicalCosine}`}`;

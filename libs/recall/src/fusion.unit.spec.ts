@@ -1,4 +1,4 @@
-import { cosineSimilarity } from '@factledger/embeddings';
+import { cosineSimilarity, speakerLabel } from '@factledger/embeddings';
 import {
   asks,
   DEFAULT_THRESHOLDS,
@@ -11,12 +11,13 @@ import {
   type Ranked,
   relevance,
   relevantOf,
-  speakerLabel,
+  semanticCosine,
 } from './fusion';
 
 const r = (memoryId: string, over: Partial<Ranked & { text: string }> = {}): Ranked & { text: string } => ({
   memoryId,
   cosine: 0.3,
+  passageCosine: null,
   bm25: 0,
   coverage: 0,
   keyCoverage: 0,
@@ -111,6 +112,21 @@ describe('relevance', () => {
     // A question that names a memory's key asks for it, however far its words are.
     expect(relevance(r('h', { cosine: 0.1, coverage: 0.3, keyCoverage: 0.3, bm25: 2 }), DEFAULT_THRESHOLDS)).toMatch(/^the query names its key \(30%/);
     expect(relevance(r('i', { cosine: 0.1, coverage: 0.3, keyCoverage: 0.1, bm25: 2 }), DEFAULT_THRESHOLDS)).toBeNull();
+    // A long turn whose one sentence means what the query asks, though its whole does not.
+    expect(relevance(r('j', { cosine: 0.3, passageCosine: 0.6 }), DEFAULT_THRESHOLDS)).toMatch(/^a passage's cosine 0.600 ≥ 0.55/);
+    expect(relevance(r('k', { cosine: 0.3, passageCosine: 0.5 }), DEFAULT_THRESHOLDS)).toBeNull();
+  });
+
+  it("counts the share of a passage's lead over its whole that the weight says, never less than the whole", () => {
+    expect(semanticCosine({ cosine: 0.3, passageCosine: 0.7 }, 0.5)).toBeCloseTo(0.5);
+    expect(semanticCosine({ cosine: 0.3, passageCosine: 0.7 }, 1)).toBeCloseTo(0.7);
+    expect(semanticCosine({ cosine: 0.3, passageCosine: 0.7 }, 0)).toBeCloseTo(0.3);
+    expect(semanticCosine({ cosine: 0.6, passageCosine: 0.4 }, 1)).toBeCloseTo(0.6);
+    expect(semanticCosine({ cosine: 0.6, passageCosine: null }, 1)).toBeCloseTo(0.6);
+    expect(semanticCosine({ cosine: null, passageCosine: 0.9 }, 1)).toBeNull();
+    // In fusion, the passage lifts a long turn above a whole that matches a little better.
+    const fused = fuse([r('long', { cosine: 0.35, passageCosine: 0.75 }), r('short', { cosine: 0.45 }), r('far', { cosine: 0.1 })], DEFAULT_WEIGHTS, false);
+    expect(fused.get('long')!.semantic).toBeGreaterThan(fused.get('short')!.semantic);
   });
 
   it('admits the reply to a relevant turn that asked something, and only that', () => {

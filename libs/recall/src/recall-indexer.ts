@@ -7,7 +7,7 @@
  * dropped rather than written twice.
  */
 import { detectLanguage, RESOLUTION_BATCH, searchTermsOf, slotTermsOf } from '@factledger/domain';
-import { type Embedder, type Embedding, embeddingText, toVectorText } from '@factledger/embeddings';
+import { type Embedder, type Embedding, embeddedTexts, toVectorText } from '@factledger/embeddings';
 import { type CheckpointLagRow, CheckpointedConsumer, checkpointLagStatement, type ProjectionExecutor, type ProjectionRunner } from '@factledger/projections';
 import type { RecordedEvent } from '@factledger/store';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
@@ -17,10 +17,11 @@ export const RECALL_INDEX = 'recall-index';
 /** Events after which a version's embedded text (type + text) is new. */
 const INDEXED_EVENTS = new Set(['FactAsserted', 'FactOverruled', 'MemoryRetyped']);
 
-/** What a page's `prepare` hands its `apply`: the versions to index and their vectors. */
+/** What a page's `prepare` hands its `apply`: the versions to index, their vectors, and their passages' vectors (row by row). */
 interface Prepared {
   rows: IndexedRow[];
   vectors: Embedding[];
+  passages: Embedding[][];
 }
 
 /** A memory version as the indexer reads it to index. */
@@ -69,15 +70,13 @@ export class RecallIndexer {
     return this.embeddedSoFar - before;
   }
 
-  /** The HNSW index for this model's vector length (migration 006 made the one for 512). */
+  /** The HNSW indexes for this model's vector length (migrations 006 and 020 made the ones for 512). */
   private ensureVectorIndex(): Promise<unknown> {
     const dims = Math.trunc(this.embedder.dimensions);
-    this.vectorIndex ??= sql
-      .raw(
-        `CREATE INDEX IF NOT EXISTS fl_recall_index_hnsw_${dims} ON fl_recall_index
-         USING hnsw ((embedding::vector(${dims})) vector_cosine_ops) WHERE dimensions = ${dims}`,
-      )
-      .execute(this.db)
+    const create = (table: string) =>
+      sql.raw(`CREATE INDEX IF NOT EXISTS ${table}_hnsw_${dims} ON ${table} USING hnsw ((embedding::vector(${dims})) vector_cosine_ops) WHERE dimensions = ${dims}`).execute(this.db);
+    this.vectorIndex ??= create('fl_recall_index')
+      .then(() => create('fl_recall_passages'))
       .catch((error: unknown) => {
         this.vectorIndex = null;
         throw error;
@@ -116,11 +115,20 @@ export class RecallIndexer {
             WHERE k.batch IS NOT NULL AND e.tenant = k.tenant AND e.batch = k.batch AND e.type = 'FactRetracted') x ON true`.execute(this.db)
       ).rows;
     }
-    const vectors = rows.length ? await this.embedder.embed(rows.map((r) => embeddingText(r.type, r.text))) : [];
-    return { rows, vectors };
+    // Every text in one call: each version whole, then its passages (see passageTexts).
+    const texts = rows.map((r) => embeddedTexts(r.type, r.text));
+    const all = await this.embedder.embed(texts.flat());
+    const vectors: Embedding[] = [];
+    const passages: Embedding[][] = [];
+    let next = 0;
+    for (const t of texts) {
+      vectors.push(all[next]!);
+      passages.push(all.slice(next + 1, (next += t.length)));
+    }
+    return { rows, vectors, passages };
   }
 
-  private async write(trx: ProjectionExecutor, { rows, vectors }: Prepared): Promise<void> {
+  private async write(trx: ProjectionExecutor, { rows, vectors, passages }: Prepared): Promise<void> {
     if (rows.length === 0) return;
     // A memory is searched by its key, by the names of the slots it speaks of, and by the slot
     // of the memories its message retired as changed in other words (see searchTermsOf).
@@ -161,6 +169,19 @@ export class RecallIndexer {
       INSERT INTO fl_recall_corpus (tenant, model, docs, stems)
       SELECT tenant, ${model}, count(*), sum(length(stems)) FROM up GROUP BY 1
       ON CONFLICT (tenant, model) DO UPDATE SET docs = fl_recall_corpus.docs + excluded.docs, stems = fl_recall_corpus.stems + excluded.stems`.execute(trx);
+    // The passages of a version indexed again are replaced; a version erased meanwhile has no
+    // index row, so its passages stay out too (the foreign key).
+    const cuts = rows.flatMap((r, i) => passages[i]!.map((v, n) => ({ t: r.tenant, m: r.memory_id, n, v: toVectorText(v) })));
+    await sql`
+      DELETE FROM fl_recall_passages p USING unnest(${rows.map((r) => r.tenant)}::text[], ${rows.map((r) => r.memory_id)}::text[]) AS r(t, m)
+      WHERE p.tenant = r.t AND p.memory_id = r.m AND p.model = ${model}`.execute(trx);
+    if (cuts.length) {
+      await sql`
+      INSERT INTO fl_recall_passages (tenant, memory_id, model, n, dimensions, embedding)
+      SELECT r.t, r.m, ${model}, r.n, ${this.embedder.dimensions}, r.v::vector
+      FROM jsonb_to_recordset(${JSON.stringify(cuts)}::jsonb) AS r(t text, m text, n int, v text)
+      WHERE EXISTS (SELECT 1 FROM fl_recall_index i WHERE i.tenant = r.t AND i.memory_id = r.m AND i.model = ${model})`.execute(trx);
+    }
 
     this.embeddedSoFar += rows.length;
   }

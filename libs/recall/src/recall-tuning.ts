@@ -13,7 +13,7 @@ const count = (max: number) => z.number().int().min(0).max(max);
 
 export const recallTuningSchema = z
   .object({
-    thresholds: z.object({ cosine: share, lexicalCosine: share, coverage: share, keyCoverage: share, trigram: share }).partial().strict(),
+    thresholds: z.object({ cosine: share, passageCosine: share, lexicalCosine: share, coverage: share, keyCoverage: share, trigram: share }).partial().strict(),
     weights: z
       .object({
         lexical: share,
@@ -23,6 +23,7 @@ export const recallTuningSchema = z
         speakerLexical: z.number().min(1).max(10),
         speakerCosine: share,
         diversity: share,
+        passage: share,
       })
       .partial()
       .strict(),

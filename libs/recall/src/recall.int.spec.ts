@@ -1,5 +1,5 @@
 import { InvalidInputError, ManualClock } from '@factledger/domain';
-import { UseLiteEmbedder } from '@factledger/embeddings';
+import { cosineSimilarity, passageTexts, UseLiteEmbedder } from '@factledger/embeddings';
 import { type LedgerHandle, ledgerOn } from '@factledger/ledger';
 import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
 import { Kysely, PostgresDialect, sql } from 'kysely';
@@ -314,6 +314,41 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     await ledger.quarantine('c', { memoryId: reply.memoryId, reason: 'test' });
     const after = await recall.assemble('c', { query: 'When did Bob visit the aquarium?' });
     expect(after.text).not.toContain('jellyfish');
+  });
+
+  it("embeds a long turn's sentences apart, scores it by its nearest one, and replaces them when it is indexed again", async () => {
+    const { ledger } = handle;
+    const long = await ledger.assert('pa', {
+      text: "Dana: Hey, good to hear from you! Work has been busy and the kids keep me running. I signed up for a pottery class yesterday, and shaping clay calms me down.",
+      type: 'episode',
+    });
+    const short = await ledger.assert('pa', { text: 'Dana: The train was late again.', type: 'episode' });
+    await indexer.catchUp();
+    const passages = async (memoryId: string) =>
+      (await sql<{ n: number; e: string }>`SELECT n, embedding::text AS e FROM fl_recall_passages WHERE tenant = 'pa' AND memory_id = ${memoryId} ORDER BY n`.execute(database.db)).rows;
+    const texts = passageTexts('episode', (await ledger.memory('pa', { memoryId: long.memoryId })).text);
+    expect(texts.length).toBeGreaterThanOrEqual(2);
+    expect((await passages(long.memoryId)).map((p) => p.n)).toEqual(texts.map((_, n) => n));
+    expect(await passages(short.memoryId)).toEqual([]); // one sentence: its whole is its passage
+
+    const question = 'What does Dana do to relax?';
+    const context = await recall.assemble('pa', { query: question });
+    const trace = (await recall.trace('pa', context.traceId)) as Record<string, any>;
+    const scores = trace.pool.find((p: { memoryId: string }) => p.memoryId === long.memoryId).scores;
+    // The trace's passage score is the query's cosine to its nearest sentence, computed here apart.
+    const [q, ...each] = await embedder.embed([question, ...texts]);
+    const nearest = Math.max(...each.map((v) => cosineSimilarity(q!, v)));
+    expect(scores.passageCosineSimilarity).toBeCloseTo(nearest, 3);
+    expect(scores.passageCosineSimilarity).toBeGreaterThan(scores.cosineSimilarity);
+    expect(trace.pool.find((p: { memoryId: string }) => p.memoryId === short.memoryId)?.scores.passageCosineSimilarity ?? null).toBeNull();
+
+    // Retyped, the turn is embedded again under its new type: the same number of passages, new vectors.
+    const before = await passages(long.memoryId);
+    await ledger.retype('pa', { memoryId: long.memoryId, type: 'habit' });
+    await indexer.catchUp();
+    const after = await passages(long.memoryId);
+    expect(after.map((p) => p.n)).toEqual(before.map((p) => p.n));
+    expect(after.map((p) => p.e)).not.toEqual(before.map((p) => p.e));
   });
 
   it('rejects bad input with what is wrong, and stores nothing', async () => {

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type Clock, InvalidInputError, unstorableFields } from '@factledger/domain';
-import { dotProduct, type Embedder, unitVector } from '@factledger/embeddings';
+import { dotProduct, type Embedder, speakerLabel, unitVector } from '@factledger/embeddings';
 import type { ProjectionRunner } from '@factledger/projections';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
@@ -29,7 +29,6 @@ import {
   type Ranked,
   type RankingWeights,
   relevantOf,
-  speakerLabel,
   type Thresholds,
 } from './fusion';
 import { byBest, CandidatePool, type Finds, type Found, type LexicalOptions, oneState, type QueryStem, settled, type Shown } from './candidate-pool';
@@ -72,7 +71,7 @@ export interface RecallOptions {
 }
 
 export interface RecalledItem extends ContextItem {
-  scores: { cosine: number | null; bm25: number; coverage: number; context: number; trigram: number; namedSpeaker: boolean; fused: number | null };
+  scores: { cosine: number | null; passageCosine: number | null; bm25: number; coverage: number; context: number; trigram: number; namedSpeaker: boolean; fused: number | null };
 }
 
 export interface RecallResult {
@@ -210,6 +209,7 @@ export class Recall {
       const ranked = parts.map((p) => p.ranked.get(id)).filter((x) => x !== undefined);
       return {
         cosine: r.cosine,
+        passageCosine: r.passage_cosine,
         bm25: r.bm25,
         coverage: Math.max(0, ...ranked.map((x) => x.coverage)),
         context: Math.max(0, ...ranked.map((x) => x.context)),
@@ -254,8 +254,9 @@ export class Recall {
         core: r.core,
         embedded: r.embedded,
         ...(r.neighbour_of ? { neighbourOf: r.neighbour_of } : {}),
-        scores: (({ cosine, bm25, coverage, context, trigram, namedSpeaker }) => ({
+        scores: (({ cosine, passageCosine, bm25, coverage, context, trigram, namedSpeaker }) => ({
           cosineSimilarity: cosine,
+          passageCosineSimilarity: passageCosine,
           bm25,
           stemCoverage: coverage,
           neighbourBm25: context,
@@ -309,6 +310,7 @@ export class Recall {
         memoryId: r.memory_id,
         text: r.text,
         cosine: r.cosine,
+        passageCosine: r.passage_cosine,
         bm25: r.bm25,
         coverage: queryIdf > 0 ? Math.min(1, r.matched_idf / queryIdf) : 0,
         keyCoverage: queryIdf > 0 ? Math.min(1, r.key_idf / queryIdf) : 0,
