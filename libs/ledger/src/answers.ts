@@ -20,9 +20,10 @@ import {
   MemoryErasedError,
 } from '@factledger/domain';
 import type { AnswerReader, AnswerRow, FactReader, ProjectionRunner } from '@factledger/projections';
-import { ExpectedVersionConflict, type EventStore } from '@factledger/store';
+import type { EventStore } from '@factledger/store';
 import { z } from 'zod';
-import { MAX_CONFLICT_RETRIES, parse } from './ledger';
+import { decideAgainOnConflict } from './decide-again';
+import { parse } from './ledger';
 import { tenantSchema } from './ledger.schemas';
 
 export const recordAnswerSchema = z
@@ -119,22 +120,17 @@ export class Answers {
 
   private async execute(tenant: string, command: AnswerCommand, commandId: string | null): Promise<AnswerWriteResult> {
     const streamId = answerStreamId(command.answerId);
-    for (let attempt = 0; ; attempt++) {
+    return decideAgainOnConflict(async () => {
       const stream = await this.deps.store.readStream(tenant, streamId);
       const state = stream.events.reduce<AnswerState>((s, e) => evolveAnswer(s, { type: e.type, data: e.data } as AnswerEvent), initialAnswerState());
       const events = decideAnswer(command, state);
       if (events.length === 0) return { answerId: command.answerId, position: stream.events.at(-1)?.globalPosition ?? 0, changed: false };
-      try {
-        const result = await this.deps.store.append(
-          { tenant, commandId, causationId: null, correlationId: null, batch: null, recordedAt: this.deps.clock.now(), actor: currentActor() },
-          [{ streamId, expectedVersion: stream.version < 0 ? 'no-stream' : stream.version, events: events.map((e) => ({ eventId: randomUUID(), type: e.type, data: e.data })) }],
-        );
-        await this.deps.runner.catchUp();
-        return { answerId: command.answerId, position: result.position, changed: !result.duplicate };
-      } catch (error) {
-        if (error instanceof ExpectedVersionConflict && attempt < MAX_CONFLICT_RETRIES) continue;
-        throw error;
-      }
-    }
+      const result = await this.deps.store.append(
+        { tenant, commandId, causationId: null, correlationId: null, batch: null, recordedAt: this.deps.clock.now(), actor: currentActor() },
+        [{ streamId, expectedVersion: stream.version < 0 ? 'no-stream' : stream.version, events: events.map((e) => ({ eventId: randomUUID(), type: e.type, data: e.data })) }],
+      );
+      await this.deps.runner.catchUp();
+      return { answerId: command.answerId, position: result.position, changed: !result.duplicate };
+    });
   }
 }

@@ -27,11 +27,12 @@ import {
 } from '@factledger/domain';
 import { embeddedTexts, type EmbeddingCacheStore, textHash } from '@factledger/embeddings';
 import type { AnswerReader, FactReader, ProjectionRunner } from '@factledger/projections';
-import { ERASURE_RECORDED, type EventStore, ExpectedVersionConflict, type LogRedaction, type RecordedEvent, type StreamAppend } from '@factledger/store';
+import { ERASURE_RECORDED, type EventStore, type LogRedaction, type RecordedEvent, type StreamAppend } from '@factledger/store';
 import { z } from 'zod';
 import { currentActor } from './actor';
 import { answerStreamId } from './answers';
-import { MAX_CONFLICT_RETRIES, parse } from './ledger';
+import { decideAgainOnConflict } from './decide-again';
+import { parse } from './ledger';
 import { tenantSchema } from './ledger.schemas';
 import type { StreamCache } from './stream-cache';
 
@@ -92,50 +93,44 @@ export class Erasures {
     const erasureId = newId();
     // The read models as far as the log goes (with external workers: as far as they have applied it).
     await this.deps.runner.awaitPosition(await this.deps.store.head());
-    for (let attempt = 0; ; attempt++) {
+    // A write that reached one of the streams meanwhile: nothing was rewritten; plan again.
+    const done = await decideAgainOnConflict(async () => {
       const streamIds = await this.deps.facts.streamsToErase(t, target);
-      if (streamIds.length === 0) return this.nothingToErase(t, target);
+      if (streamIds.length === 0) return null;
       const plan = await this.plan(t, streamIds, erasureId);
       const context = { tenant: t, commandId: null, causationId: null, correlationId: null, batch: null, recordedAt: this.deps.clock.now(), actor: currentActor() };
-      let position: number;
-      let last: number;
-      try {
-        const result = await this.deps.store.redact(context, plan.redactions, (hashes): StreamAppend[] => [
-          {
-            streamId: erasureStreamId(erasureId),
-            expectedVersion: 'no-stream',
-            events: [{ eventId: newId(), type: ERASURE_RECORDED, data: { erasureId, target: kind, memoryIds: plan.memoryIds, redacted: hashes } }],
-          },
-          ...plan.streams.map((s) => ({
-            streamId: s.streamId,
-            expectedVersion: s.version,
-            events: s.memoryIds.map((memoryId) => ({ eventId: newId(), type: MEMORY_ERASED, data: { memoryId, erasureId } })),
-          })),
-        ]);
-        position = result.positions[0]!;
-        last = result.position;
-      } catch (error) {
-        // A write reached one of the streams meanwhile: nothing was rewritten; plan again.
-        if (error instanceof ExpectedVersionConflict && attempt < MAX_CONFLICT_RETRIES) continue;
-        throw error;
-      }
-      for (const id of streamIds) this.deps.streams?.drop(t, id);
-      await this.deps.embeddingCache?.forget([...plan.texts].map(textHash));
-      // The read side takes the MemoryErased events before the erasure answers.
-      await this.deps.runner.awaitPosition(last);
-      await this.deps.saga?.catchUp();
-      return {
-        erasureId,
-        target: kind,
-        position,
-        erasedAt: context.recordedAt.toISOString(),
-        memoryIds: plan.memoryIds,
-        events: plan.redactions.length,
-        messages: plan.messages,
-        answers: plan.answers,
-        alreadyErased: false,
-      };
-    }
+      const result = await this.deps.store.redact(context, plan.redactions, (hashes): StreamAppend[] => [
+        {
+          streamId: erasureStreamId(erasureId),
+          expectedVersion: 'no-stream',
+          events: [{ eventId: newId(), type: ERASURE_RECORDED, data: { erasureId, target: kind, memoryIds: plan.memoryIds, redacted: hashes } }],
+        },
+        ...plan.streams.map((s) => ({
+          streamId: s.streamId,
+          expectedVersion: s.version,
+          events: s.memoryIds.map((memoryId) => ({ eventId: newId(), type: MEMORY_ERASED, data: { memoryId, erasureId } })),
+        })),
+      ]);
+      return { streamIds, plan, position: result.positions[0]!, last: result.position, erasedAt: context.recordedAt };
+    });
+    if (done === null) return this.nothingToErase(t, target);
+    const { streamIds, plan, position, last, erasedAt } = done;
+    for (const id of streamIds) this.deps.streams?.drop(t, id);
+    await this.deps.embeddingCache?.forget([...plan.texts].map(textHash));
+    // The read side takes the MemoryErased events before the erasure answers.
+    await this.deps.runner.awaitPosition(last);
+    await this.deps.saga?.catchUp();
+    return {
+      erasureId,
+      target: kind,
+      position,
+      erasedAt: erasedAt.toISOString(),
+      memoryIds: plan.memoryIds,
+      events: plan.redactions.length,
+      messages: plan.messages,
+      answers: plan.answers,
+      alreadyErased: false,
+    };
   }
 
   private async nothingToErase(tenant: string, target: ErasureTarget): Promise<ErasureResult> {

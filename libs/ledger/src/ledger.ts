@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { currentActor } from './actor';
+import { decideAgainOnConflict } from './decide-again';
 import {
   type Clock,
   decide,
@@ -32,7 +33,6 @@ import {
   type AppendContext,
   type AppendResult,
   type EventStore,
-  ExpectedVersionConflict,
   type NewEvent,
   type RecordedEvent,
   type StreamAppend,
@@ -173,8 +173,6 @@ function rejectOwnMeta(input: Meta): void {
   if (set.length) throw new InvalidInputError(set.map((k) => ({ path: k, message: 'set it on the whole write, not on one op' })));
 }
 
-/** Re-decides after this many concurrent changes to the same stream before giving up. */
-export const MAX_CONFLICT_RETRIES = 5;
 
 /** The input validated by `schema`: a typed error naming every field that is wrong, text that cannot be stored first. */
 export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
@@ -332,7 +330,7 @@ export class Ledger {
   async rollback(tenant: string, input: unknown): Promise<RollbackResult> {
     const t = parse(tenantSchema, tenant);
     const r = parse(rollbackSchema, input);
-    for (let attempt = 0; ; attempt++) {
+    return decideAgainOnConflict(async () => {
       const labelled = await this.deps.store.readBatch(t, r.batch);
       if (labelled.length === 0) throw new UnknownBatchError(r.batch);
       const streams = [...new Set(labelled.map((e) => e.streamId))];
@@ -346,18 +344,13 @@ export class Ledger {
           appends.push({ streamId, expectedVersion: stream.version, events: plan.events.map((e) => this.toNew(e)) });
         }
       }
-      try {
-        for (const a of appends) this.streams.drop(t, a.streamId);
-        const position = appends.length
-          ? (await this.deps.store.append(this.context(t, { commandId: r.commandId, batch: `rollback:${r.batch}` }), appends)).position
-          : await this.deps.store.head();
-        await this.deps.runner.catchUp();
-        return { batch: r.batch, position, items };
-      } catch (error) {
-        if (error instanceof ExpectedVersionConflict && attempt < MAX_CONFLICT_RETRIES) continue;
-        throw error;
-      }
-    }
+      for (const a of appends) this.streams.drop(t, a.streamId);
+      const position = appends.length
+        ? (await this.deps.store.append(this.context(t, { commandId: r.commandId, batch: `rollback:${r.batch}` }), appends)).position
+        : await this.deps.store.head();
+      await this.deps.runner.catchUp();
+      return { batch: r.batch, position, items };
+    });
   }
 
   // ---- queries --------------------------------------------------------------------------
@@ -612,7 +605,7 @@ export class Ledger {
   private async run(tenant: string, meta: Meta, planned: Planned[], attach?: WriteManyOptions['attach']): Promise<ManyWriteResult> {
     const streamIds = [...new Set(planned.map((p) => p.streamId))];
     const refused = new Map<string, CachedStream>();
-    for (let attempt = 0; ; attempt++) {
+    return decideAgainOnConflict(async (attempt) => {
       const read = await Promise.all(streamIds.map((id) => this.streamOf(tenant, id, planned, attempt === 0, refused)));
       const byStream = new Map(streamIds.map((id, i) => [id, { read: read[i]!, state: read[i]!.state ?? replay(read[i]!.events.map(toStreamEvent)), events: [] as NewEvent[] }]));
       const results = planned.map(({ streamId, command }) => {
@@ -646,19 +639,12 @@ export class Ledger {
       });
       const inline = this.deps.inline?.inline(parts);
       const followUp = inline?.followUp ?? undefined;
-      let result: AppendResult;
-      try {
-        result = await this.deps.store.append(context, appends, followUp);
-      } catch (error) {
-        if (error instanceof ExpectedVersionConflict && attempt < MAX_CONFLICT_RETRIES) {
-          if (error.current) refused.set(error.streamId, error.current);
-          continue;
-        }
-        throw error;
-      }
+      const result = await this.deps.store.append(context, appends, followUp);
       this.remember(tenant, byStream, parts, result, inline?.rowsAfter(result.positions));
       if (!(followUp && this.deps.inline?.settled(result.followUp))) await this.deps.runner.catchUp();
       return { position: result.position, replayed: result.duplicate, results };
-    }
+    }, (conflict) => {
+      if (conflict.current) refused.set(conflict.streamId, conflict.current);
+    });
   }
 }

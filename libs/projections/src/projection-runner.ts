@@ -38,7 +38,7 @@ export interface RunnerOptions {
    */
   passive?: boolean;
   /** Where the log is read from: the event-store port (default: the PostgreSQL adapter on the same database). */
-  log?: Pick<EventStore, 'readAll' | 'head'>;
+  log?: Pick<EventStore, 'readAll' | 'head' | 'readBatch'>;
 }
 
 export class ProjectionRunner {
@@ -46,7 +46,7 @@ export class ProjectionRunner {
   private readonly waitTimeoutMs: number;
   private readonly sessions: RunnerOptions['sessions'];
   /** The log as the consumers read it (the event-store port). */
-  readonly log: Pick<EventStore, 'readAll' | 'head'>;
+  readonly log: Pick<EventStore, 'readAll' | 'head' | 'readBatch'>;
   private readonly consumers: CheckpointedConsumer[];
   private readonly passive: boolean;
 

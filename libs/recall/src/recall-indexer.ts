@@ -101,18 +101,25 @@ export class RecallIndexer {
     if (wanted.size) {
       await this.facts.awaitPosition(last.globalPosition, 'facts');
       const keys = [...wanted.values()];
+      // The memories each resolving message retired, from the log (its batch), read once per batch.
+      const retired = new Map<string, string[]>();
+      for (const k of keys) {
+        const id = `${k.tenant}|${k.batch}`;
+        if (k.batch === null || retired.has(id)) continue;
+        retired.set(id, (await this.facts.log.readBatch(k.tenant, k.batch)).filter((e) => e.type === 'FactRetracted').map((e) => (e.data as { memoryId: string }).memoryId));
+      }
+      const retiredOf = (k: { tenant: string; batch: string | null }) => (k.batch === null ? null : JSON.stringify(retired.get(`${k.tenant}|${k.batch}`) ?? []));
       rows = (
         await sql<IndexedRow>`
           SELECT m.tenant, m.memory_id, m.type, m.text, m.recorded_at, m.kind,
             CASE WHEN m.relation IS NULL THEN NULL WHEN m.subject_norm IN ('user', 'assistant') THEN m.relation ELSE m.subject || ' ' || m.relation END AS key_text,
             x.replaced
           FROM fl_memories m
-          JOIN unnest(${keys.map((k) => k.tenant)}::text[], ${keys.map((k) => k.memoryId)}::text[], ${keys.map((k) => k.batch)}::text[]) AS k(tenant, memory_id, batch)
+          JOIN unnest(${keys.map((k) => k.tenant)}::text[], ${keys.map((k) => k.memoryId)}::text[], ${keys.map(retiredOf)}::jsonb[]) AS k(tenant, memory_id, retired)
             ON m.tenant = k.tenant AND m.memory_id = k.memory_id
           LEFT JOIN LATERAL (
-            SELECT json_agg(json_build_object('text', r.text, 'relation', r.relation)) AS replaced FROM fl_events e
-            JOIN fl_memories r ON r.tenant = e.tenant AND r.memory_id = e.data ->> 'memoryId'
-            WHERE k.batch IS NOT NULL AND e.tenant = k.tenant AND e.batch = k.batch AND e.type = 'FactRetracted') x ON true`.execute(this.db)
+            SELECT json_agg(json_build_object('text', r.text, 'relation', r.relation)) AS replaced
+            FROM jsonb_array_elements_text(k.retired) AS g(memory_id) JOIN fl_memories r ON r.tenant = k.tenant AND r.memory_id = g.memory_id) x ON true`.execute(this.db)
       ).rows;
     }
     // Every text in one call: each version whole, then its passages (see passageTexts).
