@@ -1,4 +1,7 @@
-/** Errors of the embedders, typed so the indexer can tell a retryable outage from a misconfiguration. */
+/**
+ * Errors of the embedders, typed so the indexer can tell a retryable outage from a misconfiguration.
+ * The OpenAI-compatible embedder maps the `openai` SDK's errors onto these, after the SDK's own retries.
+ */
 import { LedgerError } from '@factledger/domain';
 
 /** The offline model could not be loaded from its installed package. */
@@ -28,7 +31,7 @@ export class EmbeddingDimensionMismatchError extends LedgerError {
   }
 }
 
-/** The embedding service answered with an error status (after retries, where the status was transient). */
+/** The embedding service answered with an error status (after the retries, where the status was transient: 408, 409, 429, 5xx). */
 export class EmbeddingServiceError extends LedgerError {
   readonly code = 'embedding_service_error';
   constructor(readonly url: string, readonly status: number, readonly body: string, readonly attempts: number) {
@@ -48,7 +51,7 @@ export class EmbeddingServiceUnreachableError extends LedgerError {
   }
 }
 
-/** The embedding service did not answer within the timeout. */
+/** The embedding service did not answer within the timeout, on every attempt. */
 export class EmbeddingTimeoutError extends LedgerError {
   readonly code = 'embedding_timeout';
   constructor(readonly url: string, readonly timeoutMs: number) {

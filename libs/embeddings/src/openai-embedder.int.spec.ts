@@ -1,6 +1,8 @@
 /**
  * The OpenAI-compatible adapter against a real HTTP server on 127.0.0.1 that speaks the
  * `/v1/embeddings` protocol (vectors from the hashing embedder), with scripted failures.
+ * Retries are the `openai` SDK's, whose backoff starts at 0.5 s and cannot be shortened: the
+ * scripted failures that are retried mostly answer `Retry-After: 0`, which the SDK obeys.
  */
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -21,7 +23,7 @@ import { OpenAiEmbedder, type OpenAiEmbedderOptions } from './openai-embedder';
 interface Received {
   path: string;
   headers: IncomingMessage['headers'];
-  body: { model: string; input: string[]; dimensions?: number };
+  body: { model: string; input: string[]; encoding_format?: string; dimensions?: number };
 }
 /** What the server does with the next request; when none is scripted it answers properly. */
 type Script = (req: Received, res: ServerResponse) => void | 'answer';
@@ -72,17 +74,17 @@ describe('OpenAiEmbedder against a local OpenAI-compatible server', () => {
   });
 
   const embedder = (over: Partial<OpenAiEmbedderOptions> = {}) =>
-    new OpenAiEmbedder({ baseUrl, model: 'bge-m3', dimensions: DIMS, retryBaseDelayMs: 5, ...over });
+    new OpenAiEmbedder({ baseUrl, model: 'bge-m3', dimensions: DIMS, ...over });
   const status = (code: number, body = '{"error":{"message":"busy"}}', headers: Record<string, string> = {}): Script => (_req, res) => {
     res.writeHead(code, { 'content-type': 'application/json', ...headers });
     res.end(body);
   };
 
-  it('posts {model, input} to /v1/embeddings and places each embedding by its index', async () => {
+  it('posts {model, input, encoding_format: float} to /v1/embeddings and places each embedding by its index', async () => {
     const texts = ['The payment service listens on port 8080.', '결제 서비스 포트', 'My cat is called Nabi.'];
     const vectors = await embedder({ apiKey: 'sk-test' }).embed(texts);
     expect(received).toHaveLength(1);
-    expect(received[0].body).toEqual({ model: 'bge-m3', input: texts });
+    expect(received[0].body).toEqual({ model: 'bge-m3', input: texts, encoding_format: 'float' });
     expect(received[0].headers.authorization).toBe('Bearer sk-test');
     expect(received[0].headers['content-type']).toBe('application/json');
     const expected = await reference.embed(texts);
@@ -118,23 +120,27 @@ describe('OpenAiEmbedder against a local OpenAI-compatible server', () => {
     expect(received).toHaveLength(0);
   });
 
-  it('retries a 503 and succeeds on the next attempt', async () => {
-    script = [status(503), status(503)];
+  const now = { 'retry-after': '0' };
+
+  it('retries a 503 after the backoff and succeeds on the next attempt', async () => {
+    script = [status(503)];
+    const start = performance.now();
     const vectors = await embedder().embed(['retry me']);
-    expect(received).toHaveLength(3);
+    expect(performance.now() - start).toBeGreaterThanOrEqual(0.75 * 500); // the SDK's first backoff, less up to 25 % jitter
+    expect(received).toHaveLength(2);
     expect(Array.from(vectors[0])).toEqual(Array.from((await reference.embed(['retry me']))[0]));
   });
 
   it('retries a 429, honouring Retry-After', async () => {
     script = [status(429, '{"error":"slow down"}', { 'retry-after': '0.05' })];
     const start = performance.now();
-    await embedder({ retryBaseDelayMs: 0 }).embed(['x']);
+    await embedder().embed(['x']);
     expect(received).toHaveLength(2);
     expect(performance.now() - start).toBeGreaterThanOrEqual(45);
   });
 
   it('gives up after maxRetries with a typed error carrying the status and body', async () => {
-    script = [status(503), status(503), status(503)];
+    script = [status(503, undefined, now), status(500, undefined, now), status(503)];
     const error = await embedder({ maxRetries: 2 }).embed(['x']).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EmbeddingServiceError);
     expect(error).toMatchObject({ code: 'embedding_service_error', status: 503, attempts: 3 });
@@ -149,7 +155,7 @@ describe('OpenAiEmbedder against a local OpenAI-compatible server', () => {
     expect(error).toMatchObject({ status: 401, attempts: 1 });
     expect((error as Error).message).toMatch(/invalid api key.*check the API key/);
     expect(received).toHaveLength(1);
-    script = [status(502), status(400, '{"error":"bad input"}')];
+    script = [status(502, undefined, now), status(400, '{"error":"bad input"}')];
     expect(await embedder().embed(['x']).catch((e: unknown) => e)).toMatchObject({ status: 400, attempts: 2 });
   });
 
@@ -171,13 +177,48 @@ describe('OpenAiEmbedder against a local OpenAI-compatible server', () => {
     await expect(embedder().embed(['x', 'y'])).rejects.toThrow(/repeated index/);
   });
 
+  it('rejects a 2xx body that is not JSON, or not an object with `data`', async () => {
+    script = [status(200, 'plain text', { 'content-type': 'text/plain' })];
+    await expect(embedder().embed(['x'])).rejects.toThrow(/unusable response: not JSON: plain text/);
+    script = [status(200, '{"object":"list"}')];
+    await expect(embedder().embed(['x'])).rejects.toThrow(/no `data` array/);
+    for (const item of [{ index: -1 }, { index: 1 }, { index: '0' }]) {
+      script = [status(200, JSON.stringify({ data: [{ ...item, embedding: Array(DIMS).fill(0) }] }))];
+      await expect(embedder().embed(['x'])).rejects.toThrow(/bad or repeated index/);
+    }
+    script = [status(200, JSON.stringify({ data: [null] }))];
+    await expect(embedder().embed(['x'])).rejects.toThrow(/embedding 0 is not an array of finite numbers/);
+    expect(received).toHaveLength(6); // a 2xx is not retried
+  });
+
   it('times out a request that gets no answer, with a typed error', async () => {
     script = [() => undefined]; // never answers
     const start = performance.now();
-    const error = await embedder({ timeoutMs: 150 }).embed(['x']).catch((e: unknown) => e);
+    const error = await embedder({ timeoutMs: 150, maxRetries: 0 }).embed(['x']).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EmbeddingTimeoutError);
     expect(error).toMatchObject({ code: 'embedding_timeout', timeoutMs: 150 });
     expect(performance.now() - start).toBeLessThan(2000);
+  });
+
+  it('retries a timed-out attempt, and types the timeout when every attempt times out', async () => {
+    script = [() => undefined];
+    await embedder({ timeoutMs: 150, maxRetries: 1 }).embed(['x']);
+    expect(received).toHaveLength(2);
+    received.length = 0;
+    script = [() => undefined, () => undefined];
+    const error = await embedder({ timeoutMs: 150, maxRetries: 1 }).embed(['x']).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EmbeddingTimeoutError);
+    expect(received).toHaveLength(2);
+  });
+
+  it('times out a body that stops halfway (the timeout covers the body, not only the headers)', async () => {
+    script = [
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"object":"list","data":[');
+      },
+    ];
+    await expect(embedder({ timeoutMs: 150, maxRetries: 0 }).embed(['x'])).rejects.toBeInstanceOf(EmbeddingTimeoutError);
   });
 
   it('reports an unreachable service after retrying the connection', async () => {

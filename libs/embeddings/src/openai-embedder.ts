@@ -1,14 +1,18 @@
 /**
  * Embeddings from any OpenAI-compatible service (`POST {baseUrl}/v1/embeddings`): OpenAI,
  * Ollama, vLLM, Hugging Face TEI, for the multilingual models (bge-m3, e5) the offline model
- * lacks. Inputs go in batches of `maxBatchSize`, one request after another; 429 and 5xx answers
- * and refused connections are retried with capped, jittered exponential backoff (honouring
- * `Retry-After`); every other failure is a typed error at once.
+ * lacks. Inputs go in batches of `maxBatchSize`, one request after another.
  *
- * The retry is a short loop rather than a library: p-retry and cockatiel, the well-kept ones,
- * are ESM-only and need Node >= 22, while this build is CommonJS on Node >= 20 (and Jest's
- * CommonJS runtime cannot require ESM); and the decision needs the HTTP status and header anyway.
+ * The HTTP is the official `openai` SDK's, so that retries (429, 408, 409 and 5xx answers,
+ * failed connections and timeouts, with the SDK's jittered exponential backoff honouring
+ * `Retry-After`), timeouts and error types come from a well-kept library rather than a
+ * hand-written loop. What is left here: the options check, the SDK's errors mapped onto the
+ * typed ones in `./errors` (after the SDK's retries, a failure is one of them), and a check
+ * (zod) of what the SDK does not guarantee of a reply: one embedding per input, placed by its
+ * `index`, each an array of finite numbers of the configured length.
  */
+import OpenAI from 'openai';
+import { z } from 'zod';
 import { InvalidInputError } from '@factledger/domain';
 import type { Embedder, Embedding } from './embedder.port';
 import {
@@ -25,24 +29,17 @@ export interface OpenAiEmbedderOptions {
   model: string;
   /** What the model produces; every embedding is checked against it. */
   dimensions: number;
-  /** Sent as `Authorization: Bearer …` when set. */
+  /** Sent as `Authorization: Bearer …` when set; without it no `Authorization` header is sent. */
   apiKey?: string;
-  /** Per request, body included. Default 30 000. */
+  /** Per attempt, body included. Default 30 000. */
   timeoutMs?: number;
   /** Inputs per request. Default 32, the default request limit of Hugging Face TEI. */
   maxBatchSize?: number;
-  /** Retries after the first attempt, for 429, 5xx and refused connections. Default 3. */
+  /** Retries after the first attempt, by the SDK (429, 408, 409, 5xx, failed connections, timeouts). Default 3. */
   maxRetries?: number;
-  /** First backoff; doubles each retry, jittered, capped at `retryMaxDelayMs` (default 250 / 8 000). */
-  retryBaseDelayMs?: number;
-  retryMaxDelayMs?: number;
   /** Also send `dimensions` in the request, for models that shorten their output (OpenAI text-embedding-3). Default false. */
   sendDimensions?: boolean;
 }
-
-type Attempt = { kind: 'ok'; body: unknown } | { kind: 'retry'; status?: number; body?: string; reason?: string; retryAfterMs?: number };
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function validate(options: OpenAiEmbedderOptions): void {
   const issues: { path: string; message: string }[] = [];
@@ -57,19 +54,47 @@ function validate(options: OpenAiEmbedderOptions): void {
   for (const [path, value] of Object.entries(positive)) {
     if (value !== undefined && !(Number.isInteger(value) && value > 0)) issues.push({ path, message: 'must be a positive integer' });
   }
-  for (const [path, value] of Object.entries({ maxRetries: options.maxRetries, retryBaseDelayMs: options.retryBaseDelayMs, retryMaxDelayMs: options.retryMaxDelayMs })) {
+  for (const [path, value] of Object.entries({ maxRetries: options.maxRetries })) {
     if (value !== undefined && !(Number.isInteger(value) && value >= 0)) issues.push({ path, message: 'must be an integer >= 0' });
   }
   if (issues.length) throw new InvalidInputError(issues.map((i) => ({ ...i, path: `embedder.${i.path}` })));
 }
 
-/** Seconds or an HTTP date, as `Retry-After` allows; undefined when absent or unreadable. */
-function retryAfterMs(header: string | null): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+/** The parts of a reply used: `data`, and in each item `index` (optional: its position) and `embedding`. */
+const replySchema = z.object({ data: z.array(z.unknown()) });
+const itemSchema = z
+  .object({
+    index: z.int().nonnegative().optional().catch(-1), // -1: there, and not an index
+    embedding: z.array(z.number()).optional().catch(undefined), // undefined: not an array of finite numbers
+  })
+  .catch({ embedding: undefined });
+
+/**
+ * A `fetch` for the SDK, one per batch: it counts the attempts (for the typed errors), reads the
+ * whole body before handing the response over, so that the SDK's per-attempt timeout (its timer
+ * stops when `fetch` resolves) covers the body too, and keeps an error answer's body verbatim
+ * (the SDK keeps only parts of it).
+ */
+function recordingFetch(): { fetch: typeof fetch; attempts: number; errorBody: string } {
+  const record = {
+    attempts: 0,
+    errorBody: '',
+    fetch: async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      record.attempts++;
+      try {
+        const response = await fetch(input, init);
+        const body = await response.arrayBuffer();
+        if (!response.ok) record.errorBody = new TextDecoder().decode(body);
+        return new Response(body.byteLength ? body : null, { status: response.status, statusText: response.statusText, headers: response.headers });
+      } catch (error) {
+        // Aborted by the SDK's timer: an AbortError the SDK recognises as a timeout in any realm
+        // (fetch's own DOMException is not an `Error` of the realm Jest runs the tests in).
+        if (init?.signal?.aborted) throw Object.assign(new Error('the request timed out'), { name: 'AbortError' });
+        throw error;
+      }
+    },
+  };
+  return record;
 }
 
 export class OpenAiEmbedder implements Embedder {
@@ -77,26 +102,31 @@ export class OpenAiEmbedder implements Embedder {
   readonly dimensions: number;
   /** The endpoint, `{baseUrl}/v1/embeddings`. */
   readonly url: string;
-  private readonly apiKey?: string;
   private readonly timeoutMs: number;
   private readonly maxBatchSize: number;
-  private readonly maxRetries: number;
-  private readonly retryBaseDelayMs: number;
-  private readonly retryMaxDelayMs: number;
   private readonly sendDimensions: boolean;
+  private readonly client: OpenAI;
 
   constructor(options: OpenAiEmbedderOptions) {
     validate(options);
     this.model = options.model;
     this.dimensions = options.dimensions;
-    this.url = `${options.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')}/v1/embeddings`;
-    this.apiKey = options.apiKey || undefined;
+    const baseURL = `${options.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')}/v1`;
+    this.url = `${baseURL}/embeddings`;
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.maxBatchSize = options.maxBatchSize ?? 32;
-    this.maxRetries = options.maxRetries ?? 3;
-    this.retryBaseDelayMs = options.retryBaseDelayMs ?? 250;
-    this.retryMaxDelayMs = options.retryMaxDelayMs ?? 8_000;
     this.sendDimensions = options.sendDimensions ?? false;
+    this.client = new OpenAI({
+      baseURL,
+      // The SDK insists on a key; local servers need none, so a placeholder, and its header is dropped below.
+      apiKey: options.apiKey || 'none',
+      defaultHeaders: options.apiKey ? {} : { Authorization: null },
+      // Only what is configured here, not OPENAI_ORG_ID / OPENAI_PROJECT_ID from the environment.
+      organization: null,
+      project: null,
+      timeout: this.timeoutMs,
+      maxRetries: options.maxRetries ?? 3,
+    });
   }
 
   async embed(texts: string[]): Promise<Embedding[]> {
@@ -108,68 +138,54 @@ export class OpenAiEmbedder implements Embedder {
   }
 
   private async embedBatch(input: string[]): Promise<Embedding[]> {
-    const request = JSON.stringify({ model: this.model, input, ...(this.sendDimensions ? { dimensions: this.dimensions } : {}) });
-    for (let attempt = 1; ; attempt++) {
-      const outcome = await this.post(request, attempt);
-      if (outcome.kind === 'ok') return this.parse(outcome.body, input.length);
-      if (attempt > this.maxRetries) {
-        if (outcome.status !== undefined) throw new EmbeddingServiceError(this.url, outcome.status, outcome.body ?? '', attempt);
-        throw new EmbeddingServiceUnreachableError(this.url, outcome.reason ?? 'unknown', attempt);
-      }
-      const backoff = Math.min(this.retryMaxDelayMs, this.retryBaseDelayMs * 2 ** (attempt - 1));
-      await sleep(Math.min(this.retryMaxDelayMs, outcome.retryAfterMs ?? backoff * (0.5 + Math.random() / 2)));
+    const transport = recordingFetch();
+    let reply: unknown;
+    try {
+      reply = await this.client.withOptions({ fetch: transport.fetch }).embeddings.create({
+        model: this.model,
+        input,
+        // Floats, as every OpenAI-compatible server sends them; the SDK's default asks for base64
+        // and decodes whatever comes back as base64, which a server ignoring the field breaks.
+        encoding_format: 'float',
+        ...(this.sendDimensions ? { dimensions: this.dimensions } : {}),
+      });
+    } catch (error) {
+      throw this.failure(error, transport);
     }
+    return this.parse(reply, input.length);
   }
 
-  /** One request. Throws what must not be retried; returns what may be. */
-  private async post(request: string, attempt: number): Promise<Attempt> {
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-    if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
-    const signal = AbortSignal.timeout(this.timeoutMs);
-    let response: Response;
-    try {
-      response = await fetch(this.url, { method: 'POST', headers, body: request, signal });
-    } catch (error) {
-      if (signal.aborted) throw new EmbeddingTimeoutError(this.url, this.timeoutMs);
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      return { kind: 'retry', reason: cause?.code ?? cause?.message ?? (error as Error).message };
+  /** The SDK's error (after its retries) as one of ours; anything else unchanged. */
+  private failure(error: unknown, transport: { attempts: number; errorBody: string }): unknown {
+    if (error instanceof OpenAI.APIConnectionTimeoutError) return new EmbeddingTimeoutError(this.url, this.timeoutMs);
+    if (error instanceof OpenAI.APIConnectionError) {
+      const cause = error.cause as { message?: string; cause?: { code?: string; message?: string } } | undefined;
+      return new EmbeddingServiceUnreachableError(this.url, cause?.cause?.code ?? cause?.cause?.message ?? cause?.message ?? error.message, transport.attempts);
     }
-    try {
-      if (response.ok) {
-        const text = await response.text();
-        try {
-          return { kind: 'ok', body: JSON.parse(text) };
-        } catch {
-          throw new EmbeddingResponseError(this.url, `not JSON: ${text.slice(0, 200)}`);
-        }
-      }
-      const body = (await response.text()).slice(0, 500);
-      if (response.status === 429 || response.status >= 500) {
-        return { kind: 'retry', status: response.status, body, retryAfterMs: retryAfterMs(response.headers.get('retry-after')) };
-      }
-      throw new EmbeddingServiceError(this.url, response.status, body, attempt);
-    } catch (error) {
-      if (signal.aborted) throw new EmbeddingTimeoutError(this.url, this.timeoutMs);
-      throw error;
+    if (error instanceof OpenAI.APIError && error.status !== undefined) {
+      return new EmbeddingServiceError(this.url, error.status, transport.errorBody.slice(0, 500), transport.attempts);
     }
+    // A 2xx body declared JSON that is not.
+    if ((error as Error | undefined)?.name === 'SyntaxError') return new EmbeddingResponseError(this.url, `not JSON: ${(error as Error).message.slice(0, 200)}`);
+    return error;
   }
 
-  private parse(body: unknown, count: number): Embedding[] {
-    const data = (body as { data?: unknown } | null)?.data;
-    if (!Array.isArray(data)) throw new EmbeddingResponseError(this.url, 'no `data` array');
+  private parse(reply: unknown, count: number): Embedding[] {
+    // The SDK hands over a body that is not declared JSON as a string.
+    if (typeof reply === 'string') throw new EmbeddingResponseError(this.url, `not JSON: ${reply.slice(0, 200)}`);
+    const list = replySchema.safeParse(reply);
+    if (!list.success) throw new EmbeddingResponseError(this.url, 'no `data` array');
+    const { data } = list.data;
     if (data.length !== count) throw new EmbeddingResponseError(this.url, `${data.length} embeddings for ${count} inputs`);
-    const embeddings: (Embedding | undefined)[] = new Array(count);
-    data.forEach((item: { embedding?: unknown; index?: unknown }, position) => {
-      const index = item?.index ?? position;
-      if (!Number.isInteger(index) || (index as number) < 0 || (index as number) >= count || embeddings[index as number]) {
-        throw new EmbeddingResponseError(this.url, `bad or repeated index ${JSON.stringify(item?.index)}`);
+    const embeddings = new Array<Embedding | undefined>(count);
+    data.forEach((raw, position) => {
+      const { index = position, embedding } = itemSchema.parse(raw);
+      if (index < 0 || index >= count || embeddings[index]) {
+        throw new EmbeddingResponseError(this.url, `bad or repeated index ${JSON.stringify((raw as { index?: unknown } | null)?.index)}`);
       }
-      const vector = item.embedding;
-      if (!Array.isArray(vector) || !vector.every((x) => typeof x === 'number' && Number.isFinite(x))) {
-        throw new EmbeddingResponseError(this.url, `embedding ${index} is not an array of finite numbers`);
-      }
-      if (vector.length !== this.dimensions) throw new EmbeddingDimensionMismatchError(this.model, this.dimensions, vector.length);
-      embeddings[index as number] = Float32Array.from(vector);
+      if (!embedding) throw new EmbeddingResponseError(this.url, `embedding ${index} is not an array of finite numbers`);
+      if (embedding.length !== this.dimensions) throw new EmbeddingDimensionMismatchError(this.model, this.dimensions, embedding.length);
+      embeddings[index] = Float32Array.from(embedding);
     });
     return embeddings as Embedding[];
   }

@@ -1,6 +1,10 @@
-/** Errors of the language-model adapter, typed like the ledger's (the HTTP layer maps their codes). */
+/**
+ * Errors of the language-model adapter, typed like the ledger's (the HTTP layer maps their codes).
+ * The adapter maps the `openai` SDK's errors onto these, after the SDK's own retries.
+ */
 import { LedgerError } from '@factledger/domain';
 
+/** The service answered with an error status (a transient one: after the retries). */
 export class LlmServiceError extends LedgerError {
   readonly code = 'llm_service_error';
   constructor(readonly status: number, body: string) {
@@ -8,6 +12,7 @@ export class LlmServiceError extends LedgerError {
   }
 }
 
+/** The service could not be reached (connection refused, DNS, TLS), after the retries. */
 export class LlmUnreachableError extends LedgerError {
   readonly code = 'llm_service_unreachable';
   constructor(readonly url: string, reason: string) {
@@ -15,6 +20,7 @@ export class LlmUnreachableError extends LedgerError {
   }
 }
 
+/** No answer within the timeout, on every attempt. */
 export class LlmTimeoutError extends LedgerError {
   readonly code = 'llm_timeout';
   constructor(readonly url: string, readonly timeoutMs: number) {
@@ -22,6 +28,7 @@ export class LlmTimeoutError extends LedgerError {
   }
 }
 
+/** A 2xx answer that is not a usable chat completion, or content the caller could not use. */
 export class LlmBadResponseError extends LedgerError {
   readonly code = 'llm_bad_response';
   constructor(reason: string) {

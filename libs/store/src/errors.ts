@@ -17,3 +17,14 @@ export class ExpectedVersionConflict extends LedgerError {
     super(`stream ${streamId} is at version ${actual}, expected ${expected}; re-read it and decide again`);
   }
 }
+
+/** The log's store cannot do what was asked (e.g. rewrite an event in place on KurrentDB). Nothing was changed. */
+export class StoreCapabilityError extends LedgerError {
+  readonly code = 'not_supported_by_store';
+  constructor(
+    readonly capability: string,
+    readonly store: string,
+  ) {
+    super(`${store} cannot ${capability}; this needs the PostgreSQL event store`);
+  }
+}

@@ -1,6 +1,13 @@
-/** The event-store contract (event-store.contract.ts) on every store: in memory, and each backend of testBackends(). */
+/**
+ * The event-store contract (event-store.contract.ts) on every store: in memory, each backend of
+ * testBackends(), and KurrentDB through its adapter: over the local server that speaks KurrentDB's
+ * gRPC protocol (kurrentdb/protocol-server.ts), and over a real server too when KURRENTDB_URL is set.
+ */
 import { eventStoreContract } from './event-store.contract';
 import { InMemoryEventStore } from './in-memory-event-store';
+import { connectKurrentDb } from './kurrentdb/kurrentdb-client';
+import { KurrentDbEventStore } from './kurrentdb/kurrentdb-event-store';
+import { startKurrentProtocolServer } from './kurrentdb/protocol-server';
 import { PostgresEventStore } from './postgres-event-store';
 import { createTestDatabase, testBackends } from './test-database';
 
@@ -10,5 +17,24 @@ for (const backend of testBackends()) {
   eventStoreContract(backend, async () => {
     const database = await createTestDatabase(backend);
     return { store: new PostgresEventStore(database.db), close: () => database.close() };
+  });
+}
+
+eventStoreContract('KurrentDB (local protocol server)', async () => {
+  const server = await startKurrentProtocolServer();
+  const store = new KurrentDbEventStore(connectKurrentDb(server.url));
+  return {
+    store,
+    close: async () => {
+      await store.close();
+      await server.close();
+    },
+  };
+});
+
+if (process.env.KURRENTDB_URL) {
+  eventStoreContract('KurrentDB (KURRENTDB_URL)', async () => {
+    const store = new KurrentDbEventStore(connectKurrentDb(process.env.KURRENTDB_URL!));
+    return { store, close: () => store.close() };
   });
 }

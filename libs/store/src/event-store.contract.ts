@@ -4,7 +4,7 @@
  * adapter joins the same way). Each test works in a tenant of its own, so one store serves them all.
  */
 import { randomUUID } from 'node:crypto';
-import { ExpectedVersionConflict } from './errors';
+import { ExpectedVersionConflict, StoreCapabilityError } from './errors';
 import { type AppendContext, ERASURE_RECORDED, type EventStore, LOG_START, type RecordedEvent } from './event-store.port';
 import { testAppendContext } from './test-database';
 
@@ -148,10 +148,17 @@ export function eventStoreContract(name: string, open: () => Promise<ContractSub
       expect((await store.readStream(tenant, 's')).events[0]!.data).toEqual({ list: [1, 2], nested: { text: 'before' } });
     });
 
-    it('rewrites only the data of an erasure, with its record in the same write, and still verifies', async () => {
+    it('rewrites only the data of an erasure, with its record in the same write, and still verifies (or, on a store that cannot, refuses and changes nothing)', async () => {
       const written = await store.append(ctx(), [{ streamId: 's', expectedVersion: 'no-stream', events: [ev('A', { secret: 'x-1' }), ev('B', { n: 2 })] }]);
       await store.seal();
       const [first] = written.positions;
+      if (!store.capabilities.redact) {
+        const record = () => [{ streamId: `erasure-${tenant}`, expectedVersion: 'no-stream' as const, events: [ev(ERASURE_RECORDED, { redacted: [] })] }];
+        await expect(store.redact(ctx(), [{ position: first!, data: { erased: 'e1' } }], record)).rejects.toBeInstanceOf(StoreCapabilityError);
+        expect((await store.readStream(tenant, 's')).events.map((e) => e.data)).toEqual([{ secret: 'x-1' }, { n: 2 }]);
+        expect(await store.readStream(tenant, `erasure-${tenant}`)).toEqual({ version: -1, events: [] });
+        return;
+      }
       const result = await store.redact(ctx({ actor: 'admin' }), [{ position: first!, data: { erased: 'e1' } }], (hashes) => [
         { streamId: `erasure-${tenant}`, expectedVersion: 'no-stream', events: [{ eventId: randomUUID(), type: ERASURE_RECORDED, data: { redacted: hashes } }] },
       ]);

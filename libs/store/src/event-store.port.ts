@@ -88,7 +88,16 @@ export interface ReadStreamResult {
   events: RecordedEvent[];
 }
 
+/** What an adapter can do beyond the common contract; the caller takes another road where it cannot. */
+export interface StoreCapabilities {
+  /** Runs an append's follow-up (an inline projection) in the append's own transaction. */
+  inlineProjection: boolean;
+  /** Can rewrite an event's data in place (erasure, `redact`); without it `redact` refuses with StoreCapabilityError. */
+  redact: boolean;
+}
+
 export interface EventStore {
+  readonly capabilities: StoreCapabilities;
   /** Appends to one or more streams atomically: all events land, or none do. */
   append(context: AppendContext, appends: StreamAppend[], followUp?: AppendFollowUp): Promise<AppendResult>;
   readStream(tenant: string, streamId: string): Promise<ReadStreamResult>;

@@ -44,6 +44,7 @@ function content(e: RecordedEvent): Buffer {
 const sha256 = (...parts: Buffer[]): Buffer => parts.reduce((h, p) => h.update(p), createHash('sha256')).digest();
 
 export class InMemoryEventStore implements EventStore {
+  readonly capabilities = { inlineProjection: false, redact: true };
   private readonly log: RecordedEvent[] = [];
   private readonly streams = new Map<string, RecordedEvent[]>();
   /** The last position each (tenant, command id) appended. */

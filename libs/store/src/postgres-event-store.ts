@@ -99,6 +99,7 @@ interface AppendReply {
 }
 
 export class PostgresEventStore implements EventStore {
+  readonly capabilities = { inlineProjection: true, redact: true };
   constructor(private readonly db: Db) {}
 
   /** One statement, one round trip, one commit (see appendWith). */

@@ -23,6 +23,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   unknown_answer: 404,
   unknown_message: 404,
   llm_not_configured: 501,
+  not_supported_by_store: 501,
   llm_service_unreachable: 503,
   llm_timeout: 503,
   llm_service_error: 502,
