@@ -33,10 +33,31 @@ module.exports = [
       ],
     },
   },
+  // One file imports the KurrentDB client, so moving to its successor package is one diff (the
+  // domain's rule below replaces this one there: the domain imports no client at all).
+  {
+    files: ['**/*.ts'],
+    ignores: ['libs/store/src/kurrentdb/kurrentdb-client.ts', 'libs/store/src/kurrentdb/protocol-server*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@eventstore/db-client', '@eventstore/db-client/*', '@kurrent/*'], message: 'import the KurrentDB client through libs/store/src/kurrentdb/kurrentdb-client.ts' }] }] },
+  },
   {
     files: ['libs/domain/src/**/*.ts'],
     ignores: ['**/*.spec.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: IO_MODULES.map((name) => ({ name, message: 'the domain does no I/O' })) }] },
+    rules: { 'no-restricted-imports': ['error', { paths: IO_MODULES.map((name) => ({ name, message: 'the domain does no I/O' })), patterns: ['@eventstore/*', '@kurrent/*'] }] },
+  },
+  // The log is read and written through the event-store port (libs/store): no other code names
+  // its PostgreSQL table. The files listed still do, each a known gap (docs/known-gaps.md), and
+  // the list may only shrink.
+  {
+    files: ['**/*.ts'],
+    ignores: ['libs/store/src/**', '**/*.spec.ts', 'test/**', 'bench/**', 'libs/recall/src/candidate-pool.ts', 'libs/projections/src/projection-runner.ts', 'libs/projections/src/fact-reader.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'TemplateElement[value.raw=/\\bfl_events\\b/]', message: 'read the log through the EventStore port (libs/store), not its table' },
+        { selector: 'Literal[value=/\\bfl_events\\b/]', message: 'read the log through the EventStore port (libs/store), not its table' },
+      ],
+    },
   },
   {
     files: ['**/*.spec.ts', 'test/**/*.ts', 'bench/**/*.ts'],
