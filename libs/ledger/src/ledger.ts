@@ -410,7 +410,14 @@ export class Ledger {
   }
 
   private async historyOf(tenant: string, streamId: string): Promise<HistoryView[]> {
-    const entries = await this.deps.reader.history(tenant, streamId);
+    // The rows from the projection; why each closed (reason, batch) and who opened and closed it
+    // from the stream's own events, which opened and closed every row of it.
+    const [entries, stream] = await Promise.all([this.deps.reader.history(tenant, streamId), this.deps.store.readStream(tenant, streamId)]);
+    const at = new Map(stream.events.map((e) => [e.globalPosition, e]));
+    const reasonOf = (e: RecordedEvent | undefined): string | null => {
+      const reason = (e?.data as { reason?: unknown } | undefined)?.reason;
+      return typeof reason === 'string' ? reason : null;
+    };
     return entries.map((h) => ({
         memoryId: h.memoryId,
         value: h.value,
@@ -421,8 +428,11 @@ export class Ledger {
         validTo: isoDate(h.validTo),
         knownFrom: isoDate(h.txFrom),
         knownTo: isoDate(h.txTo),
-        openedBy: { position: h.openedBy, event: h.openedEventType, actor: h.openedActor },
-        closedBy: h.closedBy === null ? null : { position: h.closedBy, event: h.closedEventType ?? '', reason: h.closedReason, batch: h.closedBatch, actor: h.closedActor },
+        openedBy: { position: h.openedBy, event: h.openedEventType, actor: at.get(h.openedBy)?.actor ?? null },
+        closedBy:
+          h.closedBy === null
+            ? null
+            : { position: h.closedBy, event: h.closedEventType ?? '', reason: reasonOf(at.get(h.closedBy)), batch: at.get(h.closedBy)?.batch ?? null, actor: at.get(h.closedBy)?.actor ?? null },
       }));
   }
 

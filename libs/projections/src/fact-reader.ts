@@ -72,18 +72,15 @@ export class FactReader {
   }
 
   /**
-   * The whole bitemporal history of a key (or of a prose memory's stream), every row with the
-   * events that opened and closed it, and the closing event's reason and batch label (why a
-   * retraction or quarantine happened, and which rollback undoes it).
+   * The whole bitemporal history of a key (or of a prose memory's stream): every row, with the
+   * positions and types of the events that opened and closed it (what those events said, their
+   * reason, batch and actor, the caller reads from the stream through the event-store port).
    */
-  async history(tenant: string, streamId: string): Promise<(HistoryRow & { closedReason: string | null; closedBatch: string | null; openedActor: string | null; closedActor: string | null })[]> {
-    const rows = await sql<Record<string, unknown> & { closed_reason: string | null; closed_batch: string | null; opened_actor: string | null; closed_actor: string | null }>`
-      SELECT h.*, e.data ->> 'reason' AS closed_reason, e.batch AS closed_batch, e.actor AS closed_actor, o.actor AS opened_actor FROM (
-        SELECT ${HISTORY_COLUMNS} FROM fl_fact_history WHERE tenant = ${tenant} AND stream_id = ${streamId}) h
-      LEFT JOIN fl_events e ON e.global_position = h.closed_by
-      LEFT JOIN fl_events o ON o.global_position = h.opened_by
-      ORDER BY h.opened_by, h.memory_id`.execute(this.db);
-    return rows.rows.map((r) => ({ ...historyFromDb(r), closedReason: r.closed_reason, closedBatch: r.closed_batch, openedActor: r.opened_actor, closedActor: r.closed_actor }));
+  async history(tenant: string, streamId: string): Promise<HistoryRow[]> {
+    const rows = await sql`
+      SELECT ${HISTORY_COLUMNS} FROM fl_fact_history WHERE tenant = ${tenant} AND stream_id = ${streamId}
+      ORDER BY opened_by, memory_id`.execute(this.db);
+    return rows.rows.map(historyFromDb);
   }
 
   /** Memories in the read paths now, newest first. */
