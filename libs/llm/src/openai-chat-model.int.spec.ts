@@ -35,10 +35,12 @@ describe('OpenAiChatModel against a local chat-completions server', () => {
       const body = JSON.parse(await read(req)) as Record<string, unknown>;
       seen.push({ url: req.url ?? '', auth: req.headers.authorization, body });
       const r = reply(body);
-      setTimeout(() => {
+      const timer = setTimeout(() => {
         res.writeHead(r.status, { 'content-type': 'application/json', ...r.headers });
         res.end(r.body);
       }, r.delayMs ?? 0);
+      // A reply the client gave up on is never sent: no timer outlives the test.
+      res.on('close', () => clearTimeout(timer));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
