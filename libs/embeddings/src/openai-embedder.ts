@@ -14,6 +14,7 @@
 import OpenAI from 'openai';
 import { z } from 'zod';
 import { InvalidInputError } from '@factledger/domain';
+import { connectionFailure, openAiCompatibleClient, recordingFetch } from '@factledger/llm';
 import type { Embedder, Embedding } from './embedder.port';
 import {
   EmbeddingDimensionMismatchError,
@@ -69,34 +70,6 @@ const itemSchema = z
   })
   .catch({ embedding: undefined });
 
-/**
- * A `fetch` for the SDK, one per batch: it counts the attempts (for the typed errors), reads the
- * whole body before handing the response over, so that the SDK's per-attempt timeout (its timer
- * stops when `fetch` resolves) covers the body too, and keeps an error answer's body verbatim
- * (the SDK keeps only parts of it).
- */
-function recordingFetch(): { fetch: typeof fetch; attempts: number; errorBody: string } {
-  const record = {
-    attempts: 0,
-    errorBody: '',
-    fetch: async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-      record.attempts++;
-      try {
-        const response = await fetch(input, init);
-        const body = await response.arrayBuffer();
-        if (!response.ok) record.errorBody = new TextDecoder().decode(body);
-        return new Response(body.byteLength ? body : null, { status: response.status, statusText: response.statusText, headers: response.headers });
-      } catch (error) {
-        // Aborted by the SDK's timer: an AbortError the SDK recognises as a timeout in any realm
-        // (fetch's own DOMException is not an `Error` of the realm Jest runs the tests in).
-        if (init?.signal?.aborted) throw Object.assign(new Error('the request timed out'), { name: 'AbortError' });
-        throw error;
-      }
-    },
-  };
-  return record;
-}
-
 export class OpenAiEmbedder implements Embedder {
   readonly model: string;
   readonly dimensions: number;
@@ -111,22 +84,12 @@ export class OpenAiEmbedder implements Embedder {
     validate(options);
     this.model = options.model;
     this.dimensions = options.dimensions;
-    const baseURL = `${options.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')}/v1`;
-    this.url = `${baseURL}/embeddings`;
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.maxBatchSize = options.maxBatchSize ?? 32;
     this.sendDimensions = options.sendDimensions ?? false;
-    this.client = new OpenAI({
-      baseURL,
-      // The SDK insists on a key; local servers need none, so a placeholder, and its header is dropped below.
-      apiKey: options.apiKey || 'none',
-      defaultHeaders: options.apiKey ? {} : { Authorization: null },
-      // Only what is configured here, not OPENAI_ORG_ID / OPENAI_PROJECT_ID from the environment.
-      organization: null,
-      project: null,
-      timeout: this.timeoutMs,
-      maxRetries: options.maxRetries ?? 3,
-    });
+    const { client, baseURL } = openAiCompatibleClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: this.timeoutMs, maxRetries: options.maxRetries ?? 3 });
+    this.client = client;
+    this.url = `${baseURL}/embeddings`;
   }
 
   async embed(texts: string[]): Promise<Embedding[]> {
@@ -158,10 +121,7 @@ export class OpenAiEmbedder implements Embedder {
   /** The SDK's error (after its retries) as one of ours; anything else unchanged. */
   private failure(error: unknown, transport: { attempts: number; errorBody: string }): unknown {
     if (error instanceof OpenAI.APIConnectionTimeoutError) return new EmbeddingTimeoutError(this.url, this.timeoutMs);
-    if (error instanceof OpenAI.APIConnectionError) {
-      const cause = error.cause as { message?: string; cause?: { code?: string; message?: string } } | undefined;
-      return new EmbeddingServiceUnreachableError(this.url, cause?.cause?.code ?? cause?.cause?.message ?? cause?.message ?? error.message, transport.attempts);
-    }
+    if (error instanceof OpenAI.APIConnectionError) return new EmbeddingServiceUnreachableError(this.url, connectionFailure(error), transport.attempts);
     if (error instanceof OpenAI.APIError && error.status !== undefined) {
       return new EmbeddingServiceError(this.url, error.status, transport.errorBody.slice(0, 500), transport.attempts);
     }

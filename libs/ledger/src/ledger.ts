@@ -173,7 +173,6 @@ function rejectOwnMeta(input: Meta): void {
   if (set.length) throw new InvalidInputError(set.map((k) => ({ path: k, message: 'set it on the whole write, not on one op' })));
 }
 
-
 /** The input validated by `schema`: a typed error naming every field that is wrong, text that cannot be stored first. */
 export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const unstorable = unstorableFields(input);
@@ -639,7 +638,8 @@ export class Ledger {
       }
       const context = this.context(tenant, meta);
       // The read models take the new events in the same transaction (one round trip, one
-      // commit); the runner is the fallback when that could not be done.
+      // commit) where the store can run that; the runner is the fallback when it cannot, or
+      // when that could not be done.
       let offset = 0;
       const parts = appends.map((a) => {
         const known = byStream.get(a.streamId)?.read;
@@ -647,7 +647,7 @@ export class Ledger {
         offset += a.events.length;
         return { stream: known?.events ?? [], pending, rows: known?.rows };
       });
-      const inline = this.deps.inline?.inline(parts);
+      const inline = this.deps.store.capabilities.inlineProjection ? this.deps.inline?.inline(parts) : undefined;
       const followUp = inline?.followUp ?? undefined;
       const result = await this.deps.store.append(context, appends, followUp);
       this.remember(tenant, byStream, parts, result, inline?.rowsAfter(result.positions));

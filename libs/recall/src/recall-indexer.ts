@@ -101,13 +101,13 @@ export class RecallIndexer {
     if (wanted.size) {
       await this.facts.awaitPosition(last.globalPosition, 'facts');
       const keys = [...wanted.values()];
-      // The memories each resolving message retired, from the log (its batch), read once per batch.
-      const retired = new Map<string, string[]>();
-      for (const k of keys) {
-        const id = `${k.tenant}|${k.batch}`;
-        if (k.batch === null || retired.has(id)) continue;
-        retired.set(id, (await this.facts.log.readBatch(k.tenant, k.batch)).filter((e) => e.type === 'FactRetracted').map((e) => (e.data as { memoryId: string }).memoryId));
-      }
+      // The memories each resolving message retired, from the log (its batch), each batch read once, side by side.
+      const batches = new Map(keys.filter((k) => k.batch !== null).map((k) => [`${k.tenant}|${k.batch}`, { tenant: k.tenant, batch: k.batch! }]));
+      const retired = new Map(
+        await Promise.all(
+          [...batches].map(async ([id, b]) => [id, (await this.facts.log.readBatch(b.tenant, b.batch)).filter((e) => e.type === 'FactRetracted').map((e) => (e.data as { memoryId: string }).memoryId)] as const),
+        ),
+      );
       const retiredOf = (k: { tenant: string; batch: string | null }) => (k.batch === null ? null : JSON.stringify(retired.get(`${k.tenant}|${k.batch}`) ?? []));
       rows = (
         await sql<IndexedRow>`
