@@ -43,7 +43,7 @@ import {
   createTestDatabase,
   LOG_START,
   type LogPosition,
-  type PostgresEventStore,
+  type EventStore,
   type RecordedEvent,
   type TestDatabase,
   testBackends,
@@ -286,7 +286,7 @@ jest.setTimeout(1_200_000);
 class Env {
   database!: TestDatabase;
   ledger!: Ledger;
-  store!: PostgresEventStore;
+  store!: EventStore;
   runner!: ProjectionRunner;
   readonly clock = new ManualClock(new Date(CLOCK_START));
   /** Everything before this position belongs to earlier runs (other tenants). */

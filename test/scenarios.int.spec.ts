@@ -1,5 +1,6 @@
 /**
- * Memory scenarios run through the real command/query handlers on every backend: the
+ * Memory scenarios run through the real command/query handlers on every backend (the log in
+ * PostgreSQL or in KurrentDB): the
  * repository's own (test/scenarios), so that a clone passes on its own (other scenario sets are
  * run by `factledger eval`, see docs/testing.md). Every step of a kind this build supports must
  * pass (unless an earlier step of an unsupported kind left it without its premise, which the
@@ -17,7 +18,8 @@ const files = readdirSync(OWN).filter((f) => f.endsWith('.jsonl')).sort().map((f
 const label = (file: string): string => file.slice(join(__dirname, '..').length + 1);
 const SUPPORTED = new Set(['assert', 'retract', 'quarantine', 'restore', 'retype', 'rollback', 'fact', 'query', 'answer', 'expect', 'verify', 'note', 'message']);
 
-describe.each(testBackends())('dev scenarios on %s', (backend) => {
+// kurrentdb: the log in KurrentDB (KURRENTDB_URL, or the local protocol server), the read models in PostgreSQL.
+describe.each([...testBackends(), 'kurrentdb'] as const)('dev scenarios on %s', (backend) => {
   it.each(files.map((f) => [label(f), f]))('%s: every supported step passes', async (_name, file) => {
     const report = await evalFile(file, backend);
     // A supported check may fail only after a skipped unsupported step, and then says so.

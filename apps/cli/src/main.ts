@@ -27,7 +27,7 @@ import { NestFactory } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { BASELINES, type BaselineName } from './eval/baselines';
-import { compareRuns, evalFile, formatReport } from './eval/run-eval';
+import { compareRuns, EVAL_BACKENDS, type EvalBackend, evalFile, formatReport } from './eval/run-eval';
 import type { ScenarioReport } from './eval/scenario-runner';
 import { keysCommand } from './keys-command';
 import { logCommand } from './log-command';
@@ -265,7 +265,7 @@ program
   .command('eval')
   .description('run memory scenarios (JSON Lines, see shared/eval/FORMAT.md), each on a fresh ledger')
   .argument('<files...>', 'scenario files')
-  .addOption(new Option('--backend <backend>', 'where the fresh ledgers live').choices(['pglite', 'postgres']).default('pglite'))
+  .addOption(new Option('--backend <backend>', 'where the fresh ledgers live (kurrentdb: the log at KURRENTDB_URL or a local protocol server, the read models in PostgreSQL)').choices([...EVAL_BACKENDS]).default('pglite'))
   .option('--json <file>', 'also write a machine-readable report (every query step with its context text)')
   .option('--baseline <names>', `also run each file through baselines (comma-separated: ${BASELINES.join(', ')}) and compare the query steps`, parseBaselines)
   .option('--traces', "with --json: keep each query's whole trace (pool, scores, cuts) beside its context")
@@ -273,7 +273,7 @@ program
   .option('--verbose', 'print every step, not only checks and failures')
   .option('--quiet', 'print only the totals and the comparison, not every failed step')
   .option('--only-supported', 'exit 0 when the only failures are step kinds this build does not support yet')
-  .action(async (files: string[], o: { backend: Backend; json?: string; baseline?: BaselineName[]; recall?: string; traces?: boolean; verbose?: boolean; quiet?: boolean; onlySupported?: boolean }) => {
+  .action(async (files: string[], o: { backend: EvalBackend; json?: string; baseline?: BaselineName[]; recall?: string; traces?: boolean; verbose?: boolean; quiet?: boolean; onlySupported?: boolean }) => {
     const recallTuning = o.recall ?? process.env.FACTLEDGER_RECALL;
     const reports: ScenarioReport[] = [];
     for (const file of files) reports.push(await evalFile(file, o.backend, { recallTuning, traces: o.traces }));

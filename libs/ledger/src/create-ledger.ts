@@ -10,14 +10,15 @@ import { ReReviewSaga } from './re-review.saga';
 import { type ChatModel, OpenAiChatModel } from '@factledger/llm';
 import { AnswerReviser } from './answer-revision';
 import { ClaimVerifier } from './verify-claims';
-import { ApiKeyStore, type Database, migrate, openDatabase, PostgresEventStore } from '@factledger/store';
+import { ApiKeyStore, type Database, type EventStore, migrate, type OpenedKurrentDb, openDatabase, openKurrentDbEventStore, PostgresEventStore } from '@factledger/store';
 import { Ledger } from './ledger';
 import type { LedgerConfig } from './ledger.config';
 
 export interface LedgerHandle {
   ledger: Ledger;
   database: Database;
-  store: PostgresEventStore;
+  /** The log: the PostgreSQL adapter on the same database, or the store given (KurrentDB, see createEventStore). */
+  store: EventStore;
   runner: ProjectionRunner;
   answers: Answers;
   /** Erasure of a memory, a subject or a tenant (erasures.ts). */
@@ -40,10 +41,10 @@ export interface LedgerHandle {
 /** Builds a ledger on an already open database (tests, benchmarks, hosts that own the pool). */
 export function ledgerOn(
   database: Database,
-  options: { clock?: Clock; waitTimeoutMs?: number; llm?: ChatModel; maxRevisions?: number; reviewPolicy?: ReviewPolicy; passive?: boolean } = {},
+  options: { clock?: Clock; waitTimeoutMs?: number; llm?: ChatModel; maxRevisions?: number; reviewPolicy?: ReviewPolicy; passive?: boolean; store?: EventStore } = {},
 ): LedgerHandle {
   const clock = options.clock ?? systemClock;
-  const store = new PostgresEventStore(database.db);
+  const store = options.store ?? new PostgresEventStore(database.db);
   const facts = new PostgresFactProjection();
   // With workers elsewhere (FACTLEDGER_WORKERS=external) this process applies no projection itself.
   const runner = new ProjectionRunner(database.db, [facts, new AnswerProjection()], { waitTimeoutMs: options.waitTimeoutMs, sessions: database, log: store, passive: options.passive });
@@ -89,8 +90,11 @@ export function ledgerOn(
 /** Opens the configured database, applies pending migrations, catches the read models up. */
 export async function createLedger(config: LedgerConfig, options: { clock?: Clock } = {}): Promise<LedgerHandle> {
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  let kurrent: OpenedKurrentDb | null = null;
   try {
     if (config.migrateOnStart) await migrate(database.db);
+    // The log in KurrentDB (FACTLEDGER_EVENT_STORE=kurrentdb), the read models here.
+    if (config.eventStore === 'kurrentdb') kurrent = await openKurrentDbEventStore(config.kurrentdbUrl!);
     const llm = config.llmUrl && config.llmModel ? new OpenAiChatModel({ baseUrl: config.llmUrl, model: config.llmModel, apiKey: config.llmApiKey }) : undefined;
     const handle = ledgerOn(database, {
       clock: options.clock,
@@ -99,11 +103,21 @@ export async function createLedger(config: LedgerConfig, options: { clock?: Cloc
       maxRevisions: config.llmMaxRevisions,
       reviewPolicy: config.reviewPolicy,
       passive: config.workers === 'external',
+      store: kurrent?.store,
     });
     await handle.runner.catchUp();
-    return handle;
+    const log = kurrent;
+    if (!log) return handle;
+    return {
+      ...handle,
+      async close() {
+        await handle.close();
+        await log.close();
+      },
+    };
   } catch (error) {
     await database.close();
+    await kurrent?.close();
     throw error;
   }
 }

@@ -32,6 +32,16 @@ const configSchema = z.object({
    * any number of servers can sit behind a load balancer.
    */
   workers: z.enum(['internal', 'external']).default('internal'),
+  /**
+   * Where the log lives: `postgres`, the `fl_events` table beside the read models; `kurrentdb`, a
+   * KurrentDB / EventStoreDB server at KURRENTDB_URL (the read models stay in PostgreSQL).
+   */
+  eventStore: z.enum(['postgres', 'kurrentdb']).default('postgres'),
+  /** The KurrentDB server, e.g. kurrentdb://localhost:2113?tls=false (esdb:// works too). */
+  kurrentdbUrl: z
+    .string()
+    .regex(/^(kurrentdb|kdb|esdb)(\+discover)?:\/\//i, 'must be a kurrentdb:// (or esdb://) connection string')
+    .optional(),
   /** Recall's embedder: the offline Universal Sentence Encoder Lite, or an OpenAI-compatible service. */
   embeddings: z.enum(['use-lite', 'openai']).default('use-lite'),
   embeddingsUrl: z.string().url().optional(),
@@ -84,6 +94,9 @@ const configSchema = z.object({
   /** How often the background indexer looks for new memories to embed. */
   indexIntervalMs: z.coerce.number().int().min(10).max(600_000).default(500),
 }).superRefine((c, ctx) => {
+  if (c.eventStore === 'kurrentdb' && !c.kurrentdbUrl) {
+    ctx.addIssue({ code: 'custom', path: ['kurrentdbUrl'], message: "required when the event store is 'kurrentdb' (KURRENTDB_URL)" });
+  }
   if (c.triage === 'llm' && !c.llmUrl) {
     ctx.addIssue({ code: 'custom', path: ['triage'], message: "'llm' needs FACTLEDGER_LLM_URL and FACTLEDGER_LLM_MODEL" });
   }
@@ -114,6 +127,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     migrateOnStart: env.FACTLEDGER_MIGRATE_ON_START || undefined,
     readWaitMs: env.FACTLEDGER_READ_WAIT_MS || undefined,
     workers: env.FACTLEDGER_WORKERS || undefined,
+    eventStore: env.FACTLEDGER_EVENT_STORE || undefined,
+    kurrentdbUrl: env.KURRENTDB_URL || undefined,
     embeddings: env.FACTLEDGER_EMBEDDINGS || undefined,
     embeddingsUrl: env.FACTLEDGER_EMBEDDINGS_URL || undefined,
     embeddingsModel: env.FACTLEDGER_EMBEDDINGS_MODEL || undefined,

@@ -6,7 +6,7 @@
  * lets several processes run the same runner without applying anything twice.
  */
 import { InvalidInputError } from '@factledger/domain';
-import { type Database, type EventStore, LOG_START, type LogPosition, PostgresEventStore, readLog } from '@factledger/store';
+import { backlogStatement, type Database, type EventStore, LOG_START, type LogPosition, PostgresEventStore, readLog } from '@factledger/store';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { CheckpointedConsumer, lockConsumer, readCheckpoint, writeCheckpoint } from './checkpointed-consumer';
 import { ProjectionLagError } from './errors';
@@ -21,6 +21,9 @@ export interface ProjectionStatus {
   /** Age of the oldest event not applied yet (0 when caught up). */
   lagMs: number;
 }
+
+/** What the runner and its consumers use of the event-store port. */
+export type RunnerLog = Pick<EventStore, 'readAll' | 'head' | 'readBatch' | 'behind' | 'capabilities'>;
 
 export interface RunnerOptions {
   batchSize?: number;
@@ -38,7 +41,7 @@ export interface RunnerOptions {
    */
   passive?: boolean;
   /** Where the log is read from: the event-store port (default: the PostgreSQL adapter on the same database). */
-  log?: Pick<EventStore, 'readAll' | 'head' | 'readBatch'>;
+  log?: RunnerLog;
 }
 
 export class ProjectionRunner {
@@ -46,7 +49,7 @@ export class ProjectionRunner {
   private readonly waitTimeoutMs: number;
   private readonly sessions: RunnerOptions['sessions'];
   /** The log as the consumers read it (the event-store port). */
-  readonly log: Pick<EventStore, 'readAll' | 'head' | 'readBatch'>;
+  readonly log: RunnerLog;
   private readonly consumers: CheckpointedConsumer[];
   private readonly passive: boolean;
 
@@ -97,7 +100,8 @@ export class ProjectionRunner {
     const started = Date.now();
     const pageSize = this.batchSize * 10;
     const { sessions } = this;
-    if (sessions && projection.rebuilder) {
+    // The fast path reads the log in the database's own snapshot: only where the log is a table there.
+    if (sessions && projection.rebuilder && this.log.capabilities.logInDatabase) {
       const plan: RebuildPlan = {
         projection,
         pageSize,
@@ -115,7 +119,7 @@ export class ProjectionRunner {
       let checkpoint = LOG_START;
       let total = 0;
       for (;;) {
-        const events = await readLog(trx, checkpoint, pageSize);
+        const events = this.log.capabilities.logInDatabase ? await readLog(trx, checkpoint, pageSize) : await this.log.readAll(checkpoint, pageSize);
         if (events.length === 0) break;
         total += events.length;
         await projection.apply(trx, events);
@@ -130,8 +134,8 @@ export class ProjectionRunner {
     return { events: count, ms: Date.now() - started };
   }
 
-  private behind(name: string, position: number | null): Promise<{ events: number; oldest: Date | null }> {
-    return checkpointLag(this.db, name, position);
+  private behind(name: string, position: number | null): Promise<{ events: number; oldest: Date | null; checkpoint: number }> {
+    return consumerLag(this.db, this.log, name, position);
   }
 
   /**
@@ -145,7 +149,7 @@ export class ProjectionRunner {
     const started = Date.now();
     for (const p of this.projections.filter((x) => only === undefined || x.name === only)) {
       for (let attempt = 0; ; attempt++) {
-        const { events, checkpoint } = await checkpointLag(this.db, p.name, minPosition);
+        const { events, checkpoint } = await this.behind(p.name, minPosition);
         if (events === 0) {
           // Nothing left to apply up to it: reached, or a position the log has not got. A position
           // handed out by a write is visible once the write returns, so one past the head was never handed out.
@@ -192,12 +196,24 @@ export interface CheckpointLagRow {
  * subquery): one row, also when the checkpoint has no row yet (then everything is behind).
  */
 export function checkpointLagStatement(name: string, position: number | null): RawBuilder<CheckpointLagRow> {
-  const bound = position === null ? sql`` : sql`AND e.global_position <= ${position}`;
-  return sql<CheckpointLagRow>`
-    SELECT count(e.global_position)::int AS behind, min(e.recorded_at) AS oldest, c.prepare AS checkpoint
-    FROM (SELECT coalesce((SELECT prepare FROM fl_checkpoints WHERE name = ${name}), 0) AS prepare) c
-    LEFT JOIN fl_events e ON e.global_position > c.prepare ${bound}
-    GROUP BY c.prepare`;
+  return backlogStatement(sql<number>`coalesce((SELECT prepare FROM fl_checkpoints WHERE name = ${name}), 0)`, position);
+}
+
+/**
+ * A consumer's lag: in one statement where the log is a table of this database, otherwise its
+ * checkpoint here and the backlog past it from the port (EventStore.behind).
+ */
+export async function consumerLag(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  executor: Kysely<any>,
+  log: Pick<EventStore, 'behind' | 'capabilities'>,
+  name: string,
+  position: number | null,
+): Promise<{ events: number; oldest: Date | null; checkpoint: number }> {
+  if (log.capabilities.logInDatabase) return checkpointLag(executor, name, position);
+  const checkpoint = await readCheckpoint(executor, name);
+  const { events, oldest } = await log.behind(checkpoint, position);
+  return { events, oldest, checkpoint: checkpoint.prepare };
 }
 
 /** Committed events at or before `position` (all, when null) past a checkpoint, the oldest one's time, and the checkpoint. */

@@ -1,7 +1,7 @@
 /**
  * The candidate pool of an assembly: the statements that find versions for one sub-query
  * (nearest embeddings, BM25 over English stems with the neighbouring turns of the best, trigrams,
- * core and fresh versions), each returning its finds ready to show and scored every way, and the
+ * core versions, and fresh ones: changed since the recall index's checkpoint, by fl_memories.last_position), each returning its finds ready to show and scored every way, and the
  * one statement that re-reads them when the finds cannot be trusted to come from one state of the
  * facts.
  *
@@ -17,11 +17,13 @@
  * Why the finds can usually be shown as found. The retrievers run side by side on connections of
  * their own, so each reads its own snapshot. A version superseded between two of them could
  * otherwise be shown beside the version that replaced it. Each statement therefore also returns
- * the state of the facts it read: the log's head and the facts checkpoint row's transaction id.
- * Every change to the fact tables commits either with an append (which moves the head: positions
- * are drawn in commit order, see postgres-event-store.ts) or with the runner's checkpoint write
- * (which rewrites that row). Two snapshots with the same head and the same row version have seen
- * the same fact tables; when every statement that found something agrees, the finds are one
+ * the state of the facts it read: the highest log position among the tenant's memories and among
+ * its erased ones, and the facts checkpoint row's transaction id. Every change to a tenant's fact
+ * tables commits either with an event applied inline (which sets its memory's last position, or
+ * records its erasure, at that event's position, drawn in commit order: see
+ * postgres-event-store.ts) or with the runner's checkpoint write (which rewrites that row). Two
+ * snapshots that agree on all three have seen the same fact tables; when every statement that
+ * found something agrees, the finds are one
  * state. When they do not, `recheck` reads the versions to show again, in one snapshot.
  */
 import type { Embedder } from '@factledger/embeddings';
@@ -184,6 +186,15 @@ interface FoundRow extends Omit<Found, 'vector' | 'neighbour_of' | 'bm25' | 'mat
 /** A stem as a tsquery literal: quoted, with quotes and backslashes escaped (tsquery's own syntax). */
 const literal = (stem: RawBuilder<unknown>) => sql`(chr(39) || replace(replace(${stem}, chr(92), chr(92) || chr(92)), chr(39), chr(39) || chr(39)) || chr(39))`;
 
+/**
+ * Where the index's lag comes from: a statement the finding statement reads as a subquery (same
+ * snapshot), or, where the log is not a table of this database, a read of its own beside it.
+ */
+export interface IndexLagSource {
+  lagStatement(): RawBuilder<CheckpointLagRow> | null;
+  lagRow(): Promise<CheckpointLagRow>;
+}
+
 export class CandidatePool {
   private readonly lexical: LexicalOptions;
 
@@ -192,7 +203,7 @@ export class CandidatePool {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     private readonly search: Kysely<any>,
     private readonly embedder: Embedder,
-    private readonly lagStatement: () => RawBuilder<CheckpointLagRow>,
+    private readonly lagSource: IndexLagSource,
     /** Candidates the nearest-neighbour and trigram retrievers contribute per sub-query. */
     private readonly poolSize = 40,
     lexical: Partial<LexicalOptions> = {},
@@ -344,11 +355,10 @@ export class CandidatePool {
       FROM (
         SELECT m.memory_id FROM fl_memories m WHERE m.tenant = ${tenant} AND m.core
         UNION
-        SELECT e.data ->> 'memoryId' FROM (
-          SELECT e.data FROM fl_events e
-          WHERE e.global_position > coalesce((SELECT prepare FROM fl_checkpoints WHERE name = ${RECALL_INDEX}), 0)
-            AND e.tenant = ${tenant} AND e.type IN ('FactAsserted', 'FactOverruled', 'MemoryRetyped')
-          ORDER BY e.global_position DESC LIMIT 200) e) s
+        SELECT r.memory_id FROM (
+          SELECT m.memory_id FROM fl_memories m
+          WHERE m.tenant = ${tenant} AND m.last_position > coalesce((SELECT prepare FROM fl_checkpoints WHERE name = ${RECALL_INDEX}), 0)
+          ORDER BY m.last_position DESC LIMIT 200) r) s
       JOIN ${shown(sql.ref('s.memory_id'))} ON true
       JOIN fl_memories m ON m.tenant = ${tenant} AND m.memory_id = s.memory_id
       LEFT JOIN fl_recall_index i ON i.tenant = ${tenant} AND i.memory_id = s.memory_id AND i.model = ${model}`;
@@ -367,15 +377,17 @@ export class CandidatePool {
    * index's lag: for finds that did not all read one state of the facts (see the module's note).
    */
   async recheck(tenant: string, at: AsOf, show: string[]): Promise<{ shown: Map<string, Shown>; lag: CheckpointLagRow }> {
+    const statement = this.lagSource.lagStatement();
+    const outside = statement ? null : this.lagSource.lagRow();
     const row = await sql<{ shown: (Omit<Shown, 'recorded_at' | 'valid_from'> & { recorded_at: string; valid_from: string })[]; lag: CheckpointLagRow }>`
       SELECT
         (SELECT coalesce(json_agg(s), '[]') FROM (
           SELECT p.memory_id, v.text, v.type, v.speaker, v.source, v.valid_from, m.recorded_at
           FROM unnest(${show}::text[]) AS p(memory_id) JOIN ${this.shownAt(tenant, at)(sql.ref('p.memory_id'))} ON true
           JOIN fl_memories m ON m.tenant = ${tenant} AND m.memory_id = p.memory_id) s) AS shown,
-        (SELECT row_to_json(l) FROM (${this.lagStatement()}) l) AS lag`.execute(this.search);
+        ${statement ? sql`(SELECT row_to_json(l) FROM (${statement}) l)` : sql`NULL::json`} AS lag`.execute(this.search);
     const r = row.rows[0]!;
-    return { shown: new Map(r.shown.map((s) => [s.memory_id, { ...s, recorded_at: new Date(s.recorded_at), valid_from: new Date(s.valid_from) }])), lag: r.lag };
+    return { shown: new Map(r.shown.map((s) => [s.memory_id, { ...s, recorded_at: new Date(s.recorded_at), valid_from: new Date(s.valid_from) }])), lag: outside ? await outside : r.lag };
   }
 
   /**
@@ -401,7 +413,10 @@ export class CandidatePool {
    */
   private async run(tenant: string, text: string, query: RawBuilder<FoundRow>, withLag = false): Promise<Finds> {
     const model = this.embedder.model;
-    const lag = withLag ? sql`, (SELECT row_to_json(l) FROM (${this.lagStatement()}) l) AS lag` : sql``;
+    const statement = withLag ? this.lagSource.lagStatement() : null;
+    const lag = statement ? sql`, (SELECT row_to_json(l) FROM (${statement}) l) AS lag` : sql``;
+    const outside = withLag && !statement ? this.lagSource.lagRow() : null;
+    outside?.catch(() => undefined); // awaited below; a failure must not also go unhandled
     const rows = (
       await sql<FoundRow>`
         WITH corpus AS (
@@ -413,7 +428,8 @@ export class CandidatePool {
             ln(1 + (greatest((SELECT docs FROM corpus) + ${sql.raw(String(IDF_BACKGROUND))} - coalesce(s.docs, 0), 0) + 0.5) / (coalesce(s.docs, 0) + 0.5)) AS idf
           FROM unnest(to_tsvector('english', ${text})) x
           LEFT JOIN fl_recall_terms s ON s.tenant = ${tenant} AND s.model = ${model} AND s.stem = x.lexeme)
-        SELECT f.*, (SELECT max(global_position) FROM fl_events) || '/' || coalesce((SELECT xmin::text FROM fl_checkpoints WHERE name = ${FACTS}), '-') AS state,
+        SELECT f.*, concat_ws('/', (SELECT max(last_position) FROM fl_memories WHERE tenant = ${tenant}), (SELECT max(position) FROM fl_erased_memories WHERE tenant = ${tenant}),
+            coalesce((SELECT xmin::text FROM fl_checkpoints WHERE name = ${FACTS}), '-')) AS state,
           CASE WHEN row_number() OVER () = 1 THEN (SELECT json_agg(json_build_object('stem', stem, 'docs', docs, 'idf', idf) ORDER BY idf DESC) FROM terms) END AS stems ${lag}
         FROM (${query}) f`.execute(this.search)
     ).rows;
@@ -445,7 +461,7 @@ export class CandidatePool {
         };
       }),
       state: first?.state ?? null,
-      lag: first?.lag ?? null,
+      lag: first ? ((outside ? await outside : first.lag) ?? null) : null,
       stems: first?.stems ? first.stems.map((t) => ({ stem: t.stem, docs: Number(t.docs), idf: Number(t.idf) })) : null,
     };
   }

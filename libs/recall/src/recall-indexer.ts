@@ -8,7 +8,7 @@
  */
 import { detectLanguage, RESOLUTION_BATCH, searchTermsOf, slotTermsOf } from '@factledger/domain';
 import { type Embedder, type Embedding, embeddedTexts, toVectorText } from '@factledger/embeddings';
-import { type CheckpointLagRow, CheckpointedConsumer, checkpointLagStatement, type ProjectionExecutor, type ProjectionRunner } from '@factledger/projections';
+import { type CheckpointLagRow, CheckpointedConsumer, checkpointLagStatement, consumerLag, type ProjectionExecutor, type ProjectionRunner } from '@factledger/projections';
 import type { RecordedEvent } from '@factledger/store';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 
@@ -194,12 +194,23 @@ export class RecallIndexer {
   }
 
   async lag(now: Date = new Date()): Promise<IndexLag> {
-    return lagOf((await this.lagStatement().execute(this.db)).rows[0]!, now);
+    return lagOf(await this.lagRow(), now);
   }
 
-  /** The statement lag() runs, for a caller that reads it as a subquery of its own statement (see lagOf). */
-  lagStatement(): RawBuilder<CheckpointLagRow> {
-    return checkpointLagStatement(RECALL_INDEX, null);
+  /**
+   * The statement lagRow() runs, for a caller that reads it as a subquery of its own statement
+   * (see lagOf); null where the log is not a table of this database.
+   */
+  lagStatement(): RawBuilder<CheckpointLagRow> | null {
+    return this.facts.log.capabilities.logInDatabase ? checkpointLagStatement(RECALL_INDEX, null) : null;
+  }
+
+  /** The index's lag as a row: in one statement, or from its checkpoint and the port's backlog past it. */
+  async lagRow(): Promise<CheckpointLagRow> {
+    const statement = this.lagStatement();
+    if (statement) return (await statement.execute(this.db)).rows[0]!;
+    const l = await consumerLag(this.db, this.facts.log, RECALL_INDEX, null);
+    return { behind: l.events, oldest: l.oldest, checkpoint: l.checkpoint };
   }
 }
 

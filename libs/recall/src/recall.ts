@@ -122,7 +122,7 @@ export class Recall {
     this.weights = { ...DEFAULT_WEIGHTS, ...options.weights };
     this.render = { ...DEFAULT_RENDER, ...options.render };
     this.traces = deps.traces ?? new TraceWriter(db);
-    this.candidatePool = new CandidatePool(deps.search ?? db, deps.embedder, () => deps.indexer.lagStatement(), options.poolSize, options.lexical);
+    this.candidatePool = new CandidatePool(deps.search ?? db, deps.embedder, deps.indexer, options.poolSize, options.lexical);
   }
 
   async assemble(tenant: string, input: unknown): Promise<RecallResult> {

@@ -139,6 +139,19 @@ export function eventStoreContract(name: string, open: () => Promise<ContractSub
       expect((await store.readType(tenant, 'Odd', whole[1]!.globalPosition, 1)).map((e) => (e.data as { i: number }).i)).toEqual([3]);
     });
 
+    it('says how much of the log lies past a checkpoint, bounded by a position, with the oldest event\'s time', async () => {
+      const at = (minute: number) => ctx({ recordedAt: new Date(Date.UTC(2026, 11, 1, 10, minute)) });
+      await store.append(at(0), [{ streamId: 'lag', expectedVersion: 'no-stream', events: [ev('A')] }]);
+      await store.append(at(1), [{ streamId: 'lag', expectedVersion: 0, events: [ev('B')] }]);
+      await store.append(at(2), [{ streamId: 'lag', expectedVersion: 1, events: [ev('C')] }]);
+      const [a, b, c] = await mine();
+      expect(b!.recordedAt).toEqual(new Date(Date.UTC(2026, 11, 1, 10, 1)));
+      expect(await store.behind(a!.logPosition, null)).toEqual({ events: 2, oldest: b!.recordedAt });
+      expect(await store.behind(a!.logPosition, b!.globalPosition)).toEqual({ events: 1, oldest: b!.recordedAt });
+      expect(await store.behind(c!.logPosition, null)).toEqual({ events: 0, oldest: null });
+      expect((await store.behind(LOG_START, null)).events).toBeGreaterThanOrEqual(3);
+    });
+
     it('keeps what it stored whatever a caller does to what it gave or got', async () => {
       const data = { list: [1, 2], nested: { text: 'before' } };
       await store.append(ctx(), [{ streamId: 's', expectedVersion: 'no-stream', events: [ev('A', data)] }]);

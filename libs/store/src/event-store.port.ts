@@ -94,6 +94,18 @@ export interface StoreCapabilities {
   inlineProjection: boolean;
   /** Can rewrite an event's data in place (erasure, `redact`); without it `redact` refuses with StoreCapabilityError. */
   redact: boolean;
+  /**
+   * The log is a table (`fl_events`) of the read models' own database, so a reader may count it
+   * inside a statement of its own, in the same snapshot (see checkpointLagStatement). Without it,
+   * how far a consumer is behind comes from `behind`.
+   */
+  logInDatabase: boolean;
+}
+
+/** Committed events past a checkpoint (at or before `upTo`, when given), and the oldest one's time. */
+export interface Backlog {
+  events: number;
+  oldest: Date | null;
 }
 
 export interface EventStore {
@@ -109,6 +121,8 @@ export interface EventStore {
   readBatch(tenant: string, batch: string): Promise<RecordedEvent[]>;
   /** The highest committed global position (0 for an empty log). */
   head(): Promise<number>;
+  /** How much of the log lies past `after` (up to global position `upTo`, when given): what a consumer at that checkpoint has still to read. */
+  behind(after: LogPosition, upTo: number | null): Promise<Backlog>;
   /** Chains the events committed since the last call into the log's hash chain; how many. */
   seal(options?: { pageSize?: number }): Promise<number>;
   /** Seals what is left, then checks the whole log against its hash chain (see LogVerification). */

@@ -23,7 +23,9 @@ import {
   type RecordedEvent,
   type RedactedHash,
   type StreamAppend,
+  type Backlog,
 } from './event-store.port';
+import { backlogByReading } from './backlog';
 
 interface Sealed {
   salt: Buffer | null;
@@ -44,7 +46,7 @@ function content(e: RecordedEvent): Buffer {
 const sha256 = (...parts: Buffer[]): Buffer => parts.reduce((h, p) => h.update(p), createHash('sha256')).digest();
 
 export class InMemoryEventStore implements EventStore {
-  readonly capabilities = { inlineProjection: false, redact: true };
+  readonly capabilities = { inlineProjection: false, redact: true, logInDatabase: false };
   private readonly log: RecordedEvent[] = [];
   private readonly streams = new Map<string, RecordedEvent[]>();
   /** The last position each (tenant, command id) appended. */
@@ -139,6 +141,10 @@ export class InMemoryEventStore implements EventStore {
 
   async head(): Promise<number> {
     return this.log.length;
+  }
+
+  behind(after: LogPosition, upTo: number | null): Promise<Backlog> {
+    return backlogByReading(this, after, upTo);
   }
 
   async seal(): Promise<number> {

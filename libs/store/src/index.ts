@@ -6,5 +6,7 @@ export * from './database';
 export * from './migrations';
 export * from './postgres-event-store';
 export * from './in-memory-event-store';
+export * from './backlog';
 export * from './api-key-store';
 export * from './test-database';
+export * from './kurrentdb/open';

@@ -20,7 +20,7 @@
  * The transaction id is still recorded: it is the "commit" half of the log position, the same
  * (commit, prepare) shape as EventStoreDB's `$all` positions.
  */
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, RawBuilder, Transaction } from 'kysely';
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { ExpectedVersionConflict } from './errors';
@@ -37,6 +37,7 @@ import {
   type LogRedaction,
   type RedactedHash,
   type StreamAppend,
+  type Backlog,
 } from './event-store.port';
 
 interface EventRow {
@@ -99,7 +100,7 @@ interface AppendReply {
 }
 
 export class PostgresEventStore implements EventStore {
-  readonly capabilities = { inlineProjection: true, redact: true };
+  readonly capabilities = { inlineProjection: true, redact: true, logInDatabase: true };
   constructor(private readonly db: Db) {}
 
   /** One statement, one round trip, one commit (see appendWith). */
@@ -171,6 +172,11 @@ export class PostgresEventStore implements EventStore {
   async head(): Promise<number> {
     const row = await sql<{ head: number | null }>`SELECT max(global_position) AS head FROM fl_events`.execute(this.db);
     return Number(row.rows[0]?.head ?? 0);
+  }
+
+  async behind(after: LogPosition, upTo: number | null): Promise<Backlog> {
+    const r = (await backlogStatement(sql<number>`${after.prepare}::bigint`, upTo).execute(this.db)).rows[0]!;
+    return { events: r.behind, oldest: r.oldest === null ? null : new Date(r.oldest) };
   }
 
   /** Chains the events not sealed yet (migrations/functions/fl_seal.sql), a page at a time; how many it sealed. */
@@ -291,4 +297,18 @@ export async function readLog(executor: Db | Trx, after: LogPosition, limit: num
     ORDER BY global_position
     LIMIT ${limit}`.execute(executor);
   return rows.rows.map(toRecordedEvent);
+}
+
+/**
+ * The backlog past a checkpoint as one statement (one row, also for an empty log), for a reader
+ * that counts it inside a statement of its own, in the same snapshot: `after` is the checkpoint's
+ * prepare position as an SQL expression, `upTo` bounds the count (none when null).
+ */
+export function backlogStatement(after: RawBuilder<number>, upTo: number | null): RawBuilder<{ behind: number; oldest: Date | string | null; checkpoint: number | string }> {
+  const bound = upTo === null ? sql`` : sql`AND e.global_position <= ${upTo}`;
+  return sql`
+    SELECT count(e.global_position)::int AS behind, min(e.recorded_at) AS oldest, c.prepare AS checkpoint
+    FROM (SELECT ${after} AS prepare) c
+    LEFT JOIN fl_events e ON e.global_position > c.prepare ${bound}
+    GROUP BY c.prepare`;
 }

@@ -7,7 +7,8 @@ import { ledgerOn } from '@factledger/ledger';
 import { type RecallSettings, recallOn, O200kTokenCounter } from '@factledger/recall';
 import { type BaselineName, createBaseline } from './baselines';
 import { FactLedgerModule } from '@factledger/nest';
-import { type Backend, createTestDatabase } from '@factledger/store';
+import { randomUUID } from 'node:crypto';
+import { type Backend, createTestDatabase, type OpenedKurrentDb, openKurrentDbEventStore, startLocalKurrentDb } from '@factledger/store';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { runScenario, type ScenarioReport, type StepReport } from './scenario-runner';
@@ -21,15 +22,44 @@ const EVAL_RECALL = { embeddings: 'use-lite', addressTerms: [], traceRetentionDa
  */
 let sharedEmbedder: Embedder | null = null;
 
-export async function evalFile(file: string, backend: Backend, options: { baseline?: BaselineName; recallTuning?: string; traces?: boolean } = {}): Promise<ScenarioReport> {
+/** Where a run's fresh ledgers live: the log and read models in PGlite or native PostgreSQL, or the log in KurrentDB. */
+export type EvalBackend = Backend | 'kurrentdb';
+export const EVAL_BACKENDS: readonly EvalBackend[] = ['pglite', 'postgres', 'kurrentdb'];
+
+/**
+ * The log of a `kurrentdb` run: the server at KURRENTDB_URL, or a local server speaking its
+ * protocol when none is set; each scenario file writes streams of its own prefix, so files never
+ * see each other's events on a shared server.
+ */
+async function kurrentLog(): Promise<OpenedKurrentDb> {
+  const prefix = `factledger-eval-${randomUUID().slice(0, 8)}-`;
+  const url = process.env.KURRENTDB_URL;
+  if (url) return openKurrentDbEventStore(url, prefix);
+  const server = await startLocalKurrentDb();
+  const opened = await openKurrentDbEventStore(server.url, prefix);
+  return {
+    store: opened.store,
+    async close() {
+      await opened.close();
+      await server.close();
+    },
+  };
+}
+
+export async function evalFile(file: string, backend: EvalBackend, options: { baseline?: BaselineName; recallTuning?: string; traces?: boolean } = {}): Promise<ScenarioReport> {
   const embedder = (sharedEmbedder ??= new CachedEmbedder(new UseLiteEmbedder(), new InMemoryEmbeddingCache({ maxEntries: 100_000 })));
   if (options.baseline) {
     const bus = { clock: new ManualClock(), baseline: createBaseline(options.baseline, embedder, new O200kTokenCounter()) };
     return runScenario(`${basename(file)} [${options.baseline}]`, readFileSync(file, 'utf8'), bus);
   }
-  const database = await createTestDatabase(backend);
+  // With the log in KurrentDB the read models stay in PostgreSQL: native when FL_PG_ADMIN_URL names a server, else PGlite.
+  const log = backend === 'kurrentdb' ? await kurrentLog() : null;
+  const database = await createTestDatabase(backend === 'kurrentdb' ? (process.env.FL_PG_ADMIN_URL ? 'postgres' : 'pglite') : backend).catch(async (error: unknown) => {
+    await log?.close();
+    throw error;
+  });
   const clock = new ManualClock();
-  const handle = ledgerOn(database, { clock });
+  const handle = ledgerOn(database, { clock, store: log?.store });
   const recall = recallOn(database, handle.runner, clock, { ...EVAL_RECALL, recallTuning: options.recallTuning }, embedder);
   const app = await NestFactory.createApplicationContext(FactLedgerModule.forRoot({ handle, recall }), { logger: false });
   try {
@@ -39,6 +69,7 @@ export async function evalFile(file: string, backend: Backend, options: { baseli
     await recall.stop();
     await app.close();
     await database.close();
+    await log?.close();
   }
 }
 

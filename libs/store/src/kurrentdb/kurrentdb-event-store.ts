@@ -43,7 +43,9 @@ import type {
   RecordedEvent,
   RedactedHash,
   StreamAppend,
+  Backlog,
 } from '../event-store.port';
+import { backlogByReading } from '../backlog';
 import { type AllStreamResolvedEvent, BACKWARDS, END, FORWARDS, jsonEvent, type KurrentClient, NO_STREAM, START, StreamNotFoundError, WrongExpectedVersionError } from './kurrentdb-client';
 
 /** What each event's metadata carries, in short keys (every event pays for them). */
@@ -99,7 +101,7 @@ function derivedEventId(tenant: string, commandId: string, index: number): strin
 }
 
 export class KurrentDbEventStore implements EventStore {
-  readonly capabilities = { inlineProjection: false, redact: false };
+  readonly capabilities = { inlineProjection: false, redact: false, logInDatabase: false };
   private readonly tenants = new Map<string, TenantLog>();
   /** One append or refresh of a tenant at a time in this process. */
   private readonly queues = new Map<string, Promise<unknown>>();
@@ -275,6 +277,10 @@ export class KurrentDbEventStore implements EventStore {
       if (e && e.streamId.startsWith(this.prefix) && !e.type.startsWith('$')) return Number(e.position.prepare);
     }
     return 0;
+  }
+
+  behind(after: LogPosition, upTo: number | null): Promise<Backlog> {
+    return backlogByReading(this, after, upTo);
   }
 
   /** Nothing to seal: the chain is computed at `verify` (see the module's note). */
