@@ -36,3 +36,19 @@ describe('configuration', () => {
     expect(issues({ FACTLEDGER_EMBEDDINGS: 'openai' })).toEqual(['config.embeddingsUrl', 'config.embeddingsModel', 'config.embeddingsDimensions']);
   });
 });
+
+describe('the event store setting', () => {
+  it('keeps the log in PostgreSQL unless told otherwise', () => {
+    expect(loadConfig({}).eventStore).toBe('postgres');
+  });
+
+  it('takes KurrentDB with its URL, and names the missing or malformed URL', () => {
+    expect(loadConfig({ FACTLEDGER_EVENT_STORE: 'kurrentdb', KURRENTDB_URL: 'kurrentdb://localhost:2113?tls=false' })).toMatchObject({
+      eventStore: 'kurrentdb',
+      kurrentdbUrl: 'kurrentdb://localhost:2113?tls=false',
+    });
+    expect(() => loadConfig({ FACTLEDGER_EVENT_STORE: 'kurrentdb' })).toThrow(/config\.kurrentdbUrl/);
+    expect(() => loadConfig({ FACTLEDGER_EVENT_STORE: 'kurrentdb', KURRENTDB_URL: 'http://localhost:2113' })).toThrow(/config\.kurrentdbUrl: must be a kurrentdb/);
+    expect(() => loadConfig({ FACTLEDGER_EVENT_STORE: 'mongodb' })).toThrow(/config\.eventStore/);
+  });
+});
