@@ -22,7 +22,7 @@ import {
 } from '@factledger/nest';
 import { recallOn } from '@factledger/recall';
 import { systemClock } from '@factledger/domain';
-import { type Backend, migrate, openDatabase } from '@factledger/store';
+import { migrate, openDatabase } from '@factledger/store';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Command, InvalidArgumentError, Option } from 'commander';
