@@ -14,7 +14,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { ledgerOn, type LedgerOp } from '@factledger/ledger';
 import { PostgresFactProjection, ProjectionRunner } from '@factledger/projections';
-import { createTestDatabase, type EventStore, openKurrentDbEventStore, startLocalKurrentDb } from '@factledger/store';
+import { createTestDatabase, type EventStore, openKurrentDbOrLocal } from '@factledger/store';
 import { fmtInt, loadSampler, round } from './stats';
 
 process.env.FL_PG_ADMIN_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -67,14 +67,12 @@ async function measure(label: string, store: EventStore | undefined): Promise<{ 
 async function main(): Promise<void> {
   const load = loadSampler();
   const postgres = await measure('log in PostgreSQL', undefined);
-  const local = process.env.KURRENTDB_URL ? null : await startLocalKurrentDb();
-  const kurrent = await openKurrentDbEventStore(process.env.KURRENTDB_URL ?? local!.url, `factledger-bench-${Date.now()}-`);
+  const kurrent = await openKurrentDbOrLocal(process.env.KURRENTDB_URL, `factledger-bench-${Date.now()}-`);
   let kurrentdb;
   try {
     kurrentdb = await measure(process.env.KURRENTDB_URL ? 'log in KurrentDB' : 'log in the KurrentDB protocol double', kurrent.store);
   } finally {
     await kurrent.close();
-    await local?.close();
   }
   const loadAverage = load.stop();
   const result = {

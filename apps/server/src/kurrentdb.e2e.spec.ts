@@ -8,20 +8,21 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
-import { LOG_START, openDatabase, openKurrentDbEventStore, startLocalKurrentDb } from '@factledger/store';
+import { LOG_START, type OpenedKurrentDb, openDatabase, openKurrentDbEventStore, openKurrentDbOrLocal } from '@factledger/store';
 import { sql } from 'kysely';
 import { createServer } from './create-server';
 
 describe('HTTP server with the log in KurrentDB', () => {
-  let kurrent: { url: string; close(): Promise<void> } | null = null;
+  let kurrent: OpenedKurrentDb;
   let url: string;
   let dataDir: string;
   let app: INestApplication | null = null;
   let base: string;
 
   beforeAll(async () => {
-    kurrent = process.env.KURRENTDB_URL ? null : await startLocalKurrentDb();
-    url = process.env.KURRENTDB_URL ?? kurrent!.url;
+    // The server opens its own client; this one only keeps the local server (if any) up for it.
+    kurrent = await openKurrentDbOrLocal(process.env.KURRENTDB_URL);
+    url = kurrent.url;
     dataDir = mkdtempSync(join(tmpdir(), 'fl-kurrent-'));
     app = await createServer({ config: { eventStore: 'kurrentdb', kurrentdbUrl: url, dataDir, logLevel: 'silent' } });
     await app.listen(0, '127.0.0.1');
@@ -30,7 +31,7 @@ describe('HTTP server with the log in KurrentDB', () => {
 
   afterAll(async () => {
     await app?.close();
-    await kurrent?.close();
+    await kurrent.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -17,7 +17,7 @@ import type { LedgerConfig } from './ledger.config';
 export interface LedgerHandle {
   ledger: Ledger;
   database: Database;
-  /** The log: the PostgreSQL adapter on the same database, or the store given (KurrentDB, see createEventStore). */
+  /** The log: the PostgreSQL adapter on the same database, or the store given (KurrentDB: openKurrentDbEventStore). */
   store: EventStore;
   runner: ProjectionRunner;
   answers: Answers;

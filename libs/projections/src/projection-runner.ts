@@ -6,7 +6,7 @@
  * lets several processes run the same runner without applying anything twice.
  */
 import { InvalidInputError } from '@factledger/domain';
-import { backlogStatement, type Database, type EventStore, LOG_START, type LogPosition, PostgresEventStore, readLog } from '@factledger/store';
+import { type BacklogRow, backlogStatement, type Database, type EventStore, LOG_START, type LogPosition, PostgresEventStore, readLog } from '@factledger/store';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { CheckpointedConsumer, lockConsumer, readCheckpoint, writeCheckpoint } from './checkpointed-consumer';
 import { ProjectionLagError } from './errors';
@@ -185,11 +185,7 @@ export class ProjectionRunner {
 
 
 /** What checkpointLagStatement gives: events behind, the oldest one's time, the checkpoint. */
-export interface CheckpointLagRow {
-  behind: number;
-  oldest: Date | string | null;
-  checkpoint: number | string;
-}
+export type CheckpointLagRow = BacklogRow;
 
 /**
  * The statement of checkpointLag, for a caller that reads it inside a statement of its own (as a

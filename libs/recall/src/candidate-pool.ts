@@ -1,9 +1,10 @@
 /**
  * The candidate pool of an assembly: the statements that find versions for one sub-query
  * (nearest embeddings, BM25 over English stems with the neighbouring turns of the best, trigrams,
- * core versions, and fresh ones: changed since the recall index's checkpoint, by fl_memories.last_position), each returning its finds ready to show and scored every way, and the
- * one statement that re-reads them when the finds cannot be trusted to come from one state of the
- * facts.
+ * core versions, and fresh ones: changed since the recall index's checkpoint, by
+ * fl_memories.last_position), each returning its finds ready to show and scored every way, and
+ * the one statement that re-reads them when the finds cannot be trusted to come from one state
+ * of the facts.
  *
  * How BM25 is computed. The query's stems (PostgreSQL's English configuration) get their rarity
  * from fl_recall_terms: idf = ln(1 + (N + 10 − df + ½) / (df + ½)) over the tenant's N indexed
@@ -23,8 +24,7 @@
  * records its erasure, at that event's position, drawn in commit order: see
  * postgres-event-store.ts) or with the runner's checkpoint write (which rewrites that row). Two
  * snapshots that agree on all three have seen the same fact tables; when every statement that
- * found something agrees, the finds are one
- * state. When they do not, `recheck` reads the versions to show again, in one snapshot.
+ * found something agrees, the finds are one state. When they do not, `recheck` reads the versions to show again, in one snapshot.
  */
 import type { Embedder } from '@factledger/embeddings';
 import { fromVectorBinary, toVectorBinary } from '@factledger/embeddings';
@@ -379,6 +379,7 @@ export class CandidatePool {
   async recheck(tenant: string, at: AsOf, show: string[]): Promise<{ shown: Map<string, Shown>; lag: CheckpointLagRow }> {
     const statement = this.lagSource.lagStatement();
     const outside = statement ? null : this.lagSource.lagRow();
+    outside?.catch(() => undefined); // awaited below; a failure must not also go unhandled
     const row = await sql<{ shown: (Omit<Shown, 'recorded_at' | 'valid_from'> & { recorded_at: string; valid_from: string })[]; lag: CheckpointLagRow }>`
       SELECT
         (SELECT coalesce(json_agg(s), '[]') FROM (

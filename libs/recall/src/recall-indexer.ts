@@ -207,8 +207,6 @@ export class RecallIndexer {
 
   /** The index's lag as a row: in one statement, or from its checkpoint and the port's backlog past it. */
   async lagRow(): Promise<CheckpointLagRow> {
-    const statement = this.lagStatement();
-    if (statement) return (await statement.execute(this.db)).rows[0]!;
     const l = await consumerLag(this.db, this.facts.log, RECALL_INDEX, null);
     return { behind: l.events, oldest: l.oldest, checkpoint: l.checkpoint };
   }

@@ -299,12 +299,19 @@ export async function readLog(executor: Db | Trx, after: LogPosition, limit: num
   return rows.rows.map(toRecordedEvent);
 }
 
+/** What backlogStatement gives: events behind, the oldest one's time, the checkpoint. */
+export interface BacklogRow {
+  behind: number;
+  oldest: Date | string | null;
+  checkpoint: number | string;
+}
+
 /**
  * The backlog past a checkpoint as one statement (one row, also for an empty log), for a reader
  * that counts it inside a statement of its own, in the same snapshot: `after` is the checkpoint's
  * prepare position as an SQL expression, `upTo` bounds the count (none when null).
  */
-export function backlogStatement(after: RawBuilder<number>, upTo: number | null): RawBuilder<{ behind: number; oldest: Date | string | null; checkpoint: number | string }> {
+export function backlogStatement(after: RawBuilder<number>, upTo: number | null): RawBuilder<BacklogRow> {
   const bound = upTo === null ? sql`` : sql`AND e.global_position <= ${upTo}`;
   return sql`
     SELECT count(e.global_position)::int AS behind, min(e.recorded_at) AS oldest, c.prepare AS checkpoint

@@ -8,7 +8,7 @@ import { type RecallSettings, recallOn, O200kTokenCounter } from '@factledger/re
 import { type BaselineName, createBaseline } from './baselines';
 import { FactLedgerModule } from '@factledger/nest';
 import { randomUUID } from 'node:crypto';
-import { type Backend, createTestDatabase, type OpenedKurrentDb, openKurrentDbEventStore, startLocalKurrentDb } from '@factledger/store';
+import { type Backend, createTestDatabase, type OpenedKurrentDb, openKurrentDbOrLocal } from '@factledger/store';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { runScenario, type ScenarioReport, type StepReport } from './scenario-runner';
@@ -31,19 +31,8 @@ export const EVAL_BACKENDS: readonly EvalBackend[] = ['pglite', 'postgres', 'kur
  * protocol when none is set; each scenario file writes streams of its own prefix, so files never
  * see each other's events on a shared server.
  */
-async function kurrentLog(): Promise<OpenedKurrentDb> {
-  const prefix = `factledger-eval-${randomUUID().slice(0, 8)}-`;
-  const url = process.env.KURRENTDB_URL;
-  if (url) return openKurrentDbEventStore(url, prefix);
-  const server = await startLocalKurrentDb();
-  const opened = await openKurrentDbEventStore(server.url, prefix);
-  return {
-    store: opened.store,
-    async close() {
-      await opened.close();
-      await server.close();
-    },
-  };
+function kurrentLog(): Promise<OpenedKurrentDb> {
+  return openKurrentDbOrLocal(process.env.KURRENTDB_URL, `factledger-eval-${randomUUID().slice(0, 8)}-`);
 }
 
 export async function evalFile(file: string, backend: EvalBackend, options: { baseline?: BaselineName; recallTuning?: string; traces?: boolean } = {}): Promise<ScenarioReport> {

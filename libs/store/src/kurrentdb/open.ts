@@ -8,6 +8,8 @@ import type { EventStore } from '../event-store.port';
 
 export interface OpenedKurrentDb {
   store: EventStore;
+  /** The server's connection string. */
+  url: string;
   /** Releases the client's channel. */
   close(): Promise<void>;
 }
@@ -20,7 +22,27 @@ export interface OpenedKurrentDb {
 export async function openKurrentDbEventStore(url: string, prefix?: string): Promise<OpenedKurrentDb> {
   const [{ connectKurrentDb }, { KurrentDbEventStore }] = await Promise.all([import('./kurrentdb-client'), import('./kurrentdb-event-store')]);
   const client = connectKurrentDb(url);
-  return { store: new KurrentDbEventStore(client, prefix), close: () => client.dispose() };
+  return { store: new KurrentDbEventStore(client, prefix), url, close: () => client.dispose() };
+}
+
+/**
+ * The adapter on the server at `url` when one is given, otherwise on a local server speaking
+ * KurrentDB's protocol, started for it and stopped by its `close` (tests, benchmarks, `eval`).
+ */
+export async function openKurrentDbOrLocal(url: string | undefined, prefix?: string): Promise<OpenedKurrentDb> {
+  if (url) return openKurrentDbEventStore(url, prefix);
+  const server = await startLocalKurrentDb();
+  const opened = await openKurrentDbEventStore(server.url, prefix).catch(async (error: unknown) => {
+    await server.close();
+    throw error;
+  });
+  return {
+    ...opened,
+    async close() {
+      await opened.close();
+      await server.close();
+    },
+  };
 }
 
 /** A local server speaking KurrentDB's gRPC protocol, in this process (see protocol-server.ts): its URL and how to stop it. */
