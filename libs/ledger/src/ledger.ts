@@ -189,6 +189,9 @@ export function toStreamEvent(e: RecordedEvent): StreamEvent {
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 const isoDate = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
+/** What resolution compares of an earlier memory (Ledger.resembling). */
+export type ResemblingView = Pick<MemoryView, 'memoryId' | 'kind' | 'subject' | 'relation' | 'scope' | 'text' | 'type' | 'validFrom' | 'recordedAt'>;
+
 export function memoryView(m: MemoryRow): MemoryView {
   return {
     memoryId: m.memoryId,
@@ -449,8 +452,8 @@ export class Ledger {
    * `words`, or hold an email or phone number for `shapes`: what a new statement is compared with
    * for resolution (see @factledger/domain resolution.ts). Newest first.
    */
-  async resembling(tenant: string, p: { speaker: string; words: string[]; shapes?: ('email' | 'phone')[]; now: Date; limit?: number }): Promise<MemoryView[]> {
-    return (await this.deps.reader.resembling(parse(tenantSchema, tenant), p)).map(memoryView);
+  async resembling(tenant: string, p: { speaker: string; words: string[]; shapes?: ('email' | 'phone')[]; now: Date; limit?: number }): Promise<ResemblingView[]> {
+    return (await this.deps.reader.resembling(parse(tenantSchema, tenant), p)).map((m) => ({ ...m, validFrom: iso(m.validFrom)!, recordedAt: m.recordedAt.toISOString() }));
   }
 
   /** The keys of the speaker's facts in the read paths, most recently written first: what a model extractor is offered for reuse. */

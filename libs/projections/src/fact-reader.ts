@@ -3,6 +3,7 @@
  * `fl_fact_history` (what was true at `validAt`, as the ledger knew it at `knownAt`).
  */
 import { normalizeTerm } from '@factledger/domain';
+import { PREPARED } from '@factledger/store';
 import { sql } from 'kysely';
 import type { HistoryRow, MemoryRow } from './fact-projection';
 import { HISTORY_COLUMNS, historyFromDb, memoryFromDb } from './postgres-fact-projection';
@@ -19,6 +20,9 @@ export interface AsOf {
   validAt: Date;
   knownAt: Date;
 }
+
+/** What resolution compares of an earlier memory (FactReader.resembling). */
+export type ResemblingMemory = Pick<MemoryRow, 'memoryId' | 'kind' | 'subject' | 'relation' | 'scope' | 'text' | 'type' | 'validFrom' | 'recordedAt'>;
 
 export class FactReader {
   constructor(private readonly db: ProjectionExecutor) {}
@@ -111,9 +115,10 @@ export class FactReader {
   /**
    * Memories of one speaker in the read paths at `now` that a new statement may change: their
    * text holds one of `words` or a word starting with one (index fl_memories_words), or, for
-   * `shapes`, an email or a phone number anywhere. Newest first.
+   * `shapes`, an email or a phone number anywhere. Newest first. Only what resolution compares:
+   * it runs for most messages, and up to `limit` whole rows cost more to send and read than to find.
    */
-  async resembling(tenant: string, p: { speaker: string; words: string[]; shapes?: ('email' | 'phone')[]; now: Date; limit?: number }): Promise<MemoryRow[]> {
+  async resembling(tenant: string, p: { speaker: string; words: string[]; shapes?: ('email' | 'phone')[]; now: Date; limit?: number }): Promise<ResemblingMemory[]> {
     const terms = p.words.map((w) => w.replace(/[^\p{L}\p{N}@._-]/gu, '')).filter((w) => w.length > 0);
     if (terms.length === 0 && !p.shapes?.length) return [];
     const query = terms.map((w) => `'${w.replace(/'/g, "''")}':*`).join(' | ');
@@ -121,13 +126,24 @@ export class FactReader {
     const shapes = (p.shapes ?? []).map(shape);
     const matches = [...(query ? [sql`to_tsvector('simple', text) @@ to_tsquery('simple', ${query})`] : []), ...shapes];
     const now = p.now.toISOString();
-    const rows = await sql`
-      SELECT * FROM fl_memories
+    // Prepared: the text takes only as many shapes as `matches` has combinations.
+    const rows = await sql<{ memory_id: string; kind: MemoryRow['kind']; subject: string | null; relation: string | null; scope: MemoryRow['scope']; text: string; type: string; valid_from: Date; recorded_at: Date }>`${PREPARED}
+      SELECT memory_id, kind, subject, relation, scope, text, type, valid_from, recorded_at FROM fl_memories
       WHERE tenant = ${tenant} AND speaker = ${p.speaker} AND status = 'active'
         AND valid_from <= ${now}::timestamptz AND (valid_to IS NULL OR valid_to > ${now}::timestamptz)
         AND (${sql.join(matches, sql` OR `)})
       ORDER BY recorded_at DESC, memory_id LIMIT ${p.limit ?? 30}`.execute(this.db);
-    return rows.rows.map(memoryFromDb);
+    return rows.rows.map((r) => ({
+      memoryId: r.memory_id,
+      kind: r.kind,
+      subject: r.subject,
+      relation: r.relation,
+      scope: r.scope,
+      text: r.text,
+      type: r.type,
+      validFrom: new Date(r.valid_from).getTime(),
+      recordedAt: new Date(r.recorded_at),
+    }));
   }
 
   /** The keys (subject, relation) of a speaker's facts in the read paths at `now`, most recently written first. */

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { SESSION_SETTINGS } from './database';
+import { PREPARED, SESSION_SETTINGS } from './database';
 import { createTestDatabase, type TestDatabase, testBackends } from './test-database';
 
 describe.each(testBackends())('Database on %s', (backend) => {
@@ -24,5 +24,20 @@ describe.each(testBackends())('Database on %s', (backend) => {
         trgm: SESSION_SETTINGS['pg_trgm.word_similarity_threshold'],
       });
     }
+  });
+
+  it('prepares a statement marked PREPARED once on its connection, and no other statement', async () => {
+    // One transaction: one connection, whose prepared statements pg_prepared_statements lists.
+    const listed = await database.db.transaction().execute(async (trx) => {
+      const marked = (n: number) => sql<{ n: number }>`${PREPARED}SELECT ${n}::int + 1 AS n, 'fl-prepared-probe' AS probe`.execute(trx);
+      const answers = [await marked(1), await marked(41)].map((r) => r.rows[0]!.n);
+      await sql`SELECT 'fl-unmarked-probe' AS probe`.execute(trx);
+      const rows = await sql<{ statement: string; runs: number }>`
+        SELECT statement, generic_plans + custom_plans AS runs FROM pg_prepared_statements WHERE statement LIKE '%-probe%'`.execute(trx);
+      return { answers, rows: rows.rows };
+    });
+    expect(listed.answers).toEqual([2, 42]);
+    expect(listed.rows).toHaveLength(1);
+    expect(listed.rows[0]).toMatchObject({ statement: expect.stringContaining('fl-prepared-probe'), runs: 2 });
   });
 });

@@ -12,7 +12,7 @@ import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { vector } from '@electric-sql/pglite-pgvector';
-import { CompiledQuery, Kysely, PostgresDialect, type PostgresDialectConfig } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, type PostgresDialectConfig, sql } from 'kysely';
 import { Client, Pool, type PoolClient, types } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 
@@ -113,20 +113,36 @@ const applySessionSettings = settingsApplier(SESSION_SETTINGS);
 const applySearchSettings = settingsApplier({ ...SESSION_SETTINGS, ...SEARCH_SETTINGS });
 
 /**
- * A search connection: it prepares each statement it is given as text under a name made from that
- * text, so that the server parses and plans it once per connection; pg then sends only the
- * parameters. Kysely hands statements to the driver as text, so this is where naming them can
+ * Marks a statement to be prepared once per connection (see PreparingClient): put it first,
+ * `sql\`${PREPARED}SELECT …\``. For statements run many times a second whose planning would cost
+ * more than their execution (a message's word lookup). PostgreSQL's default plan cache applies to
+ * them: each of the first five executions is planned for its values, then a generic plan is kept
+ * when its estimated cost is no worse. There are as many prepared statements as distinct marked
+ * texts, so mark only statements whose text takes a few shapes.
+ */
+export const PREPARED = sql.raw(`/* prepared */ `);
+const PREPARED_MARK = '/* prepared */ ';
+
+/**
+ * A connection that prepares statements under a name made from their text, so that the server
+ * parses (and, as its plan cache decides, plans) each once per connection; pg then sends only the
+ * parameters. `all`: every statement (the search connections); otherwise only those marked
+ * PREPARED. Kysely hands statements to the driver as text, so this is where naming them can
  * happen. (Results stay in text: pg's protocol parser reads every field as UTF-8 text.)
  */
-class SearchClient extends Client {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  override query(config: any, values?: any, callback?: any): any {
-    if (typeof config === 'string' && (values === undefined || Array.isArray(values)) && callback === undefined) {
-      return super.query({ name: `fl_${createHash('sha1').update(config).digest('hex').slice(0, 24)}`, text: config, values });
+function preparingClient(all: boolean): typeof Client {
+  return class PreparingClient extends Client {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    override query(config: any, values?: any, callback?: any): any {
+      if (typeof config === 'string' && (all || config.startsWith(PREPARED_MARK)) && (values === undefined || Array.isArray(values)) && callback === undefined) {
+        return super.query({ name: `fl_${createHash('sha1').update(config).digest('hex').slice(0, 24)}`, text: config, values });
+      }
+      return super.query(config, values, callback);
     }
-    return super.query(config, values, callback);
-  }
+  };
 }
+const SearchClient = preparingClient(true);
+const MarkedClient = preparingClient(false);
 
 const literal = (text: string): string => `'${text.replace(/'/g, "''")}'`;
 
@@ -139,7 +155,7 @@ function onClient(client: PoolClient): Kysely<unknown> {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
-    const pool = new Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    const pool = new Pool({ connectionString: options.url, max: options.poolSize ?? 10, Client: MarkedClient });
     // An idle connection the server ends (a restart, a forced drop, an idle timeout) is simply
     // dropped from the pool; unhandled, pg would crash the process. Queries in flight still fail.
     pool.on('error', () => undefined);
@@ -175,7 +191,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const pglite = dataDir ? await PGlite.create(dataDir, { extensions }) : await PGlite.create({ extensions });
   // PGlite is one session: the pool must keep a single connection (createPgConfig sets it),
   // which also serialises transactions.
-  const db = new Kysely({ dialect: new PostgresDialect({ pool: new Pool(createPgConfig(pglite)), onCreateConnection: applySessionSettings }) });
+  const db = new Kysely({ dialect: new PostgresDialect({ pool: new Pool({ ...createPgConfig(pglite), Client: MarkedClient }), onCreateConnection: applySessionSettings }) });
   return {
     db,
     search: db,

@@ -24,6 +24,7 @@ import type { Kysely, RawBuilder, Transaction } from 'kysely';
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { ExpectedVersionConflict } from './errors';
+import { PREPARED } from './database';
 import {
   ERASURE_RECORDED,
   type AppendContext,
@@ -268,8 +269,7 @@ async function appendWith(executor: Db | Trx, context: AppendContext, appends: S
     if (streams.length === 0) return { position: 0, positions: [], duplicate: false, streamVersions: {}, followUp: null };
     const events: { s: string; i: string; t: string; d: unknown }[] = [];
     for (const a of appends) for (const e of a.events) events.push({ s: a.streamId, i: e.eventId, t: e.type, d: e.data });
-    const result = await sql<{ r: AppendReply }>`
-      SELECT fl_append(${context.tenant}, ${context.commandId}, ${context.causationId}, ${context.correlationId}, ${context.batch},
+    const result = await sql<{ r: AppendReply }>`${PREPARED}SELECT fl_append(${context.tenant}, ${context.commandId}, ${context.causationId}, ${context.correlationId}, ${context.batch},
         ${context.recordedAt.toISOString()}::timestamptz, ${JSON.stringify(streams)}::jsonb, ${JSON.stringify(events)}::jsonb,
         ${followUp?.fn ?? null}::regproc, ${followUp ? JSON.stringify(followUp.payload) : null}::jsonb) AS r
       -- The actor of this append's events, for this transaction only (fl_events.actor's default, migrations/017).
