@@ -14,6 +14,7 @@ export interface ContractSubject {
 }
 
 const ev = (type = 'Tested', data: unknown = {}) => ({ eventId: randomUUID(), type, data });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function eventStoreContract(name: string, open: () => Promise<ContractSubject>): void {
   describe(`the event-store contract on ${name}`, () => {
@@ -137,6 +138,98 @@ export function eventStoreContract(name: string, open: () => Promise<ContractSub
       expect((await store.readAll(fourth.logPosition, 100)).filter((e) => e.tenant === tenant).map((e) => (e.data as { i: number }).i)).toEqual([4, 5, 6]);
       expect((await store.readType(tenant, 'Odd', 0, 100)).map((e) => (e.data as { i: number }).i)).toEqual([1, 3, 5]);
       expect((await store.readType(tenant, 'Odd', whole[1]!.globalPosition, 1)).map((e) => (e.data as { i: number }).i)).toEqual([3]);
+    });
+
+    describe('subscriptions', () => {
+      /** Waits (up to 10 s) until `done` holds. */
+      const until = async (done: () => boolean): Promise<void> => {
+        for (const started = Date.now(); !done(); ) {
+          if (Date.now() - started > 10_000) throw new Error('timed out waiting for the subscription');
+          await sleep(10);
+        }
+      };
+      const numbers = (events: RecordedEvent[]) => events.filter((e) => e.tenant === tenant).map((e) => (e.data as { i: number }).i);
+
+      it('catches up from a position, then goes live: every later event once, in log order, a page at a time', async () => {
+        for (let i = 0; i < 5; i++) await store.append(ctx(), [{ streamId: `s${i % 2}`, expectedVersion: 'any', events: [ev('N', { i })] }]);
+        const second = (await mine())[1]!;
+        const got: RecordedEvent[] = [];
+        const pages: number[] = [];
+        const subscription = store.subscribe(second.logPosition, async (events) => {
+          pages.push(events.length);
+          got.push(...events);
+        }, { pageSize: 2 });
+        await until(() => numbers(got).length === 3);
+        expect(numbers(got)).toEqual([2, 3, 4]);
+        // Live: appended after it caught up, alone and as one batch over two streams.
+        await store.append(ctx(), [{ streamId: 's0', expectedVersion: 'any', events: [ev('N', { i: 5 })] }]);
+        await store.append(ctx(), [
+          { streamId: 's1', expectedVersion: 'any', events: [ev('N', { i: 6 })] },
+          { streamId: 's2', expectedVersion: 'no-stream', events: [ev('N', { i: 7 })] },
+        ]);
+        await until(() => numbers(got).length === 6);
+        expect(numbers(got)).toEqual([2, 3, 4, 5, 6, 7]);
+        const positions = got.map((e) => e.globalPosition);
+        expect(positions).toEqual([...positions].sort((a, b) => a - b));
+        expect(new Set(positions).size).toBe(positions.length);
+        expect(Math.max(...pages)).toBeLessThanOrEqual(2);
+        expect(got.find((e) => e.tenant === tenant)).toMatchObject({ streamId: 's0', type: 'N', streamVersion: 1 });
+        await subscription.close();
+        await expect(subscription.ended).resolves.toBeUndefined();
+        // Closed: nothing more arrives.
+        await store.append(ctx(), [{ streamId: 's0', expectedVersion: 'any', events: [ev('N', { i: 8 })] }]);
+        await sleep(300);
+        expect(numbers(got)).toEqual([2, 3, 4, 5, 6, 7]);
+      });
+
+      it('starts after the position it is given: from the head, only what comes next', async () => {
+        await store.append(ctx(), [{ streamId: 's', expectedVersion: 'no-stream', events: [ev('N', { i: 0 }), ev('N', { i: 1 })] }]);
+        const last = (await mine()).at(-1)!;
+        const got: RecordedEvent[] = [];
+        const subscription = store.subscribe(last.logPosition, async (events) => void got.push(...events));
+        await store.append(ctx(), [{ streamId: 's', expectedVersion: 1, events: [ev('N', { i: 2 })] }]);
+        await until(() => numbers(got).length === 1);
+        await subscription.close();
+        expect(numbers(got)).toEqual([2]);
+      });
+
+      it('holds back behind a slow consumer and loses nothing, one delivery at a time', async () => {
+        const start = (await store.readAll(LOG_START, 1_000_000)).at(-1)?.logPosition ?? LOG_START;
+        const got: RecordedEvent[] = [];
+        let inFlight = 0;
+        let overlapped = false;
+        const subscription = store.subscribe(start, async (events) => {
+          inFlight += 1;
+          overlapped ||= inFlight > 1;
+          await sleep(15);
+          got.push(...events);
+          inFlight -= 1;
+        }, { pageSize: 7 });
+        // 60 events in 12 appends, made while the consumer is still busy with the first pages.
+        for (let b = 0; b < 12; b++) {
+          await store.append(ctx(), [{ streamId: `s${b % 3}`, expectedVersion: 'any', events: Array.from({ length: 5 }, (_, k) => ev('N', { i: b * 5 + k })) }]);
+        }
+        await until(() => numbers(got).length >= 60);
+        await subscription.close();
+        expect(numbers(got)).toEqual(Array.from({ length: 60 }, (_, i) => i));
+        expect(overlapped).toBe(false);
+      });
+
+      it('ends with the error of a delivery that throws, and delivers nothing after it', async () => {
+        await store.append(ctx(), [{ streamId: 's', expectedVersion: 'no-stream', events: [ev('N', { i: 0 })] }]);
+        const before = (await mine())[0]!;
+        let calls = 0;
+        const subscription = store.subscribe(LOG_START, async (events) => {
+          calls += 1;
+          if (events.some((e) => e.globalPosition >= before.globalPosition)) throw new Error('the consumer failed');
+        });
+        await expect(subscription.ended).rejects.toThrow('the consumer failed');
+        const afterFailure = calls;
+        await store.append(ctx(), [{ streamId: 's', expectedVersion: 0, events: [ev('N', { i: 1 })] }]);
+        await sleep(300);
+        expect(calls).toBe(afterFailure);
+        await subscription.close(); // closing an ended subscription is harmless
+      });
     });
 
     it('says how much of the log lies past a checkpoint, bounded by a position, with the oldest event\'s time', async () => {

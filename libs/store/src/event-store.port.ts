@@ -108,6 +108,20 @@ export interface Backlog {
   oldest: Date | null;
 }
 
+/** How a subscription delivers (EventStore.subscribe). */
+export interface SubscribeOptions {
+  /** The most events handed over in one delivery (default 500). */
+  pageSize?: number;
+}
+
+/** A catch-up subscription to the log (EventStore.subscribe). */
+export interface LogSubscription {
+  /** Ends it: no delivery starts after this call; resolves once the one in progress, if any, has returned. */
+  close(): Promise<void>;
+  /** Settles when it ends: resolves after `close`, rejects with what ended it otherwise (a failed read, a delivery that threw). */
+  readonly ended: Promise<void>;
+}
+
 export interface EventStore {
   readonly capabilities: StoreCapabilities;
   /** Appends to one or more streams atomically: all events land, or none do. */
@@ -115,6 +129,13 @@ export interface EventStore {
   readStream(tenant: string, streamId: string): Promise<ReadStreamResult>;
   /** Events after `after` in log order (commit order: no later append can appear behind it). */
   readAll(after: LogPosition, limit: number): Promise<RecordedEvent[]>;
+  /**
+   * A catch-up subscription: every event committed after `after`, in log order and each once,
+   * handed to `deliver` a page at a time; once caught up, new commits are delivered as they land.
+   * A delivery starts only when the one before has returned, so a slow consumer holds the
+   * subscription back and loses nothing. A delivery that throws ends the subscription.
+   */
+  subscribe(after: LogPosition, deliver: (events: RecordedEvent[]) => Promise<void>, options?: SubscribeOptions): LogSubscription;
   /** One tenant's events of one type after global position `after`, in log order, at most `limit`. */
   readType(tenant: string, type: string, after: number, limit: number): Promise<RecordedEvent[]>;
   /** Every event that carried a batch label, in log order. */

@@ -24,8 +24,11 @@ import {
   type RedactedHash,
   type StreamAppend,
   type Backlog,
+  type LogSubscription,
+  type SubscribeOptions,
 } from './event-store.port';
 import { backlogByReading } from './backlog';
+import { AppendSignal, subscriptionByReading } from './subscription';
 
 interface Sealed {
   salt: Buffer | null;
@@ -61,8 +64,12 @@ export class InMemoryEventStore implements EventStore {
     return run;
   }
 
-  append(context: AppendContext, appends: StreamAppend[], _followUp?: AppendFollowUp): Promise<AppendResult> {
-    return this.serialised(() => this.appendNow(context, appends));
+  private readonly appends = new AppendSignal();
+
+  async append(context: AppendContext, appends: StreamAppend[], _followUp?: AppendFollowUp): Promise<AppendResult> {
+    const result = await this.serialised(() => this.appendNow(context, appends));
+    this.appends.notify();
+    return result;
   }
 
   private appendNow(context: AppendContext, appends: StreamAppend[]): AppendResult {
@@ -127,6 +134,11 @@ export class InMemoryEventStore implements EventStore {
     return this.log.slice(after.prepare, after.prepare + limit).map(copy);
   }
 
+  /** Every append here wakes it: nothing else writes this log. */
+  subscribe(after: LogPosition, deliver: (events: RecordedEvent[]) => Promise<void>, options: SubscribeOptions = {}): LogSubscription {
+    return subscriptionByReading((from, limit) => this.readAll(from, limit), this.appends, after, deliver, { ...options, pollMs: 60_000 });
+  }
+
   async readType(tenant: string, type: string, after: number, limit: number): Promise<RecordedEvent[]> {
     return this.log
       .slice(after)
@@ -178,7 +190,13 @@ export class InMemoryEventStore implements EventStore {
     return { ok: true, events: this.log.length, headPosition: this.log.length, head: this.log.length ? previous.toString('hex') : null };
   }
 
-  redact(context: AppendContext, redactions: LogRedaction[], record: (hashes: RedactedHash[]) => StreamAppend[]): Promise<AppendResult> {
+  async redact(context: AppendContext, redactions: LogRedaction[], record: (hashes: RedactedHash[]) => StreamAppend[]): Promise<AppendResult> {
+    const result = await this.redactNow(context, redactions, record);
+    this.appends.notify();
+    return result;
+  }
+
+  private redactNow(context: AppendContext, redactions: LogRedaction[], record: (hashes: RedactedHash[]) => StreamAppend[]): Promise<AppendResult> {
     return this.serialised(() => {
       this.sealNow();
       for (const r of redactions) {

@@ -39,7 +39,10 @@ import {
   type RedactedHash,
   type StreamAppend,
   type Backlog,
+  type LogSubscription,
+  type SubscribeOptions,
 } from './event-store.port';
+import { AppendSignal, subscriptionByReading } from './subscription';
 
 interface EventRow {
   global_position: number;
@@ -100,13 +103,35 @@ interface AppendReply {
   then?: unknown;
 }
 
+/** How often a caught-up subscription looks for what other processes committed (this process's own appends wake it at once). */
+export const SUBSCRIPTION_POLL_MS = 100;
+
 export class PostgresEventStore implements EventStore {
   readonly capabilities = { inlineProjection: true, redact: true, logInDatabase: true };
-  constructor(private readonly db: Db) {}
+  private readonly appends = new AppendSignal();
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: { subscriptionPollMs?: number } = {},
+  ) {}
 
   /** One statement, one round trip, one commit (see appendWith). */
   async append(context: AppendContext, appends: StreamAppend[], followUp?: AppendFollowUp): Promise<AppendResult> {
-    return appendWith(this.db, context, appends, followUp);
+    const result = await appendWith(this.db, context, appends, followUp);
+    this.appends.notify();
+    return result;
+  }
+
+  /**
+   * Polls (see subscription.ts): PostgreSQL could push with LISTEN/NOTIFY, but a NOTIFY in every
+   * append would serialise all commits on the notification queue's lock, and the log's order
+   * already costs appends one lock each.
+   */
+  subscribe(after: LogPosition, deliver: (events: RecordedEvent[]) => Promise<void>, options: SubscribeOptions = {}): LogSubscription {
+    return subscriptionByReading((from, limit) => this.readAll(from, limit), this.appends, after, deliver, {
+      ...options,
+      pollMs: this.options.subscriptionPollMs ?? SUBSCRIPTION_POLL_MS,
+    });
   }
 
   /**
@@ -117,7 +142,7 @@ export class PostgresEventStore implements EventStore {
    * conflict in that append undoes the rewrite too.
    */
   async redact(context: AppendContext, redactions: LogRedaction[], record: (hashes: RedactedHash[]) => StreamAppend[]): Promise<AppendResult> {
-    return this.db.transaction().execute(async (trx) => {
+    const result = await this.db.transaction().execute(async (trx) => {
       await sql`SELECT pg_advisory_xact_lock(${APPEND_LOCK}), set_config('factledger.erasing', 'on', true)`.execute(trx);
       while (Number((await sql<{ n: number }>`SELECT fl_seal(5000) AS n`.execute(trx)).rows[0]!.n) === 5000);
       const rows = redactions.map((r) => ({ p: r.position, d: r.data }));
@@ -139,6 +164,8 @@ export class PostgresEventStore implements EventStore {
       await sql`SELECT set_config('factledger.erasing', 'off', true)`.execute(trx);
       return appendWith(trx, context, record(hashes));
     });
+    this.appends.notify();
+    return result;
   }
 
   async readStream(tenant: string, streamId: string): Promise<ReadStreamResult> {

@@ -6,9 +6,9 @@
  * `kurrentdb://` URLs (the successor's scheme, which `KURRENTDB_URL` takes) are read as the
  * `esdb://` URLs this client knows; both carry the same options (`?tls=false`, `?node=…`).
  */
-import { ANY, BACKWARDS, END, EventStoreDBClient, FORWARDS, jsonEvent, NO_STREAM, START, StreamNotFoundError, WrongExpectedVersionError } from '@eventstore/db-client';
+import { ANY, BACKWARDS, END, EventStoreDBClient, FORWARDS, jsonEvent, NO_STREAM, START, StreamNotFoundError, streamNameFilter, WrongExpectedVersionError } from '@eventstore/db-client';
 
-export { ANY, BACKWARDS, END, FORWARDS, jsonEvent, NO_STREAM, START, StreamNotFoundError, WrongExpectedVersionError };
+export { ANY, BACKWARDS, END, FORWARDS, jsonEvent, NO_STREAM, START, StreamNotFoundError, streamNameFilter, WrongExpectedVersionError };
 export type { AllStreamResolvedEvent, Position, ResolvedEvent } from '@eventstore/db-client';
 export type KurrentClient = EventStoreDBClient;
 

@@ -44,9 +44,24 @@ import type {
   RedactedHash,
   StreamAppend,
   Backlog,
+  LogSubscription,
+  SubscribeOptions,
 } from '../event-store.port';
 import { backlogByReading } from '../backlog';
-import { type AllStreamResolvedEvent, BACKWARDS, END, FORWARDS, jsonEvent, type KurrentClient, NO_STREAM, START, StreamNotFoundError, WrongExpectedVersionError } from './kurrentdb-client';
+import { DEFAULT_SUBSCRIPTION_PAGE } from '../subscription';
+import {
+  type AllStreamResolvedEvent,
+  BACKWARDS,
+  END,
+  FORWARDS,
+  jsonEvent,
+  type KurrentClient,
+  NO_STREAM,
+  START,
+  StreamNotFoundError,
+  streamNameFilter,
+  WrongExpectedVersionError,
+} from './kurrentdb-client';
 
 /** What each event's metadata carries, in short keys (every event pays for them). */
 interface Meta {
@@ -255,6 +270,49 @@ export class KurrentDbEventStore implements EventStore {
       if (read < PAGE || from === START) return out;
       skip = from;
     }
+  }
+
+  /**
+   * The server's own catch-up subscription to `$all` (it reads from the position, then goes live),
+   * filtered to our prefix on the server. Events are delivered in pages: a page goes when it is
+   * full or when nothing more has arrived; while a delivery runs, what the server sends waits in
+   * the subscription's buffer (the client stops reading when it is full), so nothing is lost.
+   */
+  subscribe(after: LogPosition, deliver: (events: RecordedEvent[]) => Promise<void>, options: SubscribeOptions = {}): LogSubscription {
+    const pageSize = options.pageSize ?? DEFAULT_SUBSCRIPTION_PAGE;
+    // A subscription starts strictly after its position (a read includes it: see readAll).
+    const fromPosition = after.prepare === 0 && after.commit === '0' ? START : { commit: BigInt(after.commit === '0' ? after.prepare : after.commit), prepare: BigInt(after.prepare) };
+    const subscription = this.client.subscribeToAll({ fromPosition, filter: streamNameFilter({ prefixes: [this.prefix] }) });
+    let closed = false;
+    const run = async (): Promise<void> => {
+      let page: RecordedEvent[] = [];
+      try {
+        for await (const resolved of subscription) {
+          if (closed) return;
+          const e = (resolved as AllStreamResolvedEvent).event;
+          if (e?.streamId.startsWith(this.prefix)) page.push(this.recorded(e as never));
+          if (page.length > 0 && (page.length >= pageSize || subscription.readableLength === 0)) {
+            await deliver(page);
+            page = [];
+          }
+        }
+        if (!closed) throw new Error('the KurrentDB subscription ended without being closed');
+      } catch (error) {
+        if (!closed) throw error;
+      } finally {
+        await subscription.unsubscribe().catch(() => undefined);
+      }
+    };
+    const ended = run();
+    ended.catch(() => undefined); // observed through `ended`; never an unhandled rejection
+    return {
+      ended,
+      close: async () => {
+        closed = true;
+        await subscription.unsubscribe().catch(() => undefined);
+        await ended.catch(() => undefined);
+      },
+    };
   }
 
   async readType(tenant: string, type: string, after: number, limit: number): Promise<RecordedEvent[]> {
