@@ -31,10 +31,11 @@ export function workerCommand(config: () => LedgerConfig): Command {
       const recall = recallOn(handle.database, handle.runner, systemClock, settings);
       let purged = 0;
       const all: WorkerJob[] = [
-        { name: 'facts', run: () => handle.runner.catchUpOne('facts') },
-        { name: 'answers', run: () => handle.runner.catchUpOne('answers') },
-        { name: 'recall-index', run: () => recall.indexer.catchUp() },
-        { name: 're-review', run: () => handle.saga.catchUp() },
+        // The log's consumers follow it through a subscription while their lease is held.
+        { name: 'facts', run: () => handle.runner.catchUpOne('facts'), follow: (onError) => handle.runner.followOne('facts', { onError }) },
+        { name: 'answers', run: () => handle.runner.catchUpOne('answers'), follow: (onError) => handle.runner.followOne('answers', { onError }) },
+        { name: 'recall-index', run: () => recall.indexer.catchUp(), follow: (onError) => recall.indexer.follow({ onError }) },
+        { name: 're-review', run: () => handle.saga.catchUp(), follow: (onError) => handle.saga.follow({ onError }) },
         { name: 'seal', run: () => handle.store.seal() },
         {
           name: 'trace-retention',

@@ -41,10 +41,10 @@ export interface LedgerHandle {
 /** Builds a ledger on an already open database (tests, benchmarks, hosts that own the pool). */
 export function ledgerOn(
   database: Database,
-  options: { clock?: Clock; waitTimeoutMs?: number; llm?: ChatModel; maxRevisions?: number; reviewPolicy?: ReviewPolicy; passive?: boolean; store?: EventStore } = {},
+  options: { clock?: Clock; waitTimeoutMs?: number; llm?: ChatModel; maxRevisions?: number; reviewPolicy?: ReviewPolicy; passive?: boolean; store?: EventStore; subscriptionPollMs?: number } = {},
 ): LedgerHandle {
   const clock = options.clock ?? systemClock;
-  const store = options.store ?? new PostgresEventStore(database.db);
+  const store = options.store ?? new PostgresEventStore(database.db, { subscriptionPollMs: options.subscriptionPollMs });
   const facts = new PostgresFactProjection();
   // With workers elsewhere (FACTLEDGER_WORKERS=external) this process applies no projection itself.
   const runner = new ProjectionRunner(database.db, [facts, new AnswerProjection()], { waitTimeoutMs: options.waitTimeoutMs, sessions: database, log: store, passive: options.passive });
@@ -104,6 +104,8 @@ export async function createLedger(config: LedgerConfig, options: { clock?: Cloc
       reviewPolicy: config.reviewPolicy,
       passive: config.workers === 'external',
       store: kurrent?.store,
+      // A subscription to the log finds what other processes wrote as often as the index looks.
+      subscriptionPollMs: config.indexIntervalMs,
     });
     await handle.runner.catchUp();
     const log = kurrent;

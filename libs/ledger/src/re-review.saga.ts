@@ -9,7 +9,7 @@
  * stays as it is until reviewed. Driven by the log, never by the in-memory event bus alone.
  */
 import { DEFAULT_REVIEW_POLICY, ERASED_REASON, isLiveEvent, MEMORY_ERASED, type MemoryErased, type MemoryEvent, MEMORY_EVENT_TYPES, type ReviewPolicy, reviewTrigger } from '@factledger/domain';
-import { type AnswerReader, CheckpointedConsumer, type ProjectionRunner, readCheckpoint } from '@factledger/projections';
+import { type AnswerReader, CheckpointedConsumer, type Following, type ProjectionRunner, readCheckpoint } from '@factledger/projections';
 import type { RecordedEvent } from '@factledger/store';
 import type { Kysely } from 'kysely';
 import type { Answers } from './answers';
@@ -37,6 +37,11 @@ export class ReReviewSaga {
     const before = this.reopenedSoFar;
     await this.consumer.catchUp();
     return this.reopenedSoFar - before;
+  }
+
+  /** Processes what is committed and then each new event as it lands, through a subscription to the log, until stopped (what a worker runs). */
+  follow(options: { onError?: (error: unknown) => void } = {}): Following {
+    return this.consumer.follow(options);
   }
 
   private async reopenFor(events: RecordedEvent[]): Promise<void> {

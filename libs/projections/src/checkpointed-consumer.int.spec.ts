@@ -45,6 +45,47 @@ describe.each(testBackends())('CheckpointedConsumer on %s', (backend) => {
     expect(await consumed()).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
+  /** Waits (up to 10 s) until the rows hold `n` events. */
+  const untilConsumed = async (n: number): Promise<void> => {
+    for (const started = Date.now(); (await consumed()).length < n; ) {
+      if (Date.now() - started > 10_000) throw new Error(`timed out at ${(await consumed()).length} of ${n} events`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  const append = (n: number) => log.append(ctx, [{ streamId: `s${n % 3}`, expectedVersion: 'any', events: [{ eventId: randomUUID(), type: 'Tested', data: { n } }] }]);
+
+  it.each([
+    ['without a prepare step (the part already applied is passed over)', false],
+    ['with a prepare step (it subscribes again from the checkpoint)', true],
+  ])('follows the log through a subscription %s: what is there, then each new event, once, beside catch-ups under the same name', async (_, withPrepare) => {
+    const errors: unknown[] = [];
+    const follower = new CheckpointedConsumer<number[]>(
+      database.db,
+      log,
+      name,
+      { ...(withPrepare ? { prepare: async (events: RecordedEvent[]) => events.map((e) => e.globalPosition) } : {}), apply: insert(name) },
+      3,
+    );
+    const following = follower.follow({ retryMs: 20, onError: (error) => errors.push(error) });
+    await untilConsumed(10);
+    // Live, while another consumer of the same name (another process, or the inline projection) catches up too.
+    const other = new CheckpointedConsumer(database.db, log, name, { apply: insert(name) }, 2);
+    for (let n = 10; n < 20; n++) {
+      await append(n);
+      if (n % 3 === 0) await other.catchUp();
+    }
+    await untilConsumed(20);
+    await following.stop();
+    expect(await consumed()).toEqual(Array.from({ length: 20 }, (_, n) => n));
+    expect((await readCheckpoint(database.db, name)).prepare).toBe(20);
+    expect(errors).toEqual([]);
+    // Stopped: what comes next waits for the next consumer.
+    await append(20);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await consumed()).toHaveLength(20);
+    expect(await other.catchUp()).toBe(1);
+  });
+
   it('replays a page whose prepare or apply failed: nothing skipped, nothing doubled', async () => {
     let failPrepare = true;
     let failApply = true;

@@ -13,8 +13,14 @@
  *    commits has moved the checkpoint with it, so no event is applied twice or skipped.
  *
  * Concurrent callers in one process share a run (SingleFlightDrain).
+ *
+ * Two ways to drive it: `catchUp` reads what is committed so far (a worker's pass, a reader that
+ * waits for its own write), and `follow` keeps a subscription to the log (EventStore.subscribe)
+ * open from the checkpoint and applies each page the store delivers, in the same transaction
+ * discipline. Both may run at once: whichever moves the checkpoint first wins a page, and the
+ * other finds it moved.
  */
-import { type EventStore, LOG_START, type LogPosition, type RecordedEvent } from '@factledger/store';
+import { type EventStore, LOG_START, type LogPosition, type LogSubscription, type RecordedEvent } from '@factledger/store';
 import { type Kysely, sql } from 'kysely';
 import type { ProjectionExecutor } from './projection';
 import { SingleFlightDrain } from './single-flight-drain';
@@ -30,6 +36,21 @@ export interface PageOutcome {
   events: number;
 }
 
+/** A consumer following the log (CheckpointedConsumer.follow). */
+export interface Following {
+  /** Closes the subscription; resolves once a page in progress has committed or rolled back. */
+  stop(): Promise<void>;
+}
+
+/** Why a delivered page was not applied as it came: the subscription starts again from the checkpoint. */
+class Resubscribe extends Error {
+  constructor(readonly reason: 'busy' | 'moved') {
+    super(`consumer ${reason}`);
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export class CheckpointedConsumer<P = void> {
   private readonly drain = new SingleFlightDrain(async () => {
     const { done, events } = await this.page();
@@ -40,7 +61,7 @@ export class CheckpointedConsumer<P = void> {
   constructor(
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     private readonly db: Kysely<any>,
-    private readonly log: Pick<EventStore, 'readAll'>,
+    private readonly log: Pick<EventStore, 'readAll' | 'subscribe'>,
     readonly name: string,
     private readonly step: ConsumerStep<P>,
     readonly batchSize = 1000,
@@ -67,21 +88,85 @@ export class CheckpointedConsumer<P = void> {
     const from = await readCheckpoint(this.db, this.name);
     const events = await this.log.readAll(from, this.batchSize);
     if (events.length === 0) return { done: true, events: 0 };
-    const prepared = (await this.step.prepare?.(events)) as P;
-    const applied = await this.db.transaction().execute(async (trx) => {
-      if (!(await lockConsumer(trx, this.name, { wait: false }))) return 'busy' as const;
-      const now = await readCheckpoint(trx, this.name);
-      if (now.prepare !== from.prepare) return 'moved' as const;
-      await this.step.apply?.(trx, events, prepared);
-      await writeCheckpoint(trx, this.name, events[events.length - 1]!.logPosition);
-      return 'applied' as const;
-    });
+    const applied = await this.apply(from, events);
     // Busy: another process is consuming these very events, and a reader that needs them waits
     // for its checkpoint. Moved: someone else applied them first (an inline projection, another
     // process); this page's work is dropped and the next reads on from there.
-    if (applied === 'busy') return { done: true, events: 0 };
-    if (applied === 'moved') return { done: false, events: 0 };
-    return { done: events.length < this.batchSize, events: events.length };
+    if (applied.outcome === 'busy') return { done: true, events: 0 };
+    if (applied.outcome === 'moved') return { done: false, events: 0 };
+    return { done: events.length < this.batchSize, events: applied.events };
+  }
+
+  /**
+   * Follows the log until stopped: a subscription from the checkpoint, each delivered page applied
+   * as `page` applies one. When the checkpoint has moved on meanwhile (an inline projection, a
+   * catch-up) the part of the page already applied is passed over, for a consumer without a
+   * `prepare` (whose work is done for the whole page); otherwise, and whenever another process
+   * holds the consumer, the subscription starts again from the stored checkpoint, `retryMs`
+   * later when busy. Errors (a failed read, a failed page) go to `onError`, and it starts again.
+   */
+  follow(options: { retryMs?: number; onError?: (error: unknown) => void } = {}): Following {
+    const retryMs = options.retryMs ?? 1000;
+    let stopped = false;
+    let subscription: LogSubscription | null = null;
+    let wake = (): void => undefined;
+    const run = async (): Promise<void> => {
+      while (!stopped) {
+        let pause = 0;
+        try {
+          await this.ensureCheckpoint();
+          let from = await readCheckpoint(this.db, this.name);
+          if (stopped) return;
+          subscription = this.log.subscribe(
+            from,
+            async (events) => {
+              const applied = await this.apply(from, events, { passOver: !this.step.prepare });
+              if (applied.outcome !== 'applied') throw new Resubscribe(applied.outcome);
+              from = events[events.length - 1]!.logPosition;
+            },
+            { pageSize: this.batchSize },
+          );
+          await subscription.ended;
+        } catch (error) {
+          if (!(error instanceof Resubscribe)) {
+            options.onError?.(error);
+            pause = retryMs;
+          } else if (error.reason === 'busy') pause = retryMs;
+        }
+        if (pause > 0 && !stopped) await Promise.race([sleep(pause), new Promise<void>((resolve) => (wake = resolve))]);
+      }
+    };
+    const running = run();
+    return {
+      stop: async () => {
+        stopped = true;
+        wake();
+        await subscription?.close();
+        await running;
+      },
+    };
+  }
+
+  /**
+   * Prepares and applies `events`, read from checkpoint `from`, in one transaction with the
+   * checkpoint. `passOver`: when the checkpoint has moved on within the page, apply only what lies
+   * past it (a log's order is its positions' order, on every store).
+   */
+  private async apply(from: LogPosition, events: RecordedEvent[], options: { passOver?: boolean } = {}): Promise<{ outcome: 'busy' | 'moved' | 'applied'; events: number }> {
+    const prepared = (await this.step.prepare?.(events)) as P;
+    return this.db.transaction().execute(async (trx) => {
+      if (!(await lockConsumer(trx, this.name, { wait: false }))) return { outcome: 'busy' as const, events: 0 };
+      const now = await readCheckpoint(trx, this.name);
+      let todo = events;
+      if (now.prepare !== from.prepare) {
+        if (!options.passOver || now.prepare < from.prepare) return { outcome: 'moved' as const, events: 0 };
+        todo = events.filter((e) => e.logPosition.prepare > now.prepare);
+        if (todo.length === 0) return { outcome: 'applied' as const, events: 0 };
+      }
+      await this.step.apply?.(trx, todo, prepared);
+      await writeCheckpoint(trx, this.name, todo[todo.length - 1]!.logPosition);
+      return { outcome: 'applied' as const, events: todo.length };
+    });
   }
 }
 

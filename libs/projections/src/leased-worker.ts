@@ -9,6 +9,11 @@
  * stops running jobs when the check fails or takes longer than `aliveTimeoutMs`. Another worker
  * that polls every `intervalMs` takes it over within one interval of the lapse.
  *
+ * A job that can `follow` (the log's consumers) is followed while its lease is held: one
+ * subscription to the log from the consumer's checkpoint (EventStore.subscribe), so new events are
+ * applied as they land (pushed by KurrentDB; found by a poll on PostgreSQL), and stopped when the
+ * lease is lost. Other jobs (the sealer, trace retention) run once a pass.
+ *
  * The lease keeps two workers from doing the same work at once; it is not what keeps an event from
  * being applied twice: every job is a CheckpointedConsumer (or the sealer, serialised by its own
  * lock), whose page commits its rows and its checkpoint together, so a hand-over in the middle of
@@ -16,11 +21,14 @@
  */
 import type { Database, Session } from '@factledger/store';
 import { sql } from 'kysely';
+import type { Following } from './checkpointed-consumer';
 
 export interface WorkerJob {
   name: string;
   /** Everything committed so far (a catch-up). */
   run(): Promise<unknown>;
+  /** Follows the log until stopped; when given, the worker runs this instead of `run` while it holds the lease. */
+  follow?(onError: (error: unknown) => void): Following;
 }
 
 export interface WorkerOptions {
@@ -32,12 +40,14 @@ export interface WorkerOptions {
   onLease?(job: string, held: boolean): void;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class LeasedWorker {
   private stopping = false;
   private running: Promise<void> | null = null;
   private readonly held = new Set<string>();
+  private readonly following = new Map<string, Following>();
+  /** Ends the wait between passes: `stop` takes effect at once, not an interval later. */
+  private wake = (): void => undefined;
 
   constructor(
     private readonly database: Pick<Database, 'session'>,
@@ -56,6 +66,7 @@ export class LeasedWorker {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    this.wake();
     await this.running;
     this.running = null;
   }
@@ -68,8 +79,17 @@ export class LeasedWorker {
         this.options.onError?.(error);
       }
       this.lost();
-      if (!this.stopping) await sleep(this.options.intervalMs);
+      if (!this.stopping) await this.sleep(this.options.intervalMs);
     }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    let timer: NodeJS.Timeout | undefined;
+    return new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+      this.wake = resolve;
+    }).finally(() => clearTimeout(timer));
   }
 
   private lost(): void {
@@ -91,16 +111,23 @@ export class LeasedWorker {
             this.held.add(job.name);
             this.options.onLease?.(job.name, true);
           }
+          if (job.follow) {
+            if (!this.following.has(job.name)) this.following.set(job.name, job.follow((error) => this.options.onError?.(error)));
+            continue;
+          }
           try {
             await job.run();
           } catch (error) {
             this.options.onError?.(error);
           }
         }
-        await sleep(this.options.intervalMs);
-        await this.alive(s);
+        await this.sleep(this.options.intervalMs);
+        if (!this.stopping) await this.alive(s);
       }
     } finally {
+      // No job goes on once its lease may be someone else's.
+      await Promise.all([...this.following.values()].map((f) => f.stop().catch((error: unknown) => this.options.onError?.(error))));
+      this.following.clear();
       // The connection goes back to its pool: it must not carry the leases with it.
       await sql`SELECT pg_advisory_unlock_all()`.execute(s.db).catch(() => undefined);
     }

@@ -8,7 +8,7 @@
 import { InvalidInputError } from '@factledger/domain';
 import { type BacklogRow, backlogStatement, type Database, type EventStore, LOG_START, type LogPosition, PostgresEventStore, readLog } from '@factledger/store';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import { CheckpointedConsumer, lockConsumer, readCheckpoint, writeCheckpoint } from './checkpointed-consumer';
+import { CheckpointedConsumer, type Following, lockConsumer, readCheckpoint, writeCheckpoint } from './checkpointed-consumer';
 import { ProjectionLagError } from './errors';
 import type { Projection } from './projection';
 import { type RebuildPlan, rebuildBeside, rebuildInPlace } from './rebuild';
@@ -23,7 +23,7 @@ export interface ProjectionStatus {
 }
 
 /** What the runner and its consumers use of the event-store port. */
-export type RunnerLog = Pick<EventStore, 'readAll' | 'head' | 'readBatch' | 'behind' | 'capabilities'>;
+export type RunnerLog = Pick<EventStore, 'readAll' | 'subscribe' | 'head' | 'readBatch' | 'behind' | 'capabilities'>;
 
 export interface RunnerOptions {
   batchSize?: number;
@@ -83,9 +83,18 @@ export class ProjectionRunner {
 
   /** One projection's catch-up, whatever `passive` says (what a worker runs); events applied. */
   catchUpOne(name: string): Promise<number> {
+    return this.consumer(name).catchUp();
+  }
+
+  /** One projection following the log through a subscription (what a worker holding it runs), whatever `passive` says. */
+  followOne(name: string, options: { onError?: (error: unknown) => void } = {}): Following {
+    return this.consumer(name).follow(options);
+  }
+
+  private consumer(name: string): CheckpointedConsumer {
     const consumer = this.consumers.find((c) => c.name === name);
     if (!consumer) throw new Error(`no projection named '${name}' (known: ${this.consumers.map((c) => c.name).join(', ')})`);
-    return consumer.catchUp();
+    return consumer;
   }
 
   /**

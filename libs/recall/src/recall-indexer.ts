@@ -8,7 +8,7 @@
  */
 import { detectLanguage, RESOLUTION_BATCH, searchTermsOf, slotTermsOf } from '@factledger/domain';
 import { type Embedder, type Embedding, embeddedTexts, toVectorText } from '@factledger/embeddings';
-import { type CheckpointLagRow, CheckpointedConsumer, checkpointLagStatement, consumerLag, type ProjectionExecutor, type ProjectionRunner } from '@factledger/projections';
+import { type CheckpointLagRow, CheckpointedConsumer, checkpointLagStatement, consumerLag, type Following, type ProjectionExecutor, type ProjectionRunner } from '@factledger/projections';
 import type { RecordedEvent } from '@factledger/store';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 
@@ -68,6 +68,11 @@ export class RecallIndexer {
     const before = this.embeddedSoFar;
     await this.consumer.catchUp();
     return this.embeddedSoFar - before;
+  }
+
+  /** Indexes what is committed and then each new version as it lands, through a subscription to the log, until stopped (what a worker runs). */
+  follow(options: { onError?: (error: unknown) => void } = {}): Following {
+    return this.consumer.follow(options);
   }
 
   /** The HNSW indexes for this model's vector length (migrations 006 and 020 made the ones for 512). */
