@@ -1,8 +1,14 @@
 /**
- * The OpenAPI 3 document, generated from the same zod schemas that validate the input, so the
- * document and the validation cannot drift apart.
+ * The OpenAPI 3 document, generated from the routes themselves and the same zod schemas that
+ * validate the input, so neither can drift from it. Each entry below names a controller method;
+ * its HTTP method, its path and its success status are read from that method's Nest decorators
+ * (`@Get`/`@Post`, the controller's prefix, `@HttpCode`). Building the document fails when a
+ * route of a documented controller has no entry, when an entry names a method that is no route,
+ * or when an entry's success status is not the one the route answers with.
  */
 import { OpenAPIRegistry, OpenApiGeneratorV3, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { HttpStatus, RequestMethod } from '@nestjs/common';
+import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import {
   answerQuerySchema,
   assertSchema,
@@ -48,6 +54,35 @@ import {
   traceSchema,
   writeResultSchema,
 } from './api.schemas';
+import { AnswersController } from './answers.controller';
+import { BatchesController } from './batches.controller';
+import { ContextController } from './context.controller';
+import { ErasuresController } from './erasures.controller';
+import { FactsController } from './facts.controller';
+import { HealthController } from './health.controller';
+import { MemoriesController } from './memories.controller';
+import { MessagesController } from './messages.controller';
+import { OpenApiController } from './openapi.controller';
+
+/** What the document says of one route, beside the controller method that serves it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type RouteDoc = Omit<RouteConfig, 'method' | 'path'> & { handler: (...args: any[]) => unknown };
+
+/**
+ * The controllers the document covers: every route of the HTTP API (MCP, at /mcp, has its own
+ * protocol: docs/mcp.md). A function, as the entries are: OpenApiController imports this module.
+ */
+export const documentedControllers = () => [
+  MemoriesController,
+  MessagesController,
+  AnswersController,
+  FactsController,
+  BatchesController,
+  ErasuresController,
+  ContextController,
+  HealthController,
+  OpenApiController,
+];
 
 const json = (schema: z.ZodType, description: string): ResponseConfig => ({ description, content: { 'application/json': { schema } } });
 const body = (schema: z.ZodType, required = true) => ({ required, content: { 'application/json': { schema } } });
@@ -67,66 +102,58 @@ const failures = {
 const answerParams = z.object({ tenant: tenantParams.shape.tenant, answerId: z.string().min(1).max(200) });
 const anyJson = (description: string) => json(z.record(z.string(), z.unknown()), description);
 
-const ROUTES: RouteConfig[] = [
+const routeDocs = (): RouteDoc[] => [
   {
-    method: 'post',
-    path: '/v1/tenants/{tenant}/answers',
+    handler: AnswersController.prototype.record,
     summary: 'Record an answer with the memory versions it cited (pinned as they are now)',
     tags: ['answers'],
     request: { params: tenantParams, body: body(recordAnswerSchema) },
     responses: { 201: anyJson('{answerId, position, changed}'), ...failures.invalid, ...failures.unknownMemory },
   },
   {
-    method: 'get',
-    path: '/v1/tenants/{tenant}/answers',
+    handler: AnswersController.prototype.reopened,
     summary: 'Answers reopened by the re-review saga and not reviewed yet',
     tags: ['answers'],
     request: { params: tenantParams, query: reopenedQuerySchema },
     responses: { 200: json(z.array(z.record(z.string(), z.unknown())), 'The reopened answers, oldest first.'), ...failures.invalid, ...failures.lag },
   },
   {
-    method: 'get',
-    path: '/v1/tenants/{tenant}/answers/{answerId}',
+    handler: AnswersController.prototype.answer,
     summary: 'One answer, its citations as they were and what became of each',
     tags: ['answers'],
     request: { params: answerParams, query: answerQuerySchema.omit({ answerId: true }) },
     responses: { 200: anyJson('The answer.'), 404: json(errorSchema, 'unknown_answer'), ...failures.lag },
   },
   {
-    method: 'post',
-    path: '/v1/tenants/{tenant}/answers/{answerId}/review',
+    handler: AnswersController.prototype.review,
     summary: 'Mark a reopened answer reviewed',
     tags: ['answers'],
     request: { params: answerParams, body: body(reviewAnswerSchema.omit({ answerId: true }), false) },
     responses: { 200: anyJson('{answerId, position, changed}'), ...failures.invalid, ...failures.conflict },
   },
   {
-    method: 'post',
-    path: '/v1/tenants/{tenant}/answers/revisions',
+    handler: AnswersController.prototype.revise,
     summary: "Optional (needs a language model): extract an answer's claims, verify them, rewrite it while they fail, up to a cap",
     tags: ['answers'],
     request: { params: tenantParams, body: body(reviseAnswerSchema) },
     responses: { 200: anyJson('{answer, revisions, verdicts, settled}'), ...failures.invalid, 501: json(errorSchema, 'llm_not_configured') },
   },
   {
-    method: 'get',
-    path: '/v1/tenants/{tenant}/memories/{memoryId}/answers',
+    handler: AnswersController.prototype.citing,
     summary: 'The answers that cited this memory version',
     tags: ['answers'],
     request: { params: memoryParams, query: reopenedQuerySchema },
     responses: { 200: json(z.array(z.record(z.string(), z.unknown())), 'The answers, by id.'), ...failures.invalid, ...failures.lag },
   },
   {
-    method: 'post',
-    path: '/v1/tenants/{tenant}/verifications',
+    handler: AnswersController.prototype.verify,
     summary: "Verify an answer's claims: supported, distorted, stale or fabricated, one verdict per claim",
     tags: ['answers'],
     request: { params: tenantParams, body: body(verifyClaimsSchema) },
     responses: { 200: anyJson('{verdicts: [{verdict, says, memory, current, reason}]}'), ...failures.invalid },
   },
   {
-    method: 'post',
-    path: '/v1/tenants/{tenant}/context',
+    handler: ContextController.prototype.assemble,
     summary: 'Assemble the context for a prompt within a token budget (profile, fresh and detail channels)',
     tags: ['recall'],
     request: { params: tenantParams, body: body(recallQuerySchema) },
@@ -137,16 +164,14 @@ const ROUTES: RouteConfig[] = [
     },
   },
   {
-    method: 'get',
-    path: '/v1/tenants/{tenant}/traces/{id}',
+    handler: ContextController.prototype.trace,
     summary: 'How one context was assembled, stage by stage',
     tags: ['recall'],
     request: { params: traceParams },
     responses: { 200: json(traceSchema, 'The stored trace.'), 404: json(errorSchema, 'unknown_trace: none in this tenant, or past retention.') },
   },
   {
-    method: 'post',
-    path: '/v1/tenants/{tenant}/messages',
+    handler: MessagesController.prototype.ingest,
     summary: 'Ingest a raw chat message: triage, extraction and admission gates; the admitted memories and the record of every decision in one append',
     tags: ['messages'],
     request: { params: tenantParams, body: body(ingestMessageBody) },
@@ -157,16 +182,14 @@ const ROUTES: RouteConfig[] = [
     },
   },
   {
-    method: 'get',
-    path: '/v1/tenants/{tenant}/messages/{messageId}',
+    handler: MessagesController.prototype.message,
     summary: 'The stored record of an ingested message: its triage and every admission decision',
     tags: ['messages'],
     request: { params: messageParams },
     responses: { 200: json(ingestResultSchema, 'The record.'), ...failures.unknownMessage },
   },
   {
-    method: 'post',
-    path: '/v1/tenants/{tenant}/memories',
+    handler: MemoriesController.prototype.assert,
     summary: 'Assert a fact (subject, relation, value) or a prose memory',
     tags: ['memories'],
     request: { params: tenantParams, body: body(assertSchema) },
@@ -174,15 +197,14 @@ const ROUTES: RouteConfig[] = [
   },
   ...(
     [
-      ['quarantine', quarantineBody, false, 'Quarantine a memory: out of every read path, kept, restorable'],
-      ['restore', restoreBody, false, 'Restore a quarantined memory'],
-      ['retype', retypeBody, true, 'Give a memory another type (the original type is kept)'],
-      ['retract', retractMemoryBody, false, 'Retract a memory from validFrom on (default now)'],
+      [MemoriesController.prototype.quarantine, quarantineBody, false, 'Quarantine a memory: out of every read path, kept, restorable'],
+      [MemoriesController.prototype.restore, restoreBody, false, 'Restore a quarantined memory'],
+      [MemoriesController.prototype.retype, retypeBody, true, 'Give a memory another type (the original type is kept)'],
+      [MemoriesController.prototype.retractMemory, retractMemoryBody, false, 'Retract a memory from validFrom on (default now)'],
     ] as const
   ).map(
-    ([action, schema, required, summary]): RouteConfig => ({
-      method: 'post',
-      path: `/v1/tenants/{tenant}/memories/{memoryId}/${action}`,
+    ([handler, schema, required, summary]): RouteDoc => ({
+      handler,
       summary,
       tags: ['memories'],
       request: { params: memoryParams, body: body(schema, required) },
@@ -190,24 +212,21 @@ const ROUTES: RouteConfig[] = [
     }),
   ),
   {
-    method: 'post',
-    path: '/v1/tenants/{tenant}/retractions',
+    handler: MemoriesController.prototype.retract,
     summary: 'Retract a value by its key (subject, relation, value, scope) or by memoryId',
     tags: ['memories'],
     request: { params: tenantParams, body: body(retractSchema) },
     responses: { 200: json(writeResultSchema, 'The retraction.'), ...failures.invalid, ...failures.unknownMemory, ...failures.conflict },
   },
   {
-    method: 'post',
-    path: '/v1/tenants/{tenant}/batches/{batch}/rollback',
+    handler: BatchesController.prototype.rollback,
     summary: "Roll back a batch's lifecycle changes by compensating events",
     tags: ['batches'],
     request: { params: batchParams, body: body(rollbackBody, false) },
     responses: { 200: json(rollbackResultSchema, 'What was compensated, item by item.'), ...failures.invalid, ...failures.unknownBatch, ...failures.conflict },
   },
   {
-    method: 'post',
-    path: '/v1/tenants/{tenant}/erasures',
+    handler: ErasuresController.prototype.erase,
     summary: "Erase a memory, a subject's memories or the tenant's: their words leave the log and every read model (admin scope)",
     tags: ['erasures'],
     request: { params: tenantParams, body: body(erasureBody) },
@@ -218,72 +237,119 @@ const ROUTES: RouteConfig[] = [
     },
   },
   {
-    method: 'get',
-    path: '/v1/tenants/{tenant}/memories/{memoryId}',
+    handler: MemoriesController.prototype.memory,
     summary: 'One memory, in any status',
     tags: ['memories'],
     request: { params: memoryParams, query: memoryQueryParams },
     responses: { 200: json(memoryViewSchema, 'The memory.'), ...failures.invalid, ...failures.unknownMemory, ...failures.lag },
   },
   {
-    method: 'get',
-    path: '/v1/tenants/{tenant}/memories/{memoryId}/history',
+    handler: MemoriesController.prototype.memoryHistory,
     summary: "The bitemporal history of a memory's stream (its key's, or a prose memory's own), with why each row closed",
     tags: ['memories'],
     request: { params: memoryParams, query: memoryQueryParams },
     responses: { 200: json(memoryHistorySchema, 'The history.'), ...failures.invalid, ...failures.unknownMemory, ...failures.lag },
   },
   {
-    method: 'get',
-    path: '/v1/tenants/{tenant}/memories',
+    handler: MemoriesController.prototype.list,
     summary: 'The active memories, newest first',
     tags: ['memories'],
     request: { params: tenantParams, query: listMemoriesQuerySchema },
     responses: { 200: json(memoryViewSchema.array(), 'Active memories.'), ...failures.invalid, ...failures.lag },
   },
   {
-    method: 'get',
-    path: '/v1/tenants/{tenant}/facts',
+    handler: FactsController.prototype.fact,
     summary: 'A key (subject, relation, scope) as of valid time and transaction time',
     tags: ['facts'],
     request: { params: tenantParams, query: factQueryParams },
     responses: { 200: json(factViewSchema, 'The value(s) holding at (validAt, knownAt).'), ...failures.invalid, ...failures.lag },
   },
   {
-    method: 'get',
-    path: '/v1/tenants/{tenant}/subjects/{subject}',
+    handler: FactsController.prototype.subject,
     summary: 'Every fact of a subject as of valid time and transaction time',
     tags: ['facts'],
     request: { params: subjectParams, query: subjectQueryParams },
     responses: { 200: json(subjectViewSchema, 'The facts holding at (validAt, knownAt).'), ...failures.invalid, ...failures.lag },
   },
   {
-    method: 'get',
-    path: '/v1/tenants/{tenant}/history',
+    handler: FactsController.prototype.history,
     summary: "A key's full bitemporal history, with the event that opened and closed each version",
     tags: ['facts'],
     request: { params: tenantParams, query: historyQueryParams },
     responses: { 200: json(historyViewSchema, 'Every version, oldest first.'), ...failures.invalid, ...failures.lag },
   },
   {
-    method: 'get',
-    path: '/health',
+    handler: HealthController.prototype.health,
     summary: 'Readiness: store, migrations, projection lag',
     tags: ['operations'],
     responses: { 200: json(healthSchema, 'Ready.'), 503: json(healthSchema, 'Not ready.') },
   },
   {
-    method: 'get',
-    path: '/openapi.json',
+    handler: OpenApiController.prototype.openapi,
     summary: 'This document',
     tags: ['operations'],
     responses: { 200: { description: 'The OpenAPI 3 document.', content: { 'application/json': { schema: { type: 'object' } } } } },
   },
 ];
 
+const METHODS: Partial<Record<RequestMethod, RouteConfig['method']>> = {
+  [RequestMethod.GET]: 'get',
+  [RequestMethod.POST]: 'post',
+  [RequestMethod.PUT]: 'put',
+  [RequestMethod.DELETE]: 'delete',
+  [RequestMethod.PATCH]: 'patch',
+};
+
+/** A route as Nest serves it: method, OpenAPI path (`:id` → `{id}`), success status, and the method that handles it. */
+export interface ServedRoute {
+  method: RouteConfig['method'];
+  path: string;
+  status: number;
+  handler: unknown;
+  name: string;
+}
+
+/** Every route of `controllers`, from their decorators. */
+export function servedRoutes(controllers: readonly (abstract new (...args: never[]) => unknown)[]): ServedRoute[] {
+  const out: ServedRoute[] = [];
+  for (const controller of controllers) {
+    const prefix = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');
+    for (const key of Object.getOwnPropertyNames(controller.prototype)) {
+      const handler = (controller.prototype as Record<string, unknown>)[key];
+      if (key === 'constructor' || typeof handler !== 'function' || Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
+      const verb = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod;
+      const method = METHODS[verb];
+      if (!method) throw new Error(`${controller.name}.${key}: no OpenAPI method for request method ${RequestMethod[verb]}`);
+      const segments = [prefix, String(Reflect.getMetadata(PATH_METADATA, handler))].flatMap((p) => p.split('/')).filter(Boolean);
+      const path = `/${segments.map((p) => p.replace(/^:(.+)$/, '{$1}')).join('/')}`;
+      const status = (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ?? (verb === RequestMethod.POST ? HttpStatus.CREATED : HttpStatus.OK);
+      out.push({ method, path, status, handler, name: `${controller.name}.${key}` });
+    }
+  }
+  return out;
+}
+
+/** The routes of `controllers` with their entries, checked both ways (see the module's note). */
+export function documentedRoutes(controllers: readonly (abstract new (...args: never[]) => unknown)[], entries: readonly RouteDoc[]): RouteConfig[] {
+  const routes = servedRoutes(controllers);
+  const out: RouteConfig[] = [];
+  for (const route of routes) {
+    const docs = entries.filter((d) => d.handler === route.handler);
+    if (docs.length !== 1) throw new Error(`${route.name} (${route.method.toUpperCase()} ${route.path}) has ${docs.length} OpenAPI entries, not one`);
+    const { handler: _, ...doc } = docs[0]!;
+    const success = Object.keys(doc.responses).map(Number).filter((code) => code >= 200 && code < 300);
+    if (!success.includes(route.status)) throw new Error(`${route.name} answers ${route.status}, but its OpenAPI entry documents ${success.join(', ') || 'no success status'}`);
+    out.push({ ...doc, method: route.method, path: route.path });
+  }
+  for (const doc of entries) {
+    if (!routes.some((r) => r.handler === doc.handler)) throw new Error(`an OpenAPI entry (${doc.summary ?? 'no summary'}) names a method that serves no route`);
+  }
+  return out;
+}
+
 export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV3['generateDocument']> {
   const registry = new OpenAPIRegistry();
-  for (const route of ROUTES) registry.registerPath(route);
+  for (const route of documentedRoutes(documentedControllers(), routeDocs())) registry.registerPath(route);
   return new OpenApiGeneratorV3(registry.definitions).generateDocument({
     openapi: '3.0.3',
     info: {

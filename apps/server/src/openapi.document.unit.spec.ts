@@ -1,0 +1,73 @@
+/**
+ * The OpenAPI document is generated from the routes: every route the server serves (but MCP's) is
+ * in it, at the method, path and success status its decorators give, and the generator refuses a
+ * route without an entry, an entry without a route, and a success status the route does not answer.
+ */
+import { Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { z } from 'zod';
+import { AppModule } from './app.module';
+import { McpController } from './mcp.controller';
+import { buildOpenApiDocument, documentedControllers, documentedRoutes, servedRoutes } from './openapi.document';
+
+@Controller('v1/things/:thing')
+class ThingsController {
+  @Get('parts')
+  parts() {
+    return [];
+  }
+
+  @Post('parts')
+  add() {
+    return {};
+  }
+
+  @Post('checks')
+  @HttpCode(200)
+  check() {
+    return {};
+  }
+}
+
+const ok = (description: string) => ({ description, content: { 'application/json': { schema: z.object({}) } } });
+
+describe('the OpenAPI document', () => {
+  it('covers every controller the server mounts except MCP, and each of their routes once, as served', () => {
+    const mounted = AppModule.forRoot().controllers ?? [];
+    expect(new Set(documentedControllers())).toEqual(new Set(mounted.filter((c) => c !== McpController)));
+    const doc = buildOpenApiDocument();
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item as object).map((method) => `${method} ${path}`));
+    const served = servedRoutes(documentedControllers()).map((r) => `${r.method} ${r.path}`);
+    expect(operations.sort()).toEqual([...new Set(served)].sort());
+    expect(served).toContain('post /v1/tenants/{tenant}/memories/{memoryId}/retype');
+    // The success status is the route's: a POST answers 201 unless it says otherwise.
+    expect(Object.keys((doc.paths['/v1/tenants/{tenant}/memories'] as { post: { responses: object } }).post.responses)).toContain('201');
+    expect(Object.keys((doc.paths['/v1/tenants/{tenant}/retractions'] as { post: { responses: object } }).post.responses)).toContain('200');
+  });
+
+  it('reads method, path and status from the decorators', () => {
+    const routes = documentedRoutes(
+      [ThingsController],
+      [
+        { handler: ThingsController.prototype.parts, summary: 'parts', responses: { 200: ok('the parts') } },
+        { handler: ThingsController.prototype.add, summary: 'add', responses: { 201: ok('added') } },
+        { handler: ThingsController.prototype.check, summary: 'check', responses: { 200: ok('checked') } },
+      ],
+    );
+    expect(routes.map((r) => [r.method, r.path, Object.keys(r.responses)])).toEqual([
+      ['get', '/v1/things/{thing}/parts', ['200']],
+      ['post', '/v1/things/{thing}/parts', ['201']],
+      ['post', '/v1/things/{thing}/checks', ['200']],
+    ]);
+  });
+
+  it('refuses a route without an entry, an entry without a route, and a success status the route does not answer', () => {
+    const parts = { handler: ThingsController.prototype.parts, summary: 'parts', responses: { 200: ok('the parts') } };
+    const add = { handler: ThingsController.prototype.add, summary: 'add', responses: { 201: ok('added') } };
+    const check = { handler: ThingsController.prototype.check, summary: 'check', responses: { 200: ok('checked') } };
+    expect(() => documentedRoutes([ThingsController], [parts, add])).toThrow('ThingsController.check (POST /v1/things/{thing}/checks) has 0 OpenAPI entries');
+    expect(() => documentedRoutes([ThingsController], [parts, add, check, { handler: () => undefined, summary: 'stray', responses: { 200: ok('x') } }])).toThrow(
+      'an OpenAPI entry (stray) names a method that serves no route',
+    );
+    expect(() => documentedRoutes([ThingsController], [parts, { ...add, responses: { 200: ok('added') } }, check])).toThrow('ThingsController.add answers 201, but its OpenAPI entry documents 200');
+  });
+});
