@@ -3,7 +3,8 @@
  * OpenAPI document describes. Inputs themselves are the ledger's own schemas (@factledger/ledger).
  */
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
-import type { ErasureResult, FactView, HistoryView, IngestResult, Ledger, MemoryView, RollbackResult, VersionView, WriteResult } from '@factledger/ledger';
+import type { AnswerView, AnswerWriteResult, ClaimVerdict, ErasureResult, FactView, HistoryView, IngestResult, Ledger, MemoryView, Revision, RollbackResult, VersionView, WriteResult } from '@factledger/ledger';
+import type { AnswerRow } from '@factledger/projections';
 import {
   erasureSchema,
   factQuerySchema,
@@ -312,6 +313,65 @@ export const erasureResultSchema = z
   })
   .openapi('ErasureResult');
 
+const citationSchema = z.object({
+  memoryId: z.string(),
+  value: z.string().nullable(),
+  text: z.string(),
+  speaker: z.string(),
+  erased: z.boolean().optional().openapi({ description: 'The cited memory was erased since, and its words with it.' }),
+});
+
+export const answerWriteResultSchema = z
+  .object({
+    answerId: z.string(),
+    position: z.number().int(),
+    changed: z.boolean().openapi({ description: 'False when the command changed nothing (already open, not open, or a replayed command id).' }),
+  })
+  .openapi('AnswerWriteResult');
+
+export const answerSchema = z
+  .object({
+    answerId: z.string(),
+    question: z.string(),
+    text: z.string(),
+    citations: z.array(citationSchema).openapi({ description: 'The memory versions it cited, as they were when it was recorded.' }),
+    status: z.enum(['answered', 'reopened', 'reviewed']),
+    reopened: z
+      .object({ answerId: z.string(), memoryId: z.string(), reason: z.string(), cause: z.object({ position: z.number().int(), event: z.string() }), at: instant })
+      .nullable()
+      .openapi({ description: 'Why the re-review saga reopened it, while it waits for review.' }),
+    recordedAt: instant,
+    position: z.number().int(),
+  })
+  .openapi('Answer');
+
+const citationNowSchema = citationSchema.extend({
+  now: z.object({ status: z.string(), supersededBy: z.string().nullable() }).nullable().openapi({ description: 'What became of the cited version; null when it is gone.' }),
+});
+
+export const answerViewSchema = answerSchema.extend({ citations: z.array(citationNowSchema) }).openapi('AnswerWithCitations');
+
+const claimVerdictSchema = z
+  .object({
+    verdict: z.enum(['supported', 'distorted', 'stale', 'fabricated']),
+    says: z.string(),
+    memory: z.object({ memoryId: z.string(), value: z.string().nullable(), text: z.string(), speaker: z.string(), status: z.string() }).nullable(),
+    current: z.array(z.object({ memoryId: z.string(), value: z.string().nullable(), text: z.string() })).openapi({ description: 'For stale and distorted: what memory says now.' }),
+    reason: z.string(),
+  })
+  .openapi('ClaimVerdict');
+
+export const verificationSchema = z.object({ verdicts: z.array(claimVerdictSchema) }).openapi('Verification');
+
+export const revisionSchema = z
+  .object({
+    answer: z.string(),
+    revisions: z.number().int().openapi({ description: 'How many times the model rewrote the answer.' }),
+    verdicts: z.array(claimVerdictSchema),
+    settled: z.boolean().openapi({ description: 'Every claim of the final answer is supported.' }),
+  })
+  .openapi('Revision');
+
 // A documented response must have exactly the fields the ledger returns: this fails to compile otherwise.
 type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false;
 type Documented<S extends z.ZodType, T> = SameKeys<z.infer<S>, T>;
@@ -332,7 +392,14 @@ const responsesInSync: [
   Documented<typeof gateFindingSchema, IngestResult['candidates'][number]['gates'][number]>,
   Documented<typeof resolvedMemorySchema, NonNullable<IngestResult['candidates'][number]['resolution']>[number]>,
   Documented<typeof erasureResultSchema, ErasureResult>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Documented<typeof answerWriteResultSchema, AnswerWriteResult>,
+  Documented<typeof answerSchema, AnswerRow>,
+  Documented<typeof citationSchema, AnswerRow['citations'][number]>,
+  Documented<typeof answerViewSchema, AnswerView>,
+  Documented<typeof citationNowSchema, AnswerView['citations'][number]>,
+  Documented<typeof claimVerdictSchema, ClaimVerdict>,
+  Documented<typeof revisionSchema, Revision>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 void responsesInSync;
 
 // ---- recall ----------------------------------------------------------------------------------

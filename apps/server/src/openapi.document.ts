@@ -22,6 +22,9 @@ import {
 import { recallQuerySchema } from '@factledger/recall';
 import { z } from 'zod';
 import {
+  answerSchema,
+  answerViewSchema,
+  answerWriteResultSchema,
   batchParams,
   contextResultSchema,
   errorSchema,
@@ -43,6 +46,7 @@ import {
   retractMemoryBody,
   retypeBody,
   rollbackBody,
+  revisionSchema,
   rollbackResultSchema,
   erasureBody,
   erasureResultSchema,
@@ -52,6 +56,7 @@ import {
   tenantParams,
   traceParams,
   traceSchema,
+  verificationSchema,
   writeResultSchema,
 } from './api.schemas';
 import { AnswersController } from './answers.controller';
@@ -100,7 +105,6 @@ const failures = {
 };
 
 const answerParams = z.object({ tenant: tenantParams.shape.tenant, answerId: z.string().min(1).max(200) });
-const anyJson = (description: string) => json(z.record(z.string(), z.unknown()), description);
 
 const routeDocs = (): RouteDoc[] => [
   {
@@ -108,49 +112,49 @@ const routeDocs = (): RouteDoc[] => [
     summary: 'Record an answer with the memory versions it cited (pinned as they are now)',
     tags: ['answers'],
     request: { params: tenantParams, body: body(recordAnswerSchema) },
-    responses: { 201: anyJson('{answerId, position, changed}'), ...failures.invalid, ...failures.unknownMemory },
+    responses: { 201: json(answerWriteResultSchema, 'Recorded (or, for a replayed command id, what was recorded then).'), ...failures.invalid, ...failures.unknownMemory },
   },
   {
     handler: AnswersController.prototype.reopened,
     summary: 'Answers reopened by the re-review saga and not reviewed yet',
     tags: ['answers'],
     request: { params: tenantParams, query: reopenedQuerySchema },
-    responses: { 200: json(z.array(z.record(z.string(), z.unknown())), 'The reopened answers, oldest first.'), ...failures.invalid, ...failures.lag },
+    responses: { 200: json(z.array(answerSchema), 'The reopened answers, oldest first.'), ...failures.invalid, ...failures.lag },
   },
   {
     handler: AnswersController.prototype.answer,
     summary: 'One answer, its citations as they were and what became of each',
     tags: ['answers'],
     request: { params: answerParams, query: answerQuerySchema.omit({ answerId: true }) },
-    responses: { 200: anyJson('The answer.'), 404: json(errorSchema, 'unknown_answer'), ...failures.lag },
+    responses: { 200: json(answerViewSchema, 'The answer, each citation with what became of it.'), 404: json(errorSchema, 'unknown_answer'), ...failures.lag },
   },
   {
     handler: AnswersController.prototype.review,
     summary: 'Mark a reopened answer reviewed',
     tags: ['answers'],
     request: { params: answerParams, body: body(reviewAnswerSchema.omit({ answerId: true }), false) },
-    responses: { 200: anyJson('{answerId, position, changed}'), ...failures.invalid, ...failures.conflict },
+    responses: { 200: json(answerWriteResultSchema, 'Reviewed; `changed` is false when it was not open.'), ...failures.invalid, ...failures.conflict },
   },
   {
     handler: AnswersController.prototype.revise,
     summary: "Optional (needs a language model): extract an answer's claims, verify them, rewrite it while they fail, up to a cap",
     tags: ['answers'],
     request: { params: tenantParams, body: body(reviseAnswerSchema) },
-    responses: { 200: anyJson('{answer, revisions, verdicts, settled}'), ...failures.invalid, 501: json(errorSchema, 'llm_not_configured') },
+    responses: { 200: json(revisionSchema, 'The final answer, how many rewrites it took, and its verdicts.'), ...failures.invalid, 501: json(errorSchema, 'llm_not_configured') },
   },
   {
     handler: AnswersController.prototype.citing,
     summary: 'The answers that cited this memory version',
     tags: ['answers'],
     request: { params: memoryParams, query: reopenedQuerySchema },
-    responses: { 200: json(z.array(z.record(z.string(), z.unknown())), 'The answers, by id.'), ...failures.invalid, ...failures.lag },
+    responses: { 200: json(z.array(answerSchema), 'The answers, by id.'), ...failures.invalid, ...failures.lag },
   },
   {
     handler: AnswersController.prototype.verify,
     summary: "Verify an answer's claims: supported, distorted, stale or fabricated, one verdict per claim",
     tags: ['answers'],
     request: { params: tenantParams, body: body(verifyClaimsSchema) },
-    responses: { 200: anyJson('{verdicts: [{verdict, says, memory, current, reason}]}'), ...failures.invalid },
+    responses: { 200: json(verificationSchema, 'One verdict per claim, in order.'), ...failures.invalid },
   },
   {
     handler: ContextController.prototype.assemble,

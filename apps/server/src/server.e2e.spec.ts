@@ -5,6 +5,8 @@
 import type { LedgerHandle } from '@factledger/ledger';
 import type { RecallHandle } from '@factledger/recall';
 import { testBackends } from '@factledger/store';
+import type { z } from 'zod';
+import { answerSchema, answerViewSchema, answerWriteResultSchema, verificationSchema } from './api.schemas';
 import { startTestServer, type TestServer } from './test-server';
 
 interface Reply {
@@ -274,21 +276,31 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
 
   it('records an answer, reopens it through the saga when its citation is superseded, reviews it, verifies claims', async () => {
     const diet = await assertFact('ans', { subject: 'user', relation: 'diet', value: 'vegetarian' });
+    // A body is what its OpenAPI schema says, no more (parsing drops unknown fields at any depth) and no less.
+    const documented = (schema: z.ZodType, body: unknown) => expect(schema.parse(body)).toEqual(body);
     const answer = await post('/v1/tenants/ans/answers', { question: 'Dinner?', text: 'A vegetarian bibimbap.', cites: [diet.memoryId] });
     expect(answer.status).toBe(201);
+    documented(answerWriteResultSchema, answer.body);
     expect(await post('/v1/tenants/ans/answers', { text: 'x', cites: ['no-such-memory'] })).toMatchObject({ status: 404, body: { error: 'unknown_memory' } });
     await assertFact('ans', { subject: 'user', relation: 'diet', value: 'vegan' });
     await handle.saga.catchUp();
     const open = await get('/v1/tenants/ans/answers');
     expect(open.body.map((a: { answerId: string }) => a.answerId)).toEqual([answer.body.answerId]);
-    expect((await get(`/v1/tenants/ans/answers/${answer.body.answerId}`)).body).toMatchObject({ status: 'reopened', citations: [{ value: 'vegetarian', now: { status: 'retired' } }] });
+    documented(answerSchema.array(), open.body);
+    const one = await get(`/v1/tenants/ans/answers/${answer.body.answerId}`);
+    expect(one.body).toMatchObject({ status: 'reopened', citations: [{ value: 'vegetarian', now: { status: 'retired' } }] });
+    documented(answerViewSchema, one.body);
     const citing = await get(`/v1/tenants/ans/memories/${diet.memoryId}/answers`);
     expect(citing.body.map((a: { answerId: string }) => a.answerId)).toEqual([answer.body.answerId]);
-    expect((await post(`/v1/tenants/ans/answers/${answer.body.answerId}/review`, {})).body).toMatchObject({ changed: true });
+    documented(answerSchema.array(), citing.body);
+    const reviewed = await post(`/v1/tenants/ans/answers/${answer.body.answerId}/review`, {});
+    expect(reviewed.body).toMatchObject({ changed: true });
+    documented(answerWriteResultSchema, reviewed.body);
     expect((await get('/v1/tenants/ans/answers')).body).toEqual([]);
     expect(await get('/v1/tenants/ans/answers/nope')).toMatchObject({ status: 404, body: { error: 'unknown_answer' } });
     const verdicts = await post('/v1/tenants/ans/verifications', { claims: [{ cites: diet.memoryId, says: 'vegetarian', speaker: 'user' }, { says: 'I play the cello' }] });
     expect(verdicts.body.verdicts.map((v: { verdict: string }) => v.verdict)).toEqual(['stale', 'fabricated']);
+    documented(verificationSchema, verdicts.body);
     expect((await post('/v1/tenants/ans/verifications', { claims: [] })).status).toBe(400);
     expect(await post('/v1/tenants/ans/answers/revisions', { answer: 'x' })).toMatchObject({ status: 501, body: { error: 'llm_not_configured' } });
   });

@@ -50,7 +50,7 @@ export interface AnswerWriteResult {
 
 export interface AnswerView extends AnswerRow {
   /** Each cited version as it was, and what became of it. */
-  citations: (Citation & { now: { status: string; supersededBy: string | null } | null })[];
+  citations: (AnswerRow['citations'][number] & { now: { status: string; supersededBy: string | null } | null })[];
 }
 
 export const answerStreamId = (answerId: string): string => `answer-${answerId}`;

@@ -9,7 +9,7 @@ export interface AnswerRow {
   /** `erased`: the cited memory was erased since, and its words with it. */
   citations: { memoryId: string; value: string | null; text: string; speaker: string; erased?: boolean }[];
   status: 'answered' | 'reopened' | 'reviewed';
-  reopened: { memoryId: string; reason: string; cause: { position: number; event: string }; at: string } | null;
+  reopened: { answerId: string; memoryId: string; reason: string; cause: { position: number; event: string }; at: string } | null;
   recordedAt: string;
   position: number;
 }
