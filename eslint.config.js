@@ -58,6 +58,23 @@ module.exports = [
       ],
     },
   },
+  // The fact projection's tables are the projections lib's own: other libs read them through its
+  // API or its read views (fl_read_*, migrations/022).
+  {
+    files: ['**/*.ts'],
+    ignores: ['libs/projections/src/**', 'libs/store/src/**', '**/*.spec.ts', 'test/**', 'bench/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'TemplateElement[value.raw=/\\bfl_events\\b/]', message: 'read the log through the EventStore port (libs/store), not its table' },
+        { selector: 'Literal[value=/\\bfl_events\\b/]', message: 'read the log through the EventStore port (libs/store), not its table' },
+        {
+          selector: 'TemplateElement[value.raw=/\\bfl_(memories|fact_history|erased_memories|checkpoints|projected_streams|answers)\\b/]',
+          message: "read the fact projection through libs/projections (its readers, or its read views fl_read_*), not its tables",
+        },
+      ],
+    },
+  },
   {
     files: ['**/*.spec.ts', 'test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@nx/enforce-module-boundaries': 'off', '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },

@@ -225,6 +225,23 @@ describe.each(testBackends())('ProjectionRunner on %s', (backend) => {
         expect(await names()).toEqual(before);
       });
 
+      it('makes the read views over the swapped tables again (migrations/022), reading the new rows', async () => {
+        await handle.runner.catchUp();
+        const views = async () =>
+          (await sql<{ name: string; definition: string }>`SELECT viewname AS name, definition FROM pg_views WHERE viewname LIKE 'fl\\_read\\_%' ORDER BY 1`.execute(database.db)).rows;
+        const before = await views();
+        expect(before.map((v) => v.name)).toEqual(['fl_read_checkpoints', 'fl_read_erased', 'fl_read_history', 'fl_read_memories']);
+        const oid = async () => (await sql<{ oid: number }>`SELECT 'fl_memories'::regclass::oid::int AS oid`.execute(database.db)).rows[0]!.oid;
+        const table = await oid();
+        await handle.runner.rebuild('facts');
+        expect(await oid()).not.toBe(table); // a new table
+        expect(await views()).toEqual(before);
+        const count = async (relation: string) => Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(relation)}`.execute(database.db)).rows[0]!.n);
+        expect(await count('fl_read_memories')).toBe(await count('fl_memories'));
+        expect(await count('fl_read_history')).toBe(await count('fl_fact_history'));
+        expect(await count('fl_read_memories')).toBeGreaterThan(0);
+      });
+
       it('replaces what a rebuild that died half-way left behind', async () => {
         await sql`CREATE TABLE fl_memories__rebuild (leftover int)`.execute(database.db);
         await handle.runner.catchUp();

@@ -220,6 +220,10 @@ export async function rebuildBeside(db: Kysely<any>, sessions: Sessions, plan: R
   await db.transaction().execute(async (trx) => {
     await plan.lock(trx);
     await sql`LOCK TABLE ${sql.join(projection.tables.map((t) => sql.ref(t)))} IN ACCESS EXCLUSIVE MODE`.execute(trx);
+    // The views over these tables (the projection's read views, migrations/022) are dropped with
+    // the live tables' names and made again, from their own definitions, over the new ones.
+    const views = await dependentViews(trx, projection.tables);
+    for (const view of views) await sql`DROP VIEW ${sql.ref(view.name)}`.execute(trx);
     for (const table of projection.tables) {
       const shadow = shadowOf(table);
       const live = await indexesOf(trx, table);
@@ -235,9 +239,20 @@ export async function rebuildBeside(db: Kysely<any>, sessions: Sessions, plan: R
         await sql`ALTER INDEX ${sql.ref(index.name)} RENAME TO ${sql.ref(name)}`.execute(trx);
       }
     }
+    for (const view of views) await sql`CREATE VIEW ${sql.ref(view.name)} AS ${sql.raw(view.definition)}`.execute(trx);
     await plan.checkpoint(trx, outcome.checkpoint);
   });
   return outcome;
+}
+
+/** The views that read any of `tables`, with their definitions. */
+async function dependentViews(trx: Executor, tables: readonly string[]): Promise<{ name: string; definition: string }[]> {
+  const rows = await sql<{ name: string; definition: string }>`
+    SELECT DISTINCT v.relname AS name, pg_get_viewdef(v.oid) AS definition
+    FROM pg_depend d JOIN pg_rewrite r ON r.oid = d.objid JOIN pg_class v ON v.oid = r.ev_class
+    WHERE d.classid = 'pg_rewrite'::regclass AND d.refobjid = ANY(${tables}::regclass[]) AND v.relkind = 'v'
+    ORDER BY 1`.execute(trx);
+  return rows.rows;
 }
 
 

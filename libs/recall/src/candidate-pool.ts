@@ -2,7 +2,7 @@
  * The candidate pool of an assembly: the statements that find versions for one sub-query
  * (nearest embeddings, BM25 over English stems with the neighbouring turns of the best, trigrams,
  * core versions, and fresh ones: changed since the recall index's checkpoint, by
- * fl_memories.last_position), each returning its finds ready to show and scored every way, and
+ * fl_read_memories.last_position), each returning its finds ready to show and scored every way, and
  * the one statement that re-reads them when the finds cannot be trusted to come from one state
  * of the facts.
  *
@@ -266,7 +266,7 @@ export class CandidatePool {
     };
     const scores = (trigram: boolean) => sql`i.text, true AS embedded, 1 - (i.embedding <=> ${q}::vector) AS cosine, ${passageCosine('i')} AS passage_cosine,
       ${idfs(sql`i.stems`, sql`i.key_stems`)} AS idfs, ${lengthNorm(sql`i.stems`)} AS norm, ${trigramScore(sql`i.text`, trigram)} AS trigram, v.type, v.speaker, v.source, v.valid_from,
-      coalesce(i.recorded_at, (SELECT m.recorded_at FROM fl_memories m WHERE m.tenant = ${tenant} AND m.memory_id = i.memory_id)) AS recorded_at, false AS core, i.kind`;
+      coalesce(i.recorded_at, (SELECT m.recorded_at FROM fl_read_memories m WHERE m.tenant = ${tenant} AND m.memory_id = i.memory_id)) AS recorded_at, false AS core, i.kind`;
     // The embedding, for diversity, in pgvector's binary form as base64 (a third of the characters
     // of its text form, and no float parsing).
     const vec = (embedding: RawBuilder<unknown>) => sql`encode(vector_send(${embedding}), 'base64')`;
@@ -353,14 +353,14 @@ export class CandidatePool {
         ${idfs(sql`coalesce(i.stems, ${fresh})`, sql`coalesce(i.key_stems, ''::tsvector)`)} AS idfs, ${lengthNorm(sql`coalesce(i.stems, ${fresh})`)} AS norm,
         ${trigramScore(sql`v.text`, needTrigrams)} AS trigram, v.type, v.speaker, v.source, v.valid_from, m.recorded_at, m.core, m.kind, NULL::text AS role
       FROM (
-        SELECT m.memory_id FROM fl_memories m WHERE m.tenant = ${tenant} AND m.core
+        SELECT m.memory_id FROM fl_read_memories m WHERE m.tenant = ${tenant} AND m.core
         UNION
         SELECT r.memory_id FROM (
-          SELECT m.memory_id FROM fl_memories m
-          WHERE m.tenant = ${tenant} AND m.last_position > coalesce((SELECT prepare FROM fl_checkpoints WHERE name = ${RECALL_INDEX}), 0)
+          SELECT m.memory_id FROM fl_read_memories m
+          WHERE m.tenant = ${tenant} AND m.last_position > coalesce((SELECT prepare FROM fl_read_checkpoints WHERE name = ${RECALL_INDEX}), 0)
           ORDER BY m.last_position DESC LIMIT 200) r) s
       JOIN ${shown(sql.ref('s.memory_id'))} ON true
-      JOIN fl_memories m ON m.tenant = ${tenant} AND m.memory_id = s.memory_id
+      JOIN fl_read_memories m ON m.tenant = ${tenant} AND m.memory_id = s.memory_id
       LEFT JOIN fl_recall_index i ON i.tenant = ${tenant} AND i.memory_id = s.memory_id AND i.model = ${model}`;
     // The nearest versions and passages and the standing versions in one statement (fewer round trips), BM25 beside it.
     const [nearAndStanding, worded, alikeEarly] = await settled([
@@ -385,7 +385,7 @@ export class CandidatePool {
         (SELECT coalesce(json_agg(s), '[]') FROM (
           SELECT p.memory_id, v.text, v.type, v.speaker, v.source, v.valid_from, m.recorded_at
           FROM unnest(${show}::text[]) AS p(memory_id) JOIN ${this.shownAt(tenant, at)(sql.ref('p.memory_id'))} ON true
-          JOIN fl_memories m ON m.tenant = ${tenant} AND m.memory_id = p.memory_id) s) AS shown,
+          JOIN fl_read_memories m ON m.tenant = ${tenant} AND m.memory_id = p.memory_id) s) AS shown,
         ${statement ? sql`(SELECT row_to_json(l) FROM (${statement}) l)` : sql`NULL::json`} AS lag`.execute(this.search);
     const r = row.rows[0]!;
     return { shown: new Map(r.shown.map((s) => [s.memory_id, { ...s, recorded_at: new Date(s.recorded_at), valid_from: new Date(s.valid_from) }])), lag: outside ? await outside : r.lag };
@@ -402,7 +402,7 @@ export class CandidatePool {
     const validAt = at.validAt.toISOString();
     const knownAt = at.knownAt.toISOString();
     return (memoryId: RawBuilder<unknown>) => sql`LATERAL (
-      SELECT h.text, h.type, h.speaker, h.source, lower(h.valid) AS valid_from FROM fl_fact_history h
+      SELECT h.text, h.type, h.speaker, h.source, lower(h.valid) AS valid_from FROM fl_read_history h
       WHERE h.tenant = ${tenant} AND h.memory_id = ${memoryId} AND h.status = 'active'
         AND h.valid @> ${validAt}::timestamptz AND h.tx @> ${knownAt}::timestamptz LIMIT 1) v`;
   }
@@ -429,8 +429,8 @@ export class CandidatePool {
             ln(1 + (greatest((SELECT docs FROM corpus) + ${sql.raw(String(IDF_BACKGROUND))} - coalesce(s.docs, 0), 0) + 0.5) / (coalesce(s.docs, 0) + 0.5)) AS idf
           FROM unnest(to_tsvector('english', ${text})) x
           LEFT JOIN fl_recall_terms s ON s.tenant = ${tenant} AND s.model = ${model} AND s.stem = x.lexeme)
-        SELECT f.*, concat_ws('/', (SELECT max(last_position) FROM fl_memories WHERE tenant = ${tenant}), (SELECT max(position) FROM fl_erased_memories WHERE tenant = ${tenant}),
-            coalesce((SELECT xmin::text FROM fl_checkpoints WHERE name = ${FACTS}), '-')) AS state,
+        SELECT f.*, concat_ws('/', (SELECT max(last_position) FROM fl_read_memories WHERE tenant = ${tenant}), (SELECT max(position) FROM fl_read_erased WHERE tenant = ${tenant}),
+            coalesce((SELECT row_version FROM fl_read_checkpoints WHERE name = ${FACTS}), '-')) AS state,
           CASE WHEN row_number() OVER () = 1 THEN (SELECT json_agg(json_build_object('stem', stem, 'docs', docs, 'idf', idf) ORDER BY idf DESC) FROM terms) END AS stems ${lag}
         FROM (${query}) f`.execute(this.search)
     ).rows;

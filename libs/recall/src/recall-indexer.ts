@@ -119,12 +119,12 @@ export class RecallIndexer {
           SELECT m.tenant, m.memory_id, m.type, m.text, m.recorded_at, m.kind,
             CASE WHEN m.relation IS NULL THEN NULL WHEN m.subject_norm IN ('user', 'assistant') THEN m.relation ELSE m.subject || ' ' || m.relation END AS key_text,
             x.replaced
-          FROM fl_memories m
+          FROM fl_read_memories m
           JOIN unnest(${keys.map((k) => k.tenant)}::text[], ${keys.map((k) => k.memoryId)}::text[], ${keys.map(retiredOf)}::jsonb[]) AS k(tenant, memory_id, retired)
             ON m.tenant = k.tenant AND m.memory_id = k.memory_id
           LEFT JOIN LATERAL (
             SELECT json_agg(json_build_object('text', r.text, 'relation', r.relation)) AS replaced
-            FROM jsonb_array_elements_text(k.retired) AS g(memory_id) JOIN fl_memories r ON r.tenant = k.tenant AND r.memory_id = g.memory_id) x ON true`.execute(this.db)
+            FROM jsonb_array_elements_text(k.retired) AS g(memory_id) JOIN fl_read_memories r ON r.tenant = k.tenant AND r.memory_id = g.memory_id) x ON true`.execute(this.db)
       ).rows;
     }
     // Every text in one call: each version whole, then its passages (see passageTexts).
@@ -170,7 +170,7 @@ export class RecallIndexer {
         SELECT r.t, r.m, ${model}, ${this.embedder.dimensions}, r.v::vector, r.x, r.r, r.k, r.y
         FROM jsonb_to_recordset(${JSON.stringify(payload)}::jsonb) AS r(t text, m text, x text, r timestamptz, k text, y text, v text)
         -- A memory erased since its row was read stays out (migrations/019).
-        WHERE NOT EXISTS (SELECT 1 FROM fl_erased_memories x WHERE x.tenant = r.t AND x.memory_id = r.m)
+        WHERE NOT EXISTS (SELECT 1 FROM fl_read_erased x WHERE x.tenant = r.t AND x.memory_id = r.m)
         ON CONFLICT (tenant, memory_id, model) DO UPDATE SET embedding = excluded.embedding, dimensions = excluded.dimensions,
           text = excluded.text, recorded_at = excluded.recorded_at, kind = excluded.kind, key_text = excluded.key_text, indexed_at = now()
         RETURNING tenant, stems),

@@ -87,6 +87,6 @@ export class TraceWriter {
       SELECT r.id, r.tenant, r.created_at, r.query, r.trace
       FROM async, jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(id uuid, tenant text, created_at timestamptz, query text, trace jsonb, ids text[])
       -- A trace that shows a memory erased since it was made is not kept (migrations/019).
-      WHERE NOT EXISTS (SELECT 1 FROM fl_erased_memories x WHERE x.tenant = r.tenant AND x.memory_id = ANY (r.ids))`.execute(this.db);
+      WHERE NOT EXISTS (SELECT 1 FROM fl_read_erased x WHERE x.tenant = r.tenant AND x.memory_id = ANY (r.ids))`.execute(this.db);
   }
 }
