@@ -40,7 +40,6 @@ export interface WorkerOptions {
   onLease?(job: string, held: boolean): void;
 }
 
-
 export class LeasedWorker {
   private stopping = false;
   private running: Promise<void> | null = null;

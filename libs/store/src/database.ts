@@ -120,8 +120,8 @@ const applySearchSettings = settingsApplier({ ...SESSION_SETTINGS, ...SEARCH_SET
  * when its estimated cost is no worse. There are as many prepared statements as distinct marked
  * texts, so mark only statements whose text takes a few shapes.
  */
-export const PREPARED = sql.raw(`/* prepared */ `);
 const PREPARED_MARK = '/* prepared */ ';
+export const PREPARED = sql.raw(PREPARED_MARK);
 
 /**
  * A connection that prepares statements under a name made from their text, so that the server
