@@ -86,6 +86,38 @@ describe.each(testBackends())('CheckpointedConsumer on %s', (backend) => {
     expect(await other.catchUp()).toBe(1);
   });
 
+  it("makes a catch-up wait for its own subscription's page in this process, instead of finding the consumer busy", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let holding = false;
+    const consumer = new CheckpointedConsumer(database.db, log, name, {
+      apply: async (trx, events) => {
+        if (!holding) {
+          holding = true; // the subscription's first page, held inside its transaction
+          await gate;
+        }
+        await insert(name)(trx, events);
+      },
+    }, 100);
+    const following = consumer.follow();
+    for (const started = Date.now(); !holding; ) {
+      if (Date.now() - started > 10_000) throw new Error('the subscription never delivered');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    let returned = false;
+    const catchingUp = consumer.catchUp().then(() => (returned = true));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      // Busy, it would have returned at once with nothing done (native PostgreSQL: another connection).
+      expect(returned).toBe(false);
+    } finally {
+      release(); // whatever the assertion found, nothing stays held
+      await catchingUp;
+      await following.stop();
+    }
+    expect(await consumed()).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
   it('replays a page whose prepare or apply failed: nothing skipped, nothing doubled', async () => {
     let failPrepare = true;
     let failApply = true;

@@ -57,6 +57,7 @@ export class CheckpointedConsumer<P = void> {
     return { done, count: events };
   });
   private ready: Promise<unknown> | null = null;
+  private inTurn: Promise<unknown> = Promise.resolve();
 
   constructor(
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -103,10 +104,10 @@ export class CheckpointedConsumer<P = void> {
    * catch-up) the part of the page already applied is passed over, for a consumer without a
    * `prepare` (whose work is done for the whole page); otherwise, and whenever another process
    * holds the consumer, the subscription starts again from the stored checkpoint, `retryMs`
-   * later when busy. Errors (a failed read, a failed page) go to `onError`, and it starts again.
+   * (250) later when busy. Errors (a failed read, a failed page) go to `onError`, and it starts again.
    */
   follow(options: { retryMs?: number; onError?: (error: unknown) => void } = {}): Following {
-    const retryMs = options.retryMs ?? 1000;
+    const retryMs = options.retryMs ?? 250;
     let stopped = false;
     let subscription: LogSubscription | null = null;
     let wake = (): void => undefined;
@@ -154,6 +155,15 @@ export class CheckpointedConsumer<P = void> {
    */
   private async apply(from: LogPosition, events: RecordedEvent[], options: { passOver?: boolean } = {}): Promise<{ outcome: 'busy' | 'moved' | 'applied'; events: number }> {
     const prepared = (await this.step.prepare?.(events)) as P;
+    // One page's transaction at a time in this process: a catch-up and the subscription of this
+    // consumer wait for each other here rather than find the consumer busy (which sends the
+    // subscription back to its checkpoint); across processes the lock below decides.
+    const turn = this.inTurn.then(() => this.transact(from, events, prepared, options));
+    this.inTurn = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private transact(from: LogPosition, events: RecordedEvent[], prepared: P, options: { passOver?: boolean }): Promise<{ outcome: 'busy' | 'moved' | 'applied'; events: number }> {
     return this.db.transaction().execute(async (trx) => {
       if (!(await lockConsumer(trx, this.name, { wait: false }))) return { outcome: 'busy' as const, events: 0 };
       const now = await readCheckpoint(trx, this.name);
