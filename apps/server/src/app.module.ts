@@ -7,19 +7,11 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { loadConfig } from '@factledger/ledger';
 import { FactLedgerModule, type FactLedgerOptions } from '@factledger/nest';
-import { AnswersController } from './answers.controller';
-import { ErasuresController } from './erasures.controller';
+import { apiControllers } from './api-controllers';
 import { McpController } from './mcp.controller';
-import { BatchesController } from './batches.controller';
-import { ContextController } from './context.controller';
-import { FactsController } from './facts.controller';
-import { HealthController } from './health.controller';
 import { AccessGate, AccessGuard, ActorInterceptor, KeyThrottlerGuard, SERVER_CONFIG } from './http/access';
 import { LedgerExceptionFilter } from './http/ledger-exception.filter';
 import { createLogger, type Logger, SERVER_LOGGER } from './logging';
-import { MemoriesController } from './memories.controller';
-import { MessagesController } from './messages.controller';
-import { OpenApiController } from './openapi.controller';
 
 export interface ServerOptions extends FactLedgerOptions {
   /** The server's pino logger; by default one at the configured LOG_LEVEL. */
@@ -48,7 +40,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [FactLedgerModule.forRoot(ledgerOptions), ...(limited ? [ThrottlerModule.forRoot({ throttlers: [{ ttl: 60_000, limit: config.rateLimit }] })] : [])],
-      controllers: [MemoriesController, MessagesController, AnswersController, FactsController, BatchesController, ErasuresController, ContextController, HealthController, OpenApiController, McpController],
+      controllers: [...apiControllers(), McpController],
       providers: [
         { provide: SERVER_LOGGER, useFactory: () => logger ?? serverLogger(options) },
         { provide: APP_FILTER, useClass: LedgerExceptionFilter },

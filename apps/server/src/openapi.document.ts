@@ -68,26 +68,11 @@ import { HealthController } from './health.controller';
 import { MemoriesController } from './memories.controller';
 import { MessagesController } from './messages.controller';
 import { OpenApiController } from './openapi.controller';
+import { apiControllers } from './api-controllers';
 
 /** What the document says of one route, beside the controller method that serves it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type RouteDoc = Omit<RouteConfig, 'method' | 'path'> & { handler: (...args: any[]) => unknown };
-
-/**
- * The controllers the document covers: every route of the HTTP API (MCP, at /mcp, has its own
- * protocol: docs/mcp.md). A function, as the entries are: OpenApiController imports this module.
- */
-export const documentedControllers = () => [
-  MemoriesController,
-  MessagesController,
-  AnswersController,
-  FactsController,
-  BatchesController,
-  ErasuresController,
-  ContextController,
-  HealthController,
-  OpenApiController,
-];
 
 const json = (schema: z.ZodType, description: string): ResponseConfig => ({ description, content: { 'application/json': { schema } } });
 const body = (schema: z.ZodType, required = true) => ({ required, content: { 'application/json': { schema } } });
@@ -353,7 +338,7 @@ export function documentedRoutes(controllers: readonly (abstract new (...args: n
 
 export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV3['generateDocument']> {
   const registry = new OpenAPIRegistry();
-  for (const route of documentedRoutes(documentedControllers(), routeDocs())) registry.registerPath(route);
+  for (const route of documentedRoutes(apiControllers(), routeDocs())) registry.registerPath(route);
   return new OpenApiGeneratorV3(registry.definitions).generateDocument({
     openapi: '3.0.3',
     info: {

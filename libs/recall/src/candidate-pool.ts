@@ -24,7 +24,8 @@
  * records its erasure, at that event's position, drawn in commit order: see
  * postgres-event-store.ts) or with the runner's checkpoint write (which rewrites that row). Two
  * snapshots that agree on all three have seen the same fact tables; when every statement that
- * found something agrees, the finds are one state. When they do not, `recheck` reads the versions to show again, in one snapshot.
+ * found something agrees, the finds are one state. When they do not, `recheck` reads the versions
+ * to show again, in one snapshot.
  */
 import type { Embedder } from '@factledger/embeddings';
 import { fromVectorBinary, toVectorBinary } from '@factledger/embeddings';

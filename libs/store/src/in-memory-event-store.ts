@@ -55,6 +55,8 @@ export class InMemoryEventStore implements EventStore {
   /** The last position each (tenant, command id) appended. */
   private readonly commands = new Map<string, number>();
   private readonly chain: Sealed[] = [];
+  /** Wakes this store's subscriptions after each append (or erasure). */
+  private readonly appends = new AppendSignal();
   /** One append (or erasure) at a time, like the PostgreSQL adapter's ordering lock. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -63,8 +65,6 @@ export class InMemoryEventStore implements EventStore {
     this.queue = run.catch(() => undefined);
     return run;
   }
-
-  private readonly appends = new AppendSignal();
 
   async append(context: AppendContext, appends: StreamAppend[], _followUp?: AppendFollowUp): Promise<AppendResult> {
     const result = await this.serialised(() => this.appendNow(context, appends));

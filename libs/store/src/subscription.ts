@@ -30,6 +30,25 @@ export class AppendSignal {
 
 export const DEFAULT_SUBSCRIPTION_PAGE = 500;
 
+/**
+ * A LogSubscription around the loop that runs it: `close` marks it closed, calls `stop` (which must
+ * end whatever the loop waits on) and waits for the loop to return. The loop's failure is what
+ * `ended` rejects with, and is never left unhandled.
+ */
+export function runSubscription(loop: (closed: () => boolean) => Promise<void>, stop: () => unknown): LogSubscription {
+  let closed = false;
+  const ended = loop(() => closed);
+  ended.catch(() => undefined);
+  return {
+    ended,
+    close: async () => {
+      closed = true;
+      await stop();
+      await ended.catch(() => undefined);
+    },
+  };
+}
+
 /** A subscription that reads `readAll` from `after` until closed (see the module's note). */
 export function subscriptionByReading(
   readAll: (after: LogPosition, limit: number) => Promise<RecordedEvent[]>,
@@ -39,16 +58,15 @@ export function subscriptionByReading(
   options: SubscribeOptions & { pollMs: number },
 ): LogSubscription {
   const pageSize = options.pageSize ?? DEFAULT_SUBSCRIPTION_PAGE;
-  let closed = false;
   let wakeOnClose!: () => void;
   const closing = new Promise<void>((resolve) => (wakeOnClose = resolve));
-  const run = async (): Promise<void> => {
+  return runSubscription(async (closed) => {
     let position = after;
-    while (!closed) {
+    while (!closed()) {
       // Asked for before the read, so that an append made while it runs wakes the wait below.
       const appended = signal.appended();
       const events = await readAll(position, pageSize);
-      if (closed) return;
+      if (closed()) return;
       if (events.length > 0) {
         await deliver(events);
         position = events[events.length - 1]!.logPosition;
@@ -58,15 +76,5 @@ export function subscriptionByReading(
       await Promise.race([appended, closing, new Promise<void>((resolve) => (timer = setTimeout(resolve, options.pollMs)))]);
       clearTimeout(timer);
     }
-  };
-  const ended = run();
-  ended.catch(() => undefined); // observed through `ended`; never an unhandled rejection
-  return {
-    ended,
-    close: async () => {
-      closed = true;
-      wakeOnClose();
-      await ended.catch(() => undefined);
-    },
-  };
+  }, wakeOnClose);
 }

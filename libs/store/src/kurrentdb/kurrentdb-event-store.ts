@@ -48,7 +48,7 @@ import type {
   SubscribeOptions,
 } from '../event-store.port';
 import { backlogByReading } from '../backlog';
-import { DEFAULT_SUBSCRIPTION_PAGE } from '../subscription';
+import { DEFAULT_SUBSCRIPTION_PAGE, runSubscription } from '../subscription';
 import {
   type AllStreamResolvedEvent,
   BACKWARDS,
@@ -106,6 +106,10 @@ async function* drained<T>(read: AsyncIterable<T> & { cancel(): Promise<void> })
     await read.cancel();
   }
 }
+
+/** A log position as a `$all` position; null for the start of the log. */
+const allPosition = (p: LogPosition): { commit: bigint; prepare: bigint } | null =>
+  p.prepare === 0 && p.commit === '0' ? null : { commit: BigInt(p.commit === '0' ? p.prepare : p.commit), prepare: BigInt(p.prepare) };
 
 const copy = (e: RecordedEvent): RecordedEvent => ({ ...structuredClone(e), recordedAt: new Date(e.recordedAt.getTime()), logPosition: { ...e.logPosition } });
 
@@ -252,7 +256,7 @@ export class KurrentDbEventStore implements EventStore {
     const out: RecordedEvent[] = [];
     if (limit <= 0) return out;
     // `$all` is read from a position inclusive: the event at `after` itself is passed over.
-    const start = after.prepare === 0 && after.commit === '0' ? null : { commit: BigInt(after.commit === '0' ? after.prepare : after.commit), prepare: BigInt(after.prepare) };
+    const start = allPosition(after);
     let from: typeof START | { commit: bigint; prepare: bigint } = start ?? START;
     let skip = start;
     for (;;) {
@@ -281,14 +285,13 @@ export class KurrentDbEventStore implements EventStore {
   subscribe(after: LogPosition, deliver: (events: RecordedEvent[]) => Promise<void>, options: SubscribeOptions = {}): LogSubscription {
     const pageSize = options.pageSize ?? DEFAULT_SUBSCRIPTION_PAGE;
     // A subscription starts strictly after its position (a read includes it: see readAll).
-    const fromPosition = after.prepare === 0 && after.commit === '0' ? START : { commit: BigInt(after.commit === '0' ? after.prepare : after.commit), prepare: BigInt(after.prepare) };
-    const subscription = this.client.subscribeToAll({ fromPosition, filter: streamNameFilter({ prefixes: [this.prefix] }) });
-    let closed = false;
-    const run = async (): Promise<void> => {
+    const subscription = this.client.subscribeToAll({ fromPosition: allPosition(after) ?? START, filter: streamNameFilter({ prefixes: [this.prefix] }) });
+    const stop = () => subscription.unsubscribe().catch(() => undefined);
+    return runSubscription(async (closed) => {
       let page: RecordedEvent[] = [];
       try {
         for await (const resolved of subscription) {
-          if (closed) return;
+          if (closed()) return;
           const e = (resolved as AllStreamResolvedEvent).event;
           if (e?.streamId.startsWith(this.prefix)) page.push(this.recorded(e as never));
           if (page.length > 0 && (page.length >= pageSize || subscription.readableLength === 0)) {
@@ -296,23 +299,13 @@ export class KurrentDbEventStore implements EventStore {
             page = [];
           }
         }
-        if (!closed) throw new Error('the KurrentDB subscription ended without being closed');
+        if (!closed()) throw new Error('the KurrentDB subscription ended without being closed');
       } catch (error) {
-        if (!closed) throw error;
+        if (!closed()) throw error;
       } finally {
-        await subscription.unsubscribe().catch(() => undefined);
+        await stop();
       }
-    };
-    const ended = run();
-    ended.catch(() => undefined); // observed through `ended`; never an unhandled rejection
-    return {
-      ended,
-      close: async () => {
-        closed = true;
-        await subscription.unsubscribe().catch(() => undefined);
-        await ended.catch(() => undefined);
-      },
-    };
+    }, stop);
   }
 
   async readType(tenant: string, type: string, after: number, limit: number): Promise<RecordedEvent[]> {

@@ -1,0 +1,26 @@
+/**
+ * The controllers of the HTTP API: what AppModule mounts (with MCP beside them, at /mcp, which has
+ * its own protocol: docs/mcp.md) and what the OpenAPI document covers. A function, not a constant:
+ * OpenApiController imports the document's module, which reads this list only when it is built.
+ */
+import { AnswersController } from './answers.controller';
+import { BatchesController } from './batches.controller';
+import { ContextController } from './context.controller';
+import { ErasuresController } from './erasures.controller';
+import { FactsController } from './facts.controller';
+import { HealthController } from './health.controller';
+import { MemoriesController } from './memories.controller';
+import { MessagesController } from './messages.controller';
+import { OpenApiController } from './openapi.controller';
+
+export const apiControllers = () => [
+  MemoriesController,
+  MessagesController,
+  AnswersController,
+  FactsController,
+  BatchesController,
+  ErasuresController,
+  ContextController,
+  HealthController,
+  OpenApiController,
+];
