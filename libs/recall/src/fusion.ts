@@ -12,7 +12,8 @@
  * - Relevance: meaning alone (a high cosine), the query naming the memory's key (a fact's
  *   relation, the slots it speaks of), stems that cover part of the query together with some
  *   meaning, trigrams, or being the reply to a relevant turn that asked something.
- * - Diversity: maximal marginal relevance among the best.
+ * - Diversity: maximal marginal relevance among the best, with the turns of a day (a heading)
+ *   already drawn from raised a little (session cohesion).
  */
 export interface Scored {
   memoryId: string;
@@ -53,7 +54,7 @@ export interface Thresholds {
   trigram: number;
 }
 
-export const DEFAULT_THRESHOLDS: Thresholds = { cosine: 0.5, passageCosine: 0.55, lexicalCosine: 0.2, coverage: 0.1, keyCoverage: 0.25, trigram: 0.55 };
+export const DEFAULT_THRESHOLDS: Thresholds = { cosine: 0.4, passageCosine: 0.45, lexicalCosine: 0.2, coverage: 0.1, keyCoverage: 0.25, trigram: 0.55 };
 
 export interface RankingWeights {
   /** Weight of the lexical evidence in the fused score; the semantic evidence gets the rest. */
@@ -70,9 +71,16 @@ export interface RankingWeights {
   diversity: number;
   /** Share of a passage's lead over its whole memory's cosine that counts (see `semanticCosine`). */
   passage: number;
+  /**
+   * Session cohesion: in diversity's choice, an item's relevance is raised by this share for every
+   * item already taken under its heading (the day, speaker and type it is shown under). A day of
+   * conversation that held one relevant turn likely holds the next one the question needs, and
+   * turns under one heading share its tokens. 0 turns it off.
+   */
+  cohesion: number;
 }
 
-export const DEFAULT_WEIGHTS: RankingWeights = { lexical: 0.5, before: 0.2, afterQuestion: 0.6, after: 0.2, speakerLexical: 2, speakerCosine: 0.15, diversity: 0.9, passage: 0.5 };
+export const DEFAULT_WEIGHTS: RankingWeights = { lexical: 0.5, before: 0.2, afterQuestion: 0.6, after: 0.2, speakerLexical: 2, speakerCosine: 0.15, diversity: 0.9, passage: 0.5, cohesion: 0.1 };
 
 /**
  * The meaning a memory shares with the query: its whole cosine, raised by `passage` × the lead of
@@ -194,27 +202,31 @@ export function relevantOf(candidates: readonly (Scored & { text: string })[], a
 
 /**
  * Greedy maximal marginal relevance: repeatedly takes the item with the best
- * λ·relevance − (1 − λ)·(highest cosine to an item already taken). `similarity` gives the cosine
- * of two items, or null (no embedding yet: dissimilar to everything). O(n²) similarities: each
- * item's redundancy is updated against the one item just taken.
+ * λ·relevance·(1 + cohesion)^(items already taken in its group) − (1 − λ)·(highest cosine to an
+ * item already taken). `similarity` gives the cosine of two items, or null (no embedding yet:
+ * dissimilar to everything); without `cohesion` groups play no part. O(n²) similarities: each
+ * item's redundancy and group count are updated against the one item just taken.
  */
 export function maximalMarginalRelevance<T>(
   items: { item: T; score: number }[],
   similarity: (a: T, b: T) => number | null,
   lambda = 0.7,
-): { item: T; score: number; redundancy: number }[] {
-  const left = items.map((x) => ({ ...x, redundancy: 0 }));
-  const taken: { item: T; score: number; redundancy: number }[] = [];
+  cohesion: { groupOf: (item: T) => string; factor: number } | null = null,
+): { item: T; score: number; redundancy: number; sameGroup: number }[] {
+  const left = items.map((x) => ({ ...x, redundancy: 0, sameGroup: 0, group: cohesion?.groupOf(x.item) }));
+  const taken: { item: T; score: number; redundancy: number; sameGroup: number }[] = [];
   const top = Math.max(...items.map((i) => i.score), 1e-9);
+  const raised = (c: (typeof left)[number]): number => (cohesion ? (1 + cohesion.factor) ** c.sameGroup : 1);
+  const value = (c: (typeof left)[number]): number => lambda * (c.score / top) * raised(c) - (1 - lambda) * c.redundancy;
   while (left.length) {
     let best = 0;
-    for (let i = 1; i < left.length; i++) {
-      const value = (c: (typeof left)[number]): number => lambda * (c.score / top) - (1 - lambda) * c.redundancy;
-      if (value(left[i]!) > value(left[best]!)) best = i;
+    for (let i = 1; i < left.length; i++) if (value(left[i]!) > value(left[best]!)) best = i;
+    const { group, ...chosen } = left.splice(best, 1)[0]!;
+    taken.push(chosen);
+    for (const c of left) {
+      c.redundancy = Math.max(c.redundancy, similarity(c.item, chosen.item) ?? 0);
+      if (group !== undefined && c.group === group) c.sameGroup++;
     }
-    const [chosen] = left.splice(best, 1);
-    taken.push(chosen!);
-    for (const c of left) c.redundancy = Math.max(c.redundancy, similarity(c.item, chosen!.item) ?? 0);
   }
   return taken;
 }

@@ -102,7 +102,8 @@ describe('neighbouring turns and speakers', () => {
 
 describe('relevance', () => {
   it('admits on meaning, on stems that cover part of the query with some meaning, or on trigrams, and says which', () => {
-    expect(relevance(r('a', { cosine: 0.55 }), DEFAULT_THRESHOLDS)).toMatch(/^cosine 0.550/);
+    expect(relevance(r('a', { cosine: 0.45 }), DEFAULT_THRESHOLDS)).toMatch(/^cosine 0.450/);
+    expect(relevance(r('a2', { cosine: 0.35 }), DEFAULT_THRESHOLDS)).toBeNull();
     expect(relevance(r('b', { cosine: 0.25, coverage: 0.4, bm25: 3 }), DEFAULT_THRESHOLDS)).toMatch(/^stems matched \(40% of the query's IDF, BM25 3.00\)/);
     expect(relevance(r('c', { cosine: 0.1, coverage: 0.9, bm25: 3 }), DEFAULT_THRESHOLDS)).toBeNull(); // a shared word is not relevance
     expect(relevance(r('d', { cosine: 0.25, coverage: 0.05, bm25: 1 }), DEFAULT_THRESHOLDS)).toBeNull(); // a sliver of the query
@@ -113,8 +114,8 @@ describe('relevance', () => {
     expect(relevance(r('h', { cosine: 0.1, coverage: 0.3, keyCoverage: 0.3, bm25: 2 }), DEFAULT_THRESHOLDS)).toMatch(/^the query names its key \(30%/);
     expect(relevance(r('i', { cosine: 0.1, coverage: 0.3, keyCoverage: 0.1, bm25: 2 }), DEFAULT_THRESHOLDS)).toBeNull();
     // A long turn whose one sentence means what the query asks, though its whole does not.
-    expect(relevance(r('j', { cosine: 0.3, passageCosine: 0.6 }), DEFAULT_THRESHOLDS)).toMatch(/^a passage's cosine 0.600 ≥ 0.55/);
-    expect(relevance(r('k', { cosine: 0.3, passageCosine: 0.5 }), DEFAULT_THRESHOLDS)).toBeNull();
+    expect(relevance(r('j', { cosine: 0.3, passageCosine: 0.5 }), DEFAULT_THRESHOLDS)).toMatch(/^a passage's cosine 0.500 ≥ 0.45/);
+    expect(relevance(r('k', { cosine: 0.3, passageCosine: 0.4 }), DEFAULT_THRESHOLDS)).toBeNull();
   });
 
   it("counts the share of a passage's lead over its whole that the weight says, never less than the whole", () => {
@@ -165,5 +166,22 @@ describe('diversity', () => {
     const taken = maximalMarginalRelevance(items, similarity);
     expect(taken.map((x) => x.item.id)).toEqual(['first', 'fresh', 'twin']);
     expect(taken.find((x) => x.item.id === 'fresh')!.redundancy).toBe(0);
+  });
+
+  it('raises an item for each one already taken under its heading (session cohesion), and only with a factor', () => {
+    type D = { id: string; day: string };
+    const items = [
+      { item: { id: 'best', day: 'monday' }, score: 1 },
+      { item: { id: 'elsewhere', day: 'friday' }, score: 0.95 },
+      { item: { id: 'same day', day: 'monday' }, score: 0.9 },
+    ];
+    const none = (): number | null => null;
+    const groupOf = (d: D): string => d.day;
+    expect(maximalMarginalRelevance(items, none, 1).map((x) => x.item.id)).toEqual(['best', 'elsewhere', 'same day']);
+    const taken = maximalMarginalRelevance(items, none, 1, { groupOf, factor: 0.1 });
+    expect(taken.map((x) => [x.item.id, x.sameGroup])).toEqual([['best', 0], ['same day', 1], ['elsewhere', 0]]);
+    // Too small a factor to overturn the gap; 0 changes nothing.
+    expect(maximalMarginalRelevance(items, none, 1, { groupOf, factor: 0.02 }).map((x) => x.item.id)).toEqual(['best', 'elsewhere', 'same day']);
+    expect(maximalMarginalRelevance(items, none, 1, { groupOf, factor: 0 }).map((x) => x.item.id)).toEqual(['best', 'elsewhere', 'same day']);
   });
 });

@@ -24,6 +24,7 @@ export const recallTuningSchema = z
         speakerCosine: share,
         diversity: share,
         passage: share,
+        cohesion: share,
       })
       .partial()
       .strict(),

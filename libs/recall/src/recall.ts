@@ -5,7 +5,8 @@
  * at (validAt, knownAt) (quarantined, overruled, superseded and retracted versions never enter
  * it), each with every score (cosine, BM25 over English stems and the share of the query's IDF it
  * covers, trigram), conversation turns with their neighbours → relevance → fusion (lexical and
- * semantic evidence weighed, sub-queries merged by weight) → diversity (MMR) → channels (profile:
+ * semantic evidence weighed, sub-queries merged by weight) → diversity (MMR, with session
+ * cohesion) → channels (profile:
  * core facts under their own cap; fresh: versions not embedded yet; detail) → budget cut with a
  * real tokenizer → rendered block (see context-render.ts, and fusion.ts for the ranking).
  */
@@ -15,7 +16,7 @@ import { dotProduct, type Embedder, speakerLabel, unitVector } from '@factledger
 import type { ProjectionRunner } from '@factledger/projections';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
-import { type ContextItem, DEFAULT_RENDER, fitBudget, type RenderOptions } from './context-render';
+import { type ContextItem, DEFAULT_RENDER, fitBudget, headingOf, type RenderOptions } from './context-render';
 import {
   type Adjacency,
   DEFAULT_THRESHOLDS,
@@ -189,6 +190,10 @@ export class Recall {
       const vector = pool.get(id)!.vector;
       if (vector) unit.set(id, unitVector(vector));
     }
+    const itemOf = (id: string): ContextItem => {
+      const v = shown.get(id)!;
+      return { memoryId: id, channel: 'detail', text: v.text, type: v.type, speaker: v.speaker, source: v.source, recordedAt: v.recorded_at, validFrom: v.valid_from };
+    };
     // The best 20 are reordered for diversity; any after them (kept to fill a budget the first
     // ones leave room in) follow by their fused score.
     const visible = best.filter((id) => stillVisible(id)).map((id) => ({ item: id, score: fused.get(id)! }));
@@ -200,8 +205,9 @@ export class Recall {
           return x && y ? dotProduct(x, y) : null;
         },
         this.weights.diversity,
+        { groupOf: (id) => headingOf(itemOf(id)), factor: this.weights.cohesion },
       ),
-      ...visible.slice(DIVERSITY_AMONG).map((v) => ({ ...v, redundancy: null })),
+      ...visible.slice(DIVERSITY_AMONG).map((v) => ({ ...v, redundancy: null, sameGroup: null })),
     ];
     // An item's scores: the best any sub-query gave it.
     const scoresOf = (id: string, fusedScore: number | null): RecalledItem['scores'] => {
@@ -218,20 +224,7 @@ export class Recall {
         fused: fusedScore,
       };
     };
-    const item = (id: string, channel: ContextItem['channel'], fusedScore: number | null): RecalledItem => {
-      const v = shown.get(id)!;
-      return {
-        memoryId: id,
-        channel,
-        text: v.text,
-        type: v.type,
-        speaker: v.speaker,
-        source: v.source,
-        recordedAt: v.recorded_at,
-        validFrom: v.valid_from,
-        scores: scoresOf(id, fusedScore),
-      };
-    };
+    const item = (id: string, channel: ContextItem['channel'], fusedScore: number | null): RecalledItem => ({ ...itemOf(id), channel, scores: scoresOf(id, fusedScore) });
     const ordered: RecalledItem[] = [
       ...profile.map((r) => item(r.memory_id, 'profile', null)),
       ...fresh.map((r) => item(r.memory_id, 'fresh', null)),
@@ -272,7 +265,7 @@ export class Recall {
         [...p.fused].filter(([id]) => fused.has(id)).map(([memoryId, f]) => ({ memoryId, lexicalEvidence: f.lexical, semanticEvidence: f.semantic, weightedSum: f.fused })),
       ),
       merged: [...fused].map(([memoryId, score]) => ({ memoryId, fused: score })),
-      diversity: diverse.map((d) => ({ memoryId: d.item, fused: d.score, maxCosineToTaken: d.redundancy })),
+      diversity: diverse.map((d) => ({ memoryId: d.item, fused: d.score, maxCosineToTaken: d.redundancy, takenUnderSameHeading: d.sameGroup })),
       channels: { profile: profile.map((r) => r.memory_id), fresh: fresh.map((r) => r.memory_id), detail: diverse.map((d) => d.item) },
       budget: {
         budgetTokens: q.budgetTokens,
