@@ -114,6 +114,8 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     expect(closeness[0]).toBe(0);
     // The second was compared with the first through their embeddings: near-duplicates, close to 1.
     expect(closeness[1]).toBeGreaterThan(0.8);
+    // Both were recorded the same day by the same speaker: the second was chosen under a heading already drawn from.
+    expect((trace.diversity as { takenUnderSameHeading: number }[]).map((d) => d.takenUnderSameHeading)).toEqual([0, 1]);
   });
 
   it('answers each question of a message: sub-queries retrieved apart and merged by equal weight', async () => {
