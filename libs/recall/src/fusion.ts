@@ -216,8 +216,8 @@ export function maximalMarginalRelevance<T>(
   const left = items.map((x) => ({ ...x, redundancy: 0, sameGroup: 0, group: cohesion?.groupOf(x.item) }));
   const taken: { item: T; score: number; redundancy: number; sameGroup: number }[] = [];
   const top = Math.max(...items.map((i) => i.score), 1e-9);
-  const raised = (c: (typeof left)[number]): number => (cohesion ? (1 + cohesion.factor) ** c.sameGroup : 1);
-  const value = (c: (typeof left)[number]): number => lambda * (c.score / top) * raised(c) - (1 - lambda) * c.redundancy;
+  const raise = 1 + (cohesion?.factor ?? 0);
+  const value = (c: (typeof left)[number]): number => lambda * (c.score / top) * raise ** c.sameGroup - (1 - lambda) * c.redundancy;
   while (left.length) {
     let best = 0;
     for (let i = 1; i < left.length; i++) if (value(left[i]!) > value(left[best]!)) best = i;

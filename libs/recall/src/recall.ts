@@ -6,9 +6,9 @@
  * it), each with every score (cosine, BM25 over English stems and the share of the query's IDF it
  * covers, trigram), conversation turns with their neighbours → relevance → fusion (lexical and
  * semantic evidence weighed, sub-queries merged by weight) → diversity (MMR, with session
- * cohesion) → channels (profile:
- * core facts under their own cap; fresh: versions not embedded yet; detail) → budget cut with a
- * real tokenizer → rendered block (see context-render.ts, and fusion.ts for the ranking).
+ * cohesion) → channels (profile: core facts under their own cap; fresh: versions not embedded
+ * yet; detail) → budget cut with a real tokenizer → rendered block (see context-render.ts, and
+ * fusion.ts for the ranking).
  */
 import { randomUUID } from 'node:crypto';
 import { type Clock, InvalidInputError, unstorableFields } from '@factledger/domain';
