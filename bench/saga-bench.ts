@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     log(`  ${fmtInt(reopened)} reopens in ${fmtInt(ms)} ms: ${fmtInt(throughput.reopensPerSec)}/s`);
 
     log(`[saga] steady load for ${LOAD_SECONDS} s: record an answer and supersede its fact, ~10 times a second, saga in the background`);
-    handle.startSaga(50, (e) => log(`saga error: ${String(e)}`));
+    handle.startWorkers(50, (e) => log(`saga error: ${String(e)}`));
     const started = Date.now();
     let n = 0;
     while (Date.now() - started < LOAD_SECONDS * 1000) {
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
       if (checkpoint >= head) break;
       await new Promise((r) => setTimeout(r, 50));
     }
-    await handle.stopSaga();
+    await handle.stopWorkers();
     const lags = await sql<{ ms: number }>`
       SELECT extract(epoch FROM r.recorded_at - s.recorded_at) * 1000 AS ms
       FROM fl_events r JOIN fl_events s ON s.global_position = (r.data->'cause'->>'position')::bigint

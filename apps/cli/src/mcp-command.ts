@@ -29,7 +29,7 @@ export function mcpCommand(config: () => LedgerConfig): Command {
       const recall = recallOn(handle.database, handle.runner, systemClock, settings);
       if (settings.workers === 'internal') {
         recall.start((error) => console.error('factledger recall indexer:', error));
-        handle.startSaga(settings.indexIntervalMs, (error) => console.error('factledger re-review saga:', error));
+        handle.startWorkers(settings.indexIntervalMs, (error) => console.error('factledger workers:', error));
       }
       const app = await NestFactory.createApplicationContext(FactLedgerModule.forRoot({ handle, recall }), { logger: false });
       const server = createMcpServer(

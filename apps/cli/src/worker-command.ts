@@ -29,23 +29,8 @@ export function workerCommand(config: () => LedgerConfig): Command {
       const settings: LedgerConfig = { ...config(), workers: 'internal' };
       const handle = await createLedger(settings);
       const recall = recallOn(handle.database, handle.runner, systemClock, settings);
-      let purged = 0;
-      const all: WorkerJob[] = [
-        // The log's consumers follow it through a subscription while their lease is held.
-        { name: 'facts', run: () => handle.runner.catchUpOne('facts'), follow: (onError) => handle.runner.followOne('facts', { onError }) },
-        { name: 'answers', run: () => handle.runner.catchUpOne('answers'), follow: (onError) => handle.runner.followOne('answers', { onError }) },
-        { name: 'recall-index', run: () => recall.indexer.catchUp(), follow: (onError) => recall.indexer.follow({ onError }) },
-        { name: 're-review', run: () => handle.saga.catchUp(), follow: (onError) => handle.saga.follow({ onError }) },
-        { name: 'seal', run: () => handle.store.seal() },
-        {
-          name: 'trace-retention',
-          run: async () => {
-            if (Date.now() - purged < 3_600_000) return;
-            purged = Date.now();
-            await recall.recall.purgeTraces(new Date(Date.now() - settings.traceRetentionDays * 86_400_000));
-          },
-        },
-      ];
+      // The same jobs a server with FACTLEDGER_WORKERS=internal runs in its own process.
+      const all: WorkerJob[] = [...handle.jobs, ...recall.jobs];
       const worker = new LeasedWorker(handle.database, all.filter((j) => !o.only || o.only.includes(j.name)), {
         intervalMs: settings.indexIntervalMs,
         onError: (error) => console.error(`factledger worker: ${String(error)}`),

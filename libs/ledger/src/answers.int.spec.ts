@@ -52,6 +52,26 @@ describe.each(testBackends())('answers, re-review and verification on %s', (back
     expect((await answers.reopened('r')).map((a) => a.answerId).sort()).toEqual([a2.answerId, a3.answerId].sort());
   });
 
+  it('with the workers started in process, reopens a citing answer as the change lands, with no pass and no catch-up called', async () => {
+    const { ledger, answers } = handle;
+    const city = await ledger.assert('w', { subject: 'user', relation: 'city', value: 'Lisbon' });
+    const answer = await answers.record('w', { question: 'Where do I live?', text: 'Lisbon.', cites: [city.memoryId] });
+    // Passes every 60 s, the first at start: what happens after it within the test is the subscriptions' doing.
+    handle.startWorkers(60_000);
+    try {
+      clock.advance(1000);
+      await ledger.assert('w', { subject: 'user', relation: 'city', value: 'Porto' });
+      for (const started = Date.now(); (await answers.answer('w', { answerId: answer.answerId })).status !== 'reopened'; ) {
+        if (Date.now() - started > 10_000) throw new Error('the answer was not reopened within 10 s');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect((await answers.answer('w', { answerId: answer.answerId })).reopened).toMatchObject({ memoryId: city.memoryId, cause: { event: 'FactSuperseded' } });
+    } finally {
+      await handle.stopWorkers();
+    }
+    expect(await reopenedEvents('w')).toBe(1);
+  });
+
   it('gives one verdict per claim, with provenance decisive', async () => {
     const { ledger, verifier } = handle;
     const old = await ledger.assert('v', { subject: 'user', relation: 'address', value: '12 Haeundae-ro, Busan' });

@@ -1,6 +1,6 @@
 /** Wires a Ledger from configuration: database, migrations, store, projections, clock. */
 import { type Clock, type ReviewPolicy, systemClock } from '@factledger/domain';
-import { AnswerProjection, AnswerReader, BackgroundLoop, FactReader, PostgresFactProjection, ProjectionRunner } from '@factledger/projections';
+import { AnswerProjection, AnswerReader, FactReader, LocalWorker, PostgresFactProjection, ProjectionRunner, type WorkerJob } from '@factledger/projections';
 import { Answers } from './answers';
 import { Erasures } from './erasures';
 import { StreamCache } from './stream-cache';
@@ -31,10 +31,16 @@ export interface LedgerHandle {
   reviser: AnswerReviser | null;
   /** API keys: made, listed, revoked, and checked for the HTTP routes. */
   keys: ApiKeys;
-  /** Every `intervalMs` until close: catches the projections up, seals new events into the log's hash chain, then runs the re-review saga. */
-  startSaga(intervalMs?: number, onError?: (error: unknown) => void): void;
-  /** Stops that loop after its current pass. */
-  stopSaga(): Promise<void>;
+  /**
+   * The ledger's readers of the log, as a worker runs them: the fact and answer projections and
+   * the re-review saga follow the log; the sealer chains new events into the log's hash chain once
+   * a pass. `factledger worker` holds them through leases; `startWorkers` runs them here.
+   */
+  jobs: WorkerJob[];
+  /** Runs `jobs` in this process until close (LocalWorker): the consumers follow the log, the sealer runs every `intervalMs`. */
+  startWorkers(intervalMs?: number, onError?: (error: unknown) => void): void;
+  /** Stops them; a page in progress commits or rolls back first. */
+  stopWorkers(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -56,14 +62,14 @@ export function ledgerOn(
   const saga = new ReReviewSaga(database.db, { answers, reader: answerReader, runner }, options.reviewPolicy);
   const erasures = new Erasures({ store, runner, facts: reader, answers: answerReader, clock, streams, embeddingCache: new PostgresEmbeddingCache(database.db), saga });
   const verifier = new ClaimVerifier({ reader, now: () => clock.now() });
-  // The read models a write did not project inline (answers), the log's hash chain, then the saga.
-  const loop = new BackgroundLoop(() =>
-    runner
-      .catchUp()
-      .then(() => store.seal())
-      .then(() => saga.catchUp()),
-  );
-  const stopSaga = (): Promise<void> => loop.stop();
+  const jobs: WorkerJob[] = [
+    { name: 'facts', run: () => runner.catchUpOne('facts'), follow: (onError) => runner.followOne('facts', { onError }) },
+    { name: 'answers', run: () => runner.catchUpOne('answers'), follow: (onError) => runner.followOne('answers', { onError }) },
+    { name: 're-review', run: () => saga.catchUp(), follow: (onError) => saga.follow({ onError }) },
+    { name: 'seal', run: () => store.seal() },
+  ];
+  const workers = new LocalWorker(jobs);
+  const stopWorkers = (): Promise<void> => workers.stop();
   return {
     ledger,
     database,
@@ -76,12 +82,13 @@ export function ledgerOn(
     reader,
     reviser: options.llm ? new AnswerReviser({ model: options.llm, verifier }, options.maxRevisions) : null,
     keys: new ApiKeys(new ApiKeyStore(database.db), clock),
-    startSaga(intervalMs = 500, onError = () => undefined) {
-      loop.start(intervalMs, onError);
+    jobs,
+    startWorkers(intervalMs = 500, onError = () => undefined) {
+      workers.start(intervalMs, onError);
     },
-    stopSaga,
+    stopWorkers,
     async close() {
-      await stopSaga();
+      await stopWorkers();
       await database.close();
     },
   };

@@ -108,7 +108,7 @@ function queryHandler(message: Type, run: (handle: LedgerHandle, q: never) => Pr
 /**
  * The re-review saga in @nestjs/cqrs terms: every write seen on the bus wakes the durable saga,
  * which reads the stored log from its own checkpoint (so a missed or duplicated wake-up changes
- * nothing; the background loop catches up regardless).
+ * nothing; where this process runs the workers, the saga also follows the log by itself).
  */
 @Injectable()
 class ReReviewSagas {
@@ -149,7 +149,7 @@ export class FactLedgerModule {
             // With external workers (`factledger worker`) this process runs none of the log's readers.
             if (config.workers === 'internal') {
               ownedRecall?.start((error) => console.error('factledger recall indexer:', error));
-              handle.startSaga(config.indexIntervalMs, (error) => console.error('factledger re-review saga:', error));
+              handle.startWorkers(config.indexIntervalMs, (error) => console.error('factledger workers:', error));
             }
             return Object.assign(handle, { owned: true, ownedRecall });
           },

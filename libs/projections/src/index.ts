@@ -11,3 +11,4 @@ export * from './answer-reader';
 export * from './single-flight-drain';
 export * from './background-loop';
 export * from './leased-worker';
+export * from './local-worker';

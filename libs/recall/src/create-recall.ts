@@ -1,11 +1,11 @@
 /**
  * Wires recall from settings: the embedder (offline USE Lite or an OpenAI-compatible service,
- * behind the PostgreSQL embedding cache), the indexer, the assembler, and a background loop that
- * keeps the index caught up and drops traces past their retention period.
+ * behind the PostgreSQL embedding cache), the indexer, the assembler, and recall's two background
+ * jobs: the indexer following the log, and the hourly drop of traces past their retention period.
  */
 import type { Clock } from '@factledger/domain';
 import { CachedEmbedder, type Embedder, OpenAiEmbedder, PostgresEmbeddingCache, UseLiteEmbedder } from '@factledger/embeddings';
-import { BackgroundLoop, type ProjectionRunner } from '@factledger/projections';
+import { LocalWorker, type ProjectionRunner, type WorkerJob } from '@factledger/projections';
 import type { Database } from '@factledger/store';
 import { Recall } from './recall';
 import { RecallIndexer } from './recall-indexer';
@@ -29,7 +29,9 @@ export interface RecallHandle {
   recall: Recall;
   indexer: RecallIndexer;
   embedder: Embedder;
-  /** Starts the background loop (index catch-up every `indexIntervalMs`, trace retention hourly); `onError` also hears of traces not stored. */
+  /** Recall's readers of the log, as a worker runs them: the indexer (it follows the log) and trace retention (hourly, looked at once a pass). */
+  jobs: WorkerJob[];
+  /** Runs `jobs` in this process (LocalWorker, passes every `indexIntervalMs`); `onError` also hears of traces not stored. */
   start(onError?: (error: unknown) => void): void;
   stop(): Promise<void>;
 }
@@ -53,24 +55,30 @@ export function recallOn(database: Pick<Database, 'db' | 'search'>, facts: Proje
   const indexer = new RecallIndexer(db, cached, facts);
   const tuning = parseRecallTuning(settings.recallTuning);
   const recall = new Recall(db, { embedder: cached, facts, indexer, tokens: new O200kTokenCounter(), clock, search }, { ...tuning, addressTerms: settings.addressTerms });
-  let lastPurge = 0;
-  const loop = new BackgroundLoop(async () => {
-    await indexer.catchUp();
-    if (Date.now() - lastPurge > 3_600_000) {
-      lastPurge = Date.now();
-      await recall.purgeTraces(new Date(clock.now().getTime() - settings.traceRetentionDays * 86_400_000));
-    }
-  });
+  let purged = 0;
+  const jobs: WorkerJob[] = [
+    { name: 'recall-index', run: () => indexer.catchUp(), follow: (onError) => indexer.follow({ onError }) },
+    {
+      name: 'trace-retention',
+      run: async () => {
+        if (Date.now() - purged < 3_600_000) return;
+        purged = Date.now();
+        await recall.purgeTraces(new Date(clock.now().getTime() - settings.traceRetentionDays * 86_400_000));
+      },
+    },
+  ];
+  const workers = new LocalWorker(jobs);
   return {
     recall,
     indexer,
     embedder: cached,
+    jobs,
     start(onError = () => undefined) {
       recall.traces.onError = onError;
-      loop.start(settings.indexIntervalMs, onError);
+      workers.start(settings.indexIntervalMs, onError);
     },
     stop: async () => {
-      await loop.stop();
+      await workers.stop();
       await recall.traces.flush();
     },
   };
