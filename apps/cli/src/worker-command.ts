@@ -11,7 +11,7 @@ import { LeasedWorker, type WorkerJob } from '@factledger/projections';
 import { recallOn } from '@factledger/recall';
 import { Command, InvalidArgumentError } from 'commander';
 
-export const WORKER_JOBS = ['facts', 'answers', 'recall-index', 're-review', 'seal', 'trace-retention'] as const;
+export const WORKER_JOBS = ['facts', 'answers', 'recall-index', 're-review', 'seal', 'statistics', 'trace-retention'] as const;
 
 function jobsArg(value: string): string[] {
   const names = [...new Set(value.split(',').map((n) => n.trim()).filter(Boolean))];

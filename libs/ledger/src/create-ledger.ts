@@ -10,7 +10,7 @@ import { ReReviewSaga } from './re-review.saga';
 import { type ChatModel, OpenAiChatModel } from '@factledger/llm';
 import { AnswerReviser } from './answer-revision';
 import { ClaimVerifier } from './verify-claims';
-import { ApiKeyStore, type Database, type EventStore, migrate, type OpenedKurrentDb, openDatabase, openKurrentDbEventStore, PostgresEventStore } from '@factledger/store';
+import { ApiKeyStore, type Database, type EventStore, migrate, type OpenedKurrentDb, openDatabase, openKurrentDbEventStore, PostgresEventStore, refreshStatistics } from '@factledger/store';
 import { Ledger } from './ledger';
 import type { LedgerConfig } from './ledger.config';
 
@@ -32,9 +32,9 @@ export interface LedgerHandle {
   /** API keys: made, listed, revoked, and checked for the HTTP routes. */
   keys: ApiKeys;
   /**
-   * The ledger's readers of the log, as a worker runs them: the fact and answer projections and
-   * the re-review saga follow the log; the sealer chains new events into the log's hash chain once
-   * a pass. `factledger worker` holds them through leases; `startWorkers` runs them here.
+   * The ledger's background jobs, as a worker runs them: the fact and answer projections and the
+   * re-review saga follow the log; once a pass, the sealer chains new events into the log's hash
+   * chain and `statistics` analyzes the tables that grew (refreshStatistics). `factledger worker` holds them through leases; `startWorkers` runs them here.
    */
   jobs: WorkerJob[];
   /** Runs `jobs` in this process until close (LocalWorker): the consumers follow the log, the sealer runs every `intervalMs`. */
@@ -43,6 +43,8 @@ export interface LedgerHandle {
   stopWorkers(): Promise<void>;
   close(): Promise<void>;
 }
+
+const STATISTICS_EVERY_MS = 10_000;
 
 /** Builds a ledger on an already open database (tests, benchmarks, hosts that own the pool). */
 export function ledgerOn(
@@ -62,11 +64,19 @@ export function ledgerOn(
   const saga = new ReReviewSaga(database.db, { answers, reader: answerReader, runner }, options.reviewPolicy);
   const erasures = new Erasures({ store, runner, facts: reader, answers: answerReader, clock, streams, embeddingCache: new PostgresEmbeddingCache(database.db), saga });
   const verifier = new ClaimVerifier({ reader, now: () => clock.now() });
+  // Looking for tables that grew costs ~1 ms natively and ~5 ms on PGlite: once every 10 s is plenty.
+  let analyzedAt = Number.NEGATIVE_INFINITY;
+  const statistics = async (): Promise<string[]> => {
+    if (Date.now() - analyzedAt < STATISTICS_EVERY_MS) return [];
+    analyzedAt = Date.now();
+    return refreshStatistics(database);
+  };
   const jobs: WorkerJob[] = [
     { name: 'facts', run: () => runner.catchUpOne('facts'), follow: (onError) => runner.followOne('facts', { onError }) },
     { name: 'answers', run: () => runner.catchUpOne('answers'), follow: (onError) => runner.followOne('answers', { onError }) },
     { name: 're-review', run: () => saga.catchUp(), follow: (onError) => saga.follow({ onError }) },
     { name: 'seal', run: () => store.seal() },
+    { name: 'statistics', run: () => statistics() },
   ];
   const workers = new LocalWorker(jobs);
   const stopWorkers = (): Promise<void> => workers.stop();

@@ -7,6 +7,7 @@ export * from './migrations';
 export * from './postgres-event-store';
 export * from './in-memory-event-store';
 export * from './backlog';
+export * from './statistics';
 export * from './subscription';
 export * from './api-key-store';
 export * from './test-database';

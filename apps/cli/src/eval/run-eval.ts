@@ -8,7 +8,7 @@ import { type RecallSettings, recallOn, O200kTokenCounter } from '@factledger/re
 import { type BaselineName, createBaseline } from './baselines';
 import { FactLedgerModule } from '@factledger/nest';
 import { randomUUID } from 'node:crypto';
-import { type Backend, createTestDatabase, type OpenedKurrentDb, openKurrentDbOrLocal } from '@factledger/store';
+import { type Backend, createTestDatabase, type OpenedKurrentDb, openKurrentDbOrLocal, refreshStatistics } from '@factledger/store';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { runScenario, type ScenarioReport, type StepReport } from './scenario-runner';
@@ -52,7 +52,7 @@ export async function evalFile(file: string, backend: EvalBackend, options: { ba
   const recall = recallOn(database, handle.runner, clock, { ...EVAL_RECALL, recallTuning: options.recallTuning }, embedder);
   const app = await NestFactory.createApplicationContext(FactLedgerModule.forRoot({ handle, recall }), { logger: false });
   try {
-    const bus = { commandBus: app.get(CommandBus), queryBus: app.get(QueryBus), clock, indexRecall: () => recall.indexer.catchUp(), runSaga: () => handle.saga.catchUp(), withTraces: options.traces };
+    const bus = { commandBus: app.get(CommandBus), queryBus: app.get(QueryBus), clock, indexRecall: () => recall.indexer.catchUp().then(() => refreshStatistics(database)), runSaga: () => handle.saga.catchUp(), withTraces: options.traces };
     return await runScenario(basename(file), readFileSync(file, 'utf8'), bus);
   } finally {
     await recall.stop();

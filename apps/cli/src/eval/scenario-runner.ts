@@ -61,7 +61,7 @@ export interface LedgerBus {
   commandBus: CommandBus;
   queryBus: QueryBus;
   clock: ManualClock;
-  /** Brings recall's index up to date before a query (a live server's indexer runs in the background). */
+  /** Brings recall's index and the planner's statistics up to date before a query (a live server's workers do both in the background). */
   indexRecall(): Promise<unknown>;
   /** Runs the re-review saga over everything written so far (a live server runs it in the background). */
   runSaga(): Promise<unknown>;
