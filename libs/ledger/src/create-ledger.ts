@@ -34,10 +34,11 @@ export interface LedgerHandle {
   /**
    * The ledger's background jobs, as a worker runs them: the fact and answer projections and the
    * re-review saga follow the log; once a pass, the sealer chains new events into the log's hash
-   * chain and `statistics` analyzes the tables that grew (refreshStatistics). `factledger worker` holds them through leases; `startWorkers` runs them here.
+   * chain and `statistics` analyzes the tables that grew (refreshStatistics, at most every 10 s).
+   * `factledger worker` holds them through leases; `startWorkers` runs them here.
    */
   jobs: WorkerJob[];
-  /** Runs `jobs` in this process until close (LocalWorker): the consumers follow the log, the sealer runs every `intervalMs`. */
+  /** Runs `jobs` in this process until close (LocalWorker): the consumers follow the log, the others run every `intervalMs`. */
   startWorkers(intervalMs?: number, onError?: (error: unknown) => void): void;
   /** Stops them; a page in progress commits or rolls back first. */
   stopWorkers(): Promise<void>;
