@@ -6,12 +6,13 @@
  * lapse. Prints `holding <job>` / `lost <job>` as leases come and go; stops on SIGTERM or SIGINT.
  */
 import { systemClock } from '@factledger/domain';
-import { createLedger, type LedgerConfig } from '@factledger/ledger';
+import { createLedger, LEDGER_JOBS, type LedgerConfig } from '@factledger/ledger';
 import { LeasedWorker, type WorkerJob } from '@factledger/projections';
-import { recallOn } from '@factledger/recall';
+import { RECALL_JOBS, recallOn } from '@factledger/recall';
 import { Command, InvalidArgumentError } from 'commander';
 
-export const WORKER_JOBS = ['facts', 'answers', 'recall-index', 're-review', 'seal', 'statistics', 'trace-retention'] as const;
+/** Every job a worker can run: the ledger's and recall's, whose lists carry their names (namedJobs). */
+export const WORKER_JOBS = [...LEDGER_JOBS, ...RECALL_JOBS] as const;
 
 function jobsArg(value: string): string[] {
   const names = [...new Set(value.split(',').map((n) => n.trim()).filter(Boolean))];

@@ -1,6 +1,6 @@
 /** Wires a Ledger from configuration: database, migrations, store, projections, clock. */
 import { type Clock, type ReviewPolicy, systemClock } from '@factledger/domain';
-import { AnswerProjection, AnswerReader, FactReader, LocalWorker, PostgresFactProjection, ProjectionRunner, type WorkerJob } from '@factledger/projections';
+import { AnswerProjection, AnswerReader, FactReader, LocalWorker, namedJobs, PostgresFactProjection, ProjectionRunner, type WorkerJob } from '@factledger/projections';
 import { Answers } from './answers';
 import { Erasures } from './erasures';
 import { StreamCache } from './stream-cache';
@@ -42,10 +42,15 @@ export interface LedgerHandle {
   startWorkers(intervalMs?: number, onError?: (error: unknown) => void): void;
   /** Stops them; a page in progress commits or rolls back first. */
   stopWorkers(): Promise<void>;
+  /** Whether `startWorkers` runs them in this process now. */
+  readonly workersRunning: boolean;
   close(): Promise<void>;
 }
 
 const STATISTICS_EVERY_MS = 10_000;
+
+/** The names of the ledger's background jobs (`LedgerHandle.jobs`), in the order they are listed. */
+export const LEDGER_JOBS = ['facts', 'answers', 're-review', 'seal', 'statistics'] as const;
 
 /** Builds a ledger on an already open database (tests, benchmarks, hosts that own the pool). */
 export function ledgerOn(
@@ -72,13 +77,13 @@ export function ledgerOn(
     analyzedAt = Date.now();
     return refreshStatistics(database);
   };
-  const jobs: WorkerJob[] = [
-    { name: 'facts', run: () => runner.catchUpOne('facts'), follow: (onError) => runner.followOne('facts', { onError }) },
-    { name: 'answers', run: () => runner.catchUpOne('answers'), follow: (onError) => runner.followOne('answers', { onError }) },
-    { name: 're-review', run: () => saga.catchUp(), follow: (onError) => saga.follow({ onError }) },
-    { name: 'seal', run: () => store.seal() },
-    { name: 'statistics', run: () => statistics() },
-  ];
+  const jobs = namedJobs(LEDGER_JOBS, {
+    facts: { run: () => runner.catchUpOne('facts'), follow: (onError) => runner.followOne('facts', { onError }) },
+    answers: { run: () => runner.catchUpOne('answers'), follow: (onError) => runner.followOne('answers', { onError }) },
+    're-review': { run: () => saga.catchUp(), follow: (onError) => saga.follow({ onError }) },
+    seal: { run: () => store.seal() },
+    statistics: { run: () => statistics() },
+  });
   const workers = new LocalWorker(jobs);
   const stopWorkers = (): Promise<void> => workers.stop();
   return {
@@ -98,6 +103,9 @@ export function ledgerOn(
       workers.start(intervalMs, onError);
     },
     stopWorkers,
+    get workersRunning() {
+      return workers.isRunning;
+    },
     async close() {
       await stopWorkers();
       await database.close();
@@ -128,13 +136,13 @@ export async function createLedger(config: LedgerConfig, options: { clock?: Cloc
     await handle.runner.catchUp();
     const log = kurrent;
     if (!log) return handle;
-    return {
-      ...handle,
-      async close() {
-        await handle.close();
-        await log.close();
-      },
+    // Wrapped in place: a copy would freeze `workersRunning` at its value now.
+    const closeLedger = handle.close.bind(handle);
+    handle.close = async () => {
+      await closeLedger();
+      await log.close();
     };
+    return handle;
   } catch (error) {
     await database.close();
     await kurrent?.close();

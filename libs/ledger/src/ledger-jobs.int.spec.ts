@@ -1,6 +1,6 @@
 import { createTestDatabase, refreshStatistics, type TestDatabase, testBackends } from '@factledger/store';
 import { sql } from 'kysely';
-import { type LedgerHandle, ledgerOn } from './create-ledger';
+import { LEDGER_JOBS, type LedgerHandle, ledgerOn } from './create-ledger';
 
 describe.each(testBackends())("the ledger's background jobs on %s", (backend) => {
   let database: TestDatabase;
@@ -17,6 +17,7 @@ describe.each(testBackends())("the ledger's background jobs on %s", (backend) =>
 
   it('are the projections, the saga, the sealer and the statistics, the consumers of the log able to follow it', () => {
     expect(handle.jobs.map((j) => j.name)).toEqual(['facts', 'answers', 're-review', 'seal', 'statistics']);
+    expect(handle.jobs.map((j) => j.name)).toEqual([...LEDGER_JOBS]);
     expect(handle.jobs.filter((j) => j.follow).map((j) => j.name)).toEqual(['facts', 'answers', 're-review']);
   });
 

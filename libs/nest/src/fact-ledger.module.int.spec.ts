@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UnknownMemoryError } from '@factledger/domain';
-import { type Ledger, ledgerOn } from '@factledger/ledger';
+import { type Ledger, type LedgerHandle, ledgerOn } from '@factledger/ledger';
 import { createTestDatabase } from '@factledger/store';
 import { Controller, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { FactLedgerModule, LEDGER } from './fact-ledger.module';
+import { FactLedgerModule, LEDGER, LEDGER_HANDLE } from './fact-ledger.module';
 import { AssertMemoryCommand, EraseCommand, GetAnswerQuery, GetFactQuery, GetMemoryQuery, QuarantineMemoryCommand, RecordAnswerCommand } from './ledger.commands';
 
 /** A host application's own controller, using the ledger through its buses. */
@@ -50,24 +50,72 @@ describe('FactLedgerModule in a host NestJS application', () => {
     await second.close();
   });
 
+  /** Writes a port, an answer citing it, and the port's change; returns the answer's status once reopened or after ~2 s. */
+  const supersedeCited = async (host: HostController, tenant: string): Promise<string> => {
+    const port = await host.commands.execute(new AssertMemoryCommand(tenant, { subject: 'api', relation: 'port', value: '8000' }));
+    const answer = await host.commands.execute(new RecordAnswerCommand(tenant, { text: 'Port 8000.', cites: [port.memoryId] }));
+    await host.commands.execute(new AssertMemoryCommand(tenant, { subject: 'api', relation: 'port', value: '8080' }));
+    let status = '';
+    for (let i = 0; i < 100 && status !== 'reopened'; i++) {
+      status = (await host.queries.execute(new GetAnswerQuery(tenant, { answerId: answer.answerId }))).status;
+      if (status !== 'reopened') await new Promise((r) => setTimeout(r, 20));
+    }
+    return status;
+  };
+
   it('reopens an answer through the @nestjs/cqrs saga when a write on the bus supersedes what it cited', async () => {
     // A handle the host owns: no background loop runs, so only the bus-driven saga can reopen.
     const database = await createTestDatabase('pglite');
-    @Module({ imports: [FactLedgerModule.forRoot({ handle: ledgerOn(database) })], controllers: [HostController] })
+    const handle = ledgerOn(database);
+    const woken = jest.spyOn(handle.saga, 'catchUp');
+    @Module({ imports: [FactLedgerModule.forRoot({ handle })], controllers: [HostController] })
     class OwnedHandleModule {}
     const app = await NestFactory.createApplicationContext(OwnedHandleModule, { logger: false });
-    const host = app.get(HostController);
-    const port = await host.commands.execute(new AssertMemoryCommand('sagas', { subject: 'api', relation: 'port', value: '8000' }));
-    const answer = await host.commands.execute(new RecordAnswerCommand('sagas', { text: 'Port 8000.', cites: [port.memoryId] }));
-    await host.commands.execute(new AssertMemoryCommand('sagas', { subject: 'api', relation: 'port', value: '8080' }));
-    let status = '';
-    for (let i = 0; i < 100 && status !== 'reopened'; i++) {
-      status = (await host.queries.execute(new GetAnswerQuery('sagas', { answerId: answer.answerId }))).status;
-      if (status !== 'reopened') await new Promise((r) => setTimeout(r, 20));
-    }
-    expect(status).toBe('reopened');
+    expect(await supersedeCited(app.get(HostController), 'sagas')).toBe('reopened');
+    expect(woken).toHaveBeenCalled();
     await app.close();
     await database.close();
+  });
+
+  it('leaves the saga to the workers where they run: the bus wakes nothing, the follower reopens', async () => {
+    // The module's own database (internal workers), and a host handle with its workers started.
+    @Module({ imports: [FactLedgerModule.forRoot({ config: { dataDir: mkdtempSync(join(dataDir, 'internal-')) } })], controllers: [HostController] })
+    class InternalModule {}
+    const internal = await NestFactory.createApplicationContext(InternalModule, { logger: false });
+    const ownedWoken = jest.spyOn(internal.get<LedgerHandle>(LEDGER_HANDLE).saga, 'catchUp');
+    expect(await supersedeCited(internal.get(HostController), 'internal')).toBe('reopened');
+    expect(ownedWoken).not.toHaveBeenCalled();
+    await internal.close();
+
+    const database = await createTestDatabase('pglite');
+    const handle = ledgerOn(database);
+    handle.startWorkers(60_000);
+    const hostWoken = jest.spyOn(handle.saga, 'catchUp');
+    @Module({ imports: [FactLedgerModule.forRoot({ handle })], controllers: [HostController] })
+    class StartedModule {}
+    const started = await NestFactory.createApplicationContext(StartedModule, { logger: false });
+    expect(await supersedeCited(started.get(HostController), 'started')).toBe('reopened');
+    expect(hostWoken).not.toHaveBeenCalled();
+    await started.close();
+    await handle.stopWorkers();
+    await database.close();
+  });
+
+  it('runs no saga in a server whose workers are external', async () => {
+    @Module({ imports: [FactLedgerModule.forRoot({ config: { dataDir: mkdtempSync(join(dataDir, 'external-')), workers: 'external' } })], controllers: [HostController] })
+    class ExternalModule {}
+    const app = await NestFactory.createApplicationContext(ExternalModule, { logger: false });
+    const handle = app.get<LedgerHandle>(LEDGER_HANDLE);
+    const woken = jest.spyOn(handle.saga, 'catchUp');
+    const host = app.get(HostController);
+    const port = await host.commands.execute(new AssertMemoryCommand('ext', { subject: 'api', relation: 'port', value: '8000' }));
+    await host.commands.execute(new AssertMemoryCommand('ext', { subject: 'api', relation: 'port', value: '8080' }));
+    // The bus delivers its events after the command returns: give it a moment before counting.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(port.position).toBeGreaterThan(0);
+    expect(woken).not.toHaveBeenCalled();
+    expect(handle.workersRunning).toBe(false);
+    await app.close();
   });
 
   it('erases through the host CommandBus, recording the actor the host passes', async () => {

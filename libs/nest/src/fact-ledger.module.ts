@@ -106,9 +106,15 @@ function queryHandler(message: Type, run: (handle: LedgerHandle, q: never) => Pr
 }
 
 /**
- * The re-review saga in @nestjs/cqrs terms: every write seen on the bus wakes the durable saga,
- * which reads the stored log from its own checkpoint (so a missed or duplicated wake-up changes
- * nothing; where this process runs the workers, the saga also follows the log by itself).
+ * The re-review saga in @nestjs/cqrs terms, for a host that hands the module its own ledger and
+ * runs no workers on it: every write seen on the bus wakes the durable saga, which reads the
+ * stored log from its own checkpoint (so a missed or doubled wake-up changes nothing).
+ *
+ * Where the bus would only repeat or contradict the workers, the wake-up does nothing:
+ * - this process runs the workers (`startWorkers`; the default when the module opens the
+ *   database): the saga already follows the log, and this process's writes wake it;
+ * - the module opened the database with FACTLEDGER_WORKERS=external: the saga runs in
+ *   `factledger worker`, never here.
  */
 @Injectable()
 class ReReviewSagas {
@@ -118,8 +124,9 @@ class ReReviewSagas {
 
 @CommandHandler(RunReReviewCommand)
 class RunReReviewHandler {
-  constructor(@Inject(LEDGER_HANDLE) private readonly handle: LedgerHandle) {}
-  execute(): Promise<number> {
+  constructor(@Inject(LEDGER_HANDLE) private readonly handle: LedgerHandle & { owned?: boolean }) {}
+  async execute(): Promise<number> {
+    if (this.handle.owned || this.handle.workersRunning) return 0;
     return this.handle.saga.catchUp();
   }
 }

@@ -114,5 +114,8 @@ export class LedgerWrittenEvent implements IEvent {
   ) {}
 }
 
-/** Runs the durable re-review saga over the log up to now; returns how many answers it reopened. */
+/**
+ * Wakes the durable re-review saga, which runs over the log up to now; returns how many answers it
+ * reopened (0, and nothing run, where this process's workers or a `factledger worker` run the saga).
+ */
 export class RunReReviewCommand extends Command<number> {}

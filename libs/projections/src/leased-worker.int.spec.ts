@@ -4,34 +4,21 @@
  * once it stops, nothing more is applied. The log is the in-memory store, as a log kept outside
  * PostgreSQL would be; the lease, the rows and the checkpoint are in PostgreSQL.
  */
-import { randomUUID } from 'node:crypto';
-import { createTestDatabase, InMemoryEventStore, type RecordedEvent, type TestDatabase, testAppendContext, testBackends } from '@factledger/store';
-import { sql } from 'kysely';
-import { CheckpointedConsumer, readCheckpoint } from './checkpointed-consumer';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
+import { readCheckpoint } from './checkpointed-consumer';
+import { followedLog, sleep } from './followed-log.fixture';
 import { LeasedWorker } from './leased-worker';
-
-const ctx = testAppendContext({ tenant: 't' });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each(testBackends())('LeasedWorker on %s', (backend) => {
   let database: TestDatabase;
 
   beforeAll(async () => {
     database = await createTestDatabase(backend);
-    await sql`CREATE TABLE followed (position bigint PRIMARY KEY, n int)`.execute(database.db);
   });
   afterAll(() => database.close());
 
   it('follows a job it holds through a subscription, and stops following when it stops', async () => {
-    const log = new InMemoryEventStore();
-    const append = (n: number) => log.append(ctx, [{ streamId: 's', expectedVersion: 'any', events: [{ eventId: randomUUID(), type: 'Tested', data: { n } }] }]);
-    for (let n = 0; n < 3; n++) await append(n);
-    const name = `follow-${randomUUID().slice(0, 8)}`;
-    const consumer = new CheckpointedConsumer(database.db, log, name, {
-      apply: async (trx, events: RecordedEvent[]) => {
-        for (const e of events) await sql`INSERT INTO followed (position, n) VALUES (${e.globalPosition}, ${(e.data as { n: number }).n})`.execute(trx);
-      },
-    });
+    const { name, consumer, append, applied, until } = await followedLog(database, 'follow', 3);
     let passes = 0;
     const errors: unknown[] = [];
     const leases: string[] = [];
@@ -41,13 +28,6 @@ describe.each(testBackends())('LeasedWorker on %s', (backend) => {
       [{ name, run: async () => void passes++, follow: (onError) => consumer.follow({ onError }) }],
       { intervalMs: 60_000, onError: (error) => errors.push(error), onLease: (job, held) => leases.push(`${held ? 'holding' : 'lost'} ${job}`) },
     );
-    const applied = async () => (await sql<{ n: number }>`SELECT n FROM followed ORDER BY position`.execute(database.db)).rows.map((r) => r.n);
-    const until = async (n: number) => {
-      for (const started = Date.now(); (await applied()).length < n; ) {
-        if (Date.now() - started > 10_000) throw new Error(`timed out at ${(await applied()).length} of ${n}`);
-        await sleep(10);
-      }
-    };
     worker.start();
     await until(3);
     for (let n = 3; n < 8; n++) await append(n);

@@ -31,6 +31,14 @@ export interface WorkerJob {
   follow?(onError: (error: unknown) => void): Following;
 }
 
+/**
+ * A job list from its names and one entry per name, in the names' order. The names are what a
+ * caller checks `--only` against; the type makes every name have a job and every job a name.
+ */
+export function namedJobs<N extends string>(names: readonly N[], jobs: Record<N, Omit<WorkerJob, 'name'>>): WorkerJob[] {
+  return names.map((name) => ({ name, ...jobs[name] }));
+}
+
 export interface WorkerOptions {
   intervalMs: number;
   /** How long the lease connection may take to answer its check before the leases count as lost. */

@@ -27,6 +27,11 @@ export class LocalWorker {
     });
   }
 
+  /** Whether `start` was called and `stop` not since. */
+  get isRunning(): boolean {
+    return this.running;
+  }
+
   /** Starts following and the passes; a second call while running changes nothing. */
   start(intervalMs: number, onError: (error: unknown) => void = () => undefined): void {
     if (this.running) return;

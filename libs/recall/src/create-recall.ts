@@ -5,7 +5,7 @@
  */
 import type { Clock } from '@factledger/domain';
 import { CachedEmbedder, type Embedder, OpenAiEmbedder, PostgresEmbeddingCache, UseLiteEmbedder } from '@factledger/embeddings';
-import { LocalWorker, type ProjectionRunner, type WorkerJob } from '@factledger/projections';
+import { LocalWorker, namedJobs, type ProjectionRunner, type WorkerJob } from '@factledger/projections';
 import type { Database } from '@factledger/store';
 import { Recall } from './recall';
 import { RecallIndexer } from './recall-indexer';
@@ -24,6 +24,9 @@ export interface RecallSettings {
   /** Recall's tuning as JSON (FACTLEDGER_RECALL; see recall-tuning.ts); defaults when absent. */
   recallTuning?: string | object;
 }
+
+/** The names of recall's background jobs (`RecallHandle.jobs`), in the order they are listed. */
+export const RECALL_JOBS = ['recall-index', 'trace-retention'] as const;
 
 export interface RecallHandle {
   recall: Recall;
@@ -56,17 +59,16 @@ export function recallOn(database: Pick<Database, 'db' | 'search'>, facts: Proje
   const tuning = parseRecallTuning(settings.recallTuning);
   const recall = new Recall(db, { embedder: cached, facts, indexer, tokens: new O200kTokenCounter(), clock, search }, { ...tuning, addressTerms: settings.addressTerms });
   let purged = 0;
-  const jobs: WorkerJob[] = [
-    { name: 'recall-index', run: () => indexer.catchUp(), follow: (onError) => indexer.follow({ onError }) },
-    {
-      name: 'trace-retention',
+  const jobs = namedJobs(RECALL_JOBS, {
+    'recall-index': { run: () => indexer.catchUp(), follow: (onError) => indexer.follow({ onError }) },
+    'trace-retention': {
       run: async () => {
         if (Date.now() - purged < 3_600_000) return;
         purged = Date.now();
         await recall.purgeTraces(new Date(clock.now().getTime() - settings.traceRetentionDays * 86_400_000));
       },
     },
-  ];
+  });
   const workers = new LocalWorker(jobs);
   return {
     recall,
