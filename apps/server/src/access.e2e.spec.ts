@@ -206,4 +206,38 @@ describe('API keys: start-up and rate limit', () => {
       await app.close();
     }
   });
+
+  it('counts /mcp against the same per-key limit, and unknown keys per client address', async () => {
+    const handle = ledgerOn(database);
+    const a = await handle.keys.create({ tenant: 'rl-mcp', scopes: 'read' });
+    const b = await handle.keys.create({ tenant: 'rl-mcp', scopes: 'read' });
+    const app = await createServer({ handle, config: { logLevel: 'silent', auth: 'required', rateLimit: 3 } });
+    await app.listen(0, '127.0.0.1');
+    try {
+      const base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+      const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'rate-test', version: '1.0.0' } } };
+      const mcp = (secret: string) =>
+        fetch(`${base}/mcp`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify(initialize),
+        });
+      const statuses = [];
+      for (let i = 0; i < 2; i++) statuses.push((await mcp(a.secret)).status);
+      // One count per key across both roads: the third request is a /v1 read.
+      statuses.push((await fetch(`${base}/v1/tenants/rl-mcp/memories`, { headers: { authorization: `Bearer ${a.secret}` } })).status);
+      const limited = await mcp(a.secret);
+      statuses.push(limited.status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await mcp(b.secret)).status).toBe(200);
+      // A made-up key is counted by address: refused (401) until the limit, then 429.
+      const unknown = [];
+      for (let i = 0; i < 4; i++) unknown.push((await mcp('flk_nobody.nothing')).status);
+      expect(unknown.slice(0, 3).every((status) => status !== 429 && status >= 400)).toBe(true);
+      expect(unknown[3]).toBe(429);
+    } finally {
+      await app.close();
+    }
+  });
 });

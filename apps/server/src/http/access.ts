@@ -38,6 +38,8 @@ interface KeyedRequest {
 
 const LOOPBACK = /^(?:127(?:\.\d{1,3}){3}|::1|localhost|::ffff:127(?:\.\d{1,3}){3})$/i;
 const guarded = (req: KeyedRequest): boolean => req.path.startsWith('/v1/');
+/** MCP checks its own keys, per tool (mcp.controller.ts); it is counted by the rate limit as `/v1` is. */
+const isMcp = (req: KeyedRequest): boolean => /^\/mcp\/?$/.test(req.path);
 
 /** The bearer token of a request, or null. */
 export function bearer(req: Pick<KeyedRequest, "headers">): string | null {
@@ -78,7 +80,7 @@ export class AccessGate implements OnApplicationBootstrap {
   }
 }
 
-/** Authenticates and authorises each `/v1` request; the key it finds rides on the request. */
+/** Authenticates and authorises each `/v1` request (and finds the key of each `/mcp` one, for the rate limit); the key rides on the request. */
 @Injectable()
 export class AccessGuard implements CanActivate {
   constructor(
@@ -89,7 +91,10 @@ export class AccessGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<KeyedRequest>();
-    if (!guarded(req) || !this.gate.keysRequired) return true;
+    if (!this.gate.keysRequired) return true;
+    // For the rate limit only: the MCP controller decides access itself, tool by tool.
+    if (isMcp(req)) req.apiKey = (await this.handle.keys.authenticate(bearer(req))) ?? undefined;
+    if (!guarded(req)) return true;
     const scope = this.reflector.get<AccessScope | undefined>(SCOPE, context.getHandler()) ?? (req.method === 'GET' ? 'read' : 'write');
     const decision = await this.handle.keys.decide(bearer(req), req.params?.tenant ?? null, scope);
     if (!decision.allowed) throw new AccessDeniedError(decision.reason, decision.message);
@@ -98,7 +103,7 @@ export class AccessGuard implements CanActivate {
   }
 }
 
-/** The rate limit, counted per API key (per client address when keys are off); `/health` is not counted. */
+/** The rate limit on `/v1` and `/mcp`, counted per API key (per client address when keys are off or the key is unknown); `/health` is not counted. */
 @Injectable()
 export class KeyThrottlerGuard extends ThrottlerGuard {
   protected override async getTracker(req: Record<string, unknown>): Promise<string> {
@@ -106,8 +111,14 @@ export class KeyThrottlerGuard extends ThrottlerGuard {
     return r.apiKey ? `key:${r.apiKey.keyId}` : `ip:${r.ip ?? 'unknown'}`;
   }
 
+  /** One count per key (or address) over every route: the library's default keeps one per route. */
+  protected override generateKey(_context: ExecutionContext, tracker: string, throttler: string): string {
+    return `${throttler}:${tracker}`;
+  }
+
   protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
-    return !guarded(context.switchToHttp().getRequest<KeyedRequest>());
+    const req = context.switchToHttp().getRequest<KeyedRequest>();
+    return !guarded(req) && !isMcp(req);
   }
 }
 
