@@ -186,35 +186,35 @@ describe('API keys: start-up and rate limit', () => {
     }
   });
 
-  it('answers 429 with Retry-After once a key has used its requests for the minute, and counts each key apart', async () => {
+  /** A server allowing 3 requests a minute, with two read keys of `tenant`; `run` gets its address and their secrets. */
+  const withLimit = async (tenant: string, run: (base: string, a: string, b: string) => Promise<void>): Promise<void> => {
     const handle = ledgerOn(database);
-    const a = await handle.keys.create({ tenant: 'rl', scopes: 'read' });
-    const b = await handle.keys.create({ tenant: 'rl', scopes: 'read' });
+    const a = await handle.keys.create({ tenant, scopes: 'read' });
+    const b = await handle.keys.create({ tenant, scopes: 'read' });
     const app = await createServer({ handle, config: { logLevel: 'silent', auth: 'required', rateLimit: 3 } });
     await app.listen(0, '127.0.0.1');
     try {
-      const url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}/v1/tenants/rl/memories`;
-      const get = (secret: string) => fetch(url, { headers: { authorization: `Bearer ${secret}` } });
-      const statuses = [];
-      for (let i = 0; i < 4; i++) statuses.push((await get(a.secret)).status);
-      expect(statuses).toEqual([200, 200, 200, 429]);
-      const limited = await get(a.secret);
-      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect(await limited.json()).toMatchObject({ error: 'too_many_requests' });
-      expect((await get(b.secret)).status).toBe(200);
+      await run(`http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`, a.secret, b.secret);
     } finally {
       await app.close();
     }
+  };
+
+  it('answers 429 with Retry-After once a key has used its requests for the minute, and counts each key apart', async () => {
+    await withLimit('rl', async (base, a, b) => {
+      const get = (secret: string) => fetch(`${base}/v1/tenants/rl/memories`, { headers: { authorization: `Bearer ${secret}` } });
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await get(a)).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      const limited = await get(a);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await limited.json()).toMatchObject({ error: 'too_many_requests' });
+      expect((await get(b)).status).toBe(200);
+    });
   });
 
   it('counts /mcp against the same per-key limit, and unknown keys per client address', async () => {
-    const handle = ledgerOn(database);
-    const a = await handle.keys.create({ tenant: 'rl-mcp', scopes: 'read' });
-    const b = await handle.keys.create({ tenant: 'rl-mcp', scopes: 'read' });
-    const app = await createServer({ handle, config: { logLevel: 'silent', auth: 'required', rateLimit: 3 } });
-    await app.listen(0, '127.0.0.1');
-    try {
-      const base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+    await withLimit('rl-mcp', async (base, a, b) => {
       const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'rate-test', version: '1.0.0' } } };
       const mcp = (secret: string) =>
         fetch(`${base}/mcp`, {
@@ -223,21 +223,19 @@ describe('API keys: start-up and rate limit', () => {
           body: JSON.stringify(initialize),
         });
       const statuses = [];
-      for (let i = 0; i < 2; i++) statuses.push((await mcp(a.secret)).status);
+      for (let i = 0; i < 2; i++) statuses.push((await mcp(a)).status);
       // One count per key across both roads: the third request is a /v1 read.
-      statuses.push((await fetch(`${base}/v1/tenants/rl-mcp/memories`, { headers: { authorization: `Bearer ${a.secret}` } })).status);
-      const limited = await mcp(a.secret);
+      statuses.push((await fetch(`${base}/v1/tenants/rl-mcp/memories`, { headers: { authorization: `Bearer ${a}` } })).status);
+      const limited = await mcp(a);
       statuses.push(limited.status);
       expect(statuses).toEqual([200, 200, 200, 429]);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect((await mcp(b.secret)).status).toBe(200);
+      expect((await mcp(b)).status).toBe(200);
       // A made-up key is counted by address: refused (401) until the limit, then 429.
       const unknown = [];
       for (let i = 0; i < 4; i++) unknown.push((await mcp('flk_nobody.nothing')).status);
       expect(unknown.slice(0, 3).every((status) => status !== 429 && status >= 400)).toBe(true);
       expect(unknown[3]).toBe(429);
-    } finally {
-      await app.close();
-    }
+    });
   });
 });

@@ -7,7 +7,7 @@
  */
 import { All, Controller, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { AccessDeniedError, type AccessScope } from '@factledger/domain';
+import { AccessDeniedError, type AccessScope, type ApiKey } from '@factledger/domain';
 import { type LedgerHandle, parse, tenantSchema } from '@factledger/ledger';
 import { createMcpServer, LEDGER_HANDLE } from '@factledger/nest';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -27,13 +27,14 @@ export class McpController {
   ) {}
 
   @Post()
-  async call(@Req() req: IncomingMessage & { body?: unknown }, @Res() res: ServerResponse, @Query('tenant') asked?: string): Promise<void> {
+  async call(@Req() req: IncomingMessage & { body?: unknown; apiKey?: ApiKey }, @Res() res: ServerResponse, @Query('tenant') asked?: string): Promise<void> {
     try {
       const secret = bearer(req as never);
       let tenant = asked ?? 'default';
       let actor: string | undefined;
       if (this.gate.keysRequired) {
-        const key = await this.handle.keys.authenticate(secret);
+        // Found by the access guard (access.ts), which runs before this on every /mcp request.
+        const key = req.apiKey ?? null;
         if (key && key.tenant !== '*' && asked === undefined) tenant = key.tenant;
         // Knowing the key is not enough: it must cover the tenant (else 404, as on /v1).
         const decision = await this.handle.keys.decide(secret, tenant, key?.scopes[0] ?? 'read');

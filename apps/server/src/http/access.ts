@@ -92,7 +92,7 @@ export class AccessGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<KeyedRequest>();
     if (!this.gate.keysRequired) return true;
-    // For the rate limit only: the MCP controller decides access itself, tool by tool.
+    // Found once for the rate limit and the MCP controller, which decides access itself, tool by tool.
     if (isMcp(req)) req.apiKey = (await this.handle.keys.authenticate(bearer(req))) ?? undefined;
     if (!guarded(req)) return true;
     const scope = this.reflector.get<AccessScope | undefined>(SCOPE, context.getHandler()) ?? (req.method === 'GET' ? 'read' : 'write');
