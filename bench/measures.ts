@@ -287,6 +287,21 @@ export async function fill(b: Bench): Promise<FillReport> {
 }
 
 /**
+ * Which pass a call of a latency measure belongs to: the warm-up (recorded apart, reported as the
+ * cold window), the measured pass, or the profiled pass after it (not recorded).
+ */
+export type Phase = 'warmup' | 'measured' | 'profile';
+
+/** Where a latency sample goes in each phase: the warm-up's and the measured pass's own lists. */
+export class Samples {
+  readonly warmup: number[] = [];
+  readonly measured: number[] = [];
+  add(phase: Phase, ms: number): void {
+    if (phase !== 'profile') this[phase].push(ms);
+  }
+}
+
+/**
  * Runs a latency measure beside its floor: warm-up, then target and floor alternately (the order
  * flips each round, so neither always follows the other's commit) until both the minimum sample
  * count and the time budget are reached; then a separate profiled pass of the target.
@@ -298,27 +313,27 @@ async function alternate(
     total: number;
     minSamples: number;
     budgetMs: number;
-    samples: number[];
-    one(measured: boolean): Promise<void>;
-    floor(measured: boolean): Promise<void>;
+    samples: Samples;
+    one(phase: Phase): Promise<void>;
+    floor(phase: Phase): Promise<void>;
   },
 ): Promise<ProfileReport> {
   let started = 0n;
   for (let i = 0; i < o.total; i++) {
-    const measured = i >= o.warmup;
+    const phase: Phase = i >= o.warmup ? 'measured' : 'warmup';
     if (i === o.warmup) started = tick();
-    if (o.samples.length >= o.minSamples && msSince(started) > o.budgetMs) break;
+    if (o.samples.measured.length >= o.minSamples && msSince(started) > o.budgetMs) break;
     if (i % 2) {
-      await o.one(measured);
-      await o.floor(measured);
+      await o.one(phase);
+      await o.floor(phase);
     } else {
-      await o.floor(measured);
-      await o.one(measured);
+      await o.floor(phase);
+      await o.one(phase);
     }
   }
   const profiler = new QueryProfiler();
   profiler.start();
-  for (let i = 0; i < b.sizes.profileUnits; i++) await o.one(false);
+  for (let i = 0; i < b.sizes.profileUnits; i++) await o.one('profile');
   return profiler.stop(b.sizes.profileUnits);
 }
 
@@ -423,6 +438,11 @@ export interface LatencyMeasure {
   n: number;
   factledger: LatencySummary;
   floor: LatencySummary;
+  /**
+   * The warm-up's own figures, target and floor: the cold window, while V8 still compiles the
+   * paths (not the steady state the targets are about; reported so that it is not hidden).
+   */
+  warmup: { factledger: LatencySummary; floor: LatencySummary };
   floorMethod: string;
   /** factledger p99 / floor p99 */
   ratioP99: number;
@@ -431,35 +451,48 @@ export interface LatencyMeasure {
   [extra: string]: unknown;
 }
 
+/** A latency measure's figures from its samples and its floor's: the measured pass, and the warm-up apart. */
+function latencyFigures(fl: Samples, fp: Samples): Pick<LatencyMeasure, 'n' | 'factledger' | 'floor' | 'warmup' | 'ratioP99' | 'ratioP50'> {
+  const factledger = summarize(fl.measured);
+  const floor = summarize(fp.measured);
+  return {
+    n: fl.measured.length,
+    factledger,
+    floor,
+    warmup: { factledger: summarize(fl.warmup), floor: summarize(fp.warmup) },
+    ratioP99: round(factledger.p99 / floor.p99, 2),
+    ratioP50: round(factledger.p50 / floor.p50, 2),
+  };
+}
+
 export async function measureReads(b: Bench): Promise<LatencyMeasure> {
   const rng = b.workload.random;
   const keys = b.workload.keys.filter((k) => k.version >= 0);
   const validSpan = 9 * 365 * 86_400_000;
   const knownStart = b.simStart;
   const knownSpan = b.clock.now().getTime() - knownStart;
-  const fl: number[] = [];
-  const fp: number[] = [];
+  const fl = new Samples();
+  const fp = new Samples();
   let hits = 0;
   let multi = 0;
   const total = b.sizes.readWarmup + b.sizes.reads;
-  const one = async (measured: boolean): Promise<void> => {
+  const one = async (phase: Phase): Promise<void> => {
     const key = keys[rng.int(keys.length)]!;
     const validAt = new Date(VALID_BASE + rng.int(validSpan)).toISOString();
     const knownAt = new Date(knownStart + rng.int(knownSpan)).toISOString();
     const t0 = tick();
     const view = await b.handle.ledger.fact(b.tenant, { subject: key.subject, relation: key.relation.name, validAt, knownAt });
-    const ms = msSince(t0);
-    if (measured) {
-      fl.push(ms);
+    fl.add(phase, msSince(t0));
+    if (phase === 'measured') {
       if (view.values.length) hits++;
       if (view.values.length > 1) multi++;
     }
   };
-  const floor = async (measured: boolean): Promise<void> => {
+  const floor = async (phase: Phase): Promise<void> => {
     const key = keys[rng.int(keys.length)]!;
     const t0 = tick();
     await raw(b, 'SELECT * FROM fl_memories WHERE tenant = $1 AND memory_id = $2', [b.tenant, key.firstMemoryId]);
-    if (measured) fp.push(msSince(t0));
+    fp.add(phase, msSince(t0));
   };
   const profile = await alternate(b, {
     warmup: b.sizes.readWarmup,
@@ -470,19 +503,13 @@ export async function measureReads(b: Bench): Promise<LatencyMeasure> {
     one,
     floor,
   });
-  const factledger = summarize(fl);
-  const floorS = summarize(fp);
   const db = (await sql<{ memories: number; history: number; keys: number }>`
     SELECT (SELECT count(*) FROM fl_memories)::int AS memories, (SELECT count(*) FROM fl_fact_history)::int AS history,
            (SELECT count(DISTINCT stream_id) FROM fl_memories)::int AS keys`.execute(b.database.db)).rows[0]!;
   return {
-    n: fl.length,
-    factledger,
-    floor: floorS,
+    ...latencyFigures(fl, fp),
     floorMethod: 'SELECT * FROM fl_memories WHERE (tenant, memory_id) = primary key',
-    ratioP99: round(factledger.p99 / floorS.p99, 2),
-    ratioP50: round(factledger.p50 / floorS.p50, 2),
-    hitRate: round(hits / fl.length, 3),
+    hitRate: round(hits / fl.measured.length, 3),
     setReads: multi,
     database: db,
     profile,
@@ -492,22 +519,21 @@ export async function measureReads(b: Bench): Promise<LatencyMeasure> {
 // ---- 2. one assert end to end --------------------------------------------------------------------
 
 export async function measureAsserts(b: Bench): Promise<LatencyMeasure> {
-  const fl: number[] = [];
-  const fp: number[] = [];
+  const fl = new Samples();
+  const fp = new Samples();
   const outcomes: Record<string, number> = {};
   let notProjected = 0;
   const { ledger } = b.handle;
   // The ledger's clock: transaction time keeps moving after the bulk-loaded part.
-  const one = async (measured: boolean): Promise<void> => {
+  const one = async (phase: Phase): Promise<void> => {
     const p = b.workload.plan(0.3);
     const input = b.workload.ledgerInput(p);
     b.clock.advance(1000);
     const t0 = tick();
     const result = await ledger.assert(b.tenant, input);
-    const ms = msSince(t0);
+    fl.add(phase, msSince(t0));
     b.workload.noteAsserted(p);
-    if (measured) {
-      fl.push(ms);
+    if (phase === 'measured') {
       outcomes[result.outcome] = (outcomes[result.outcome] ?? 0) + 1;
       // Outside the timing: had the projection applied this very event when assert returned?
       const cp = (await sql<{ prepare: number }>`SELECT prepare FROM fl_checkpoints WHERE name = 'facts'`.execute(b.database.db)).rows[0];
@@ -515,7 +541,7 @@ export async function measureAsserts(b: Bench): Promise<LatencyMeasure> {
     }
   };
   const keys = b.workload.keys;
-  const floor = async (measured: boolean): Promise<void> => {
+  const floor = async (phase: Phase): Promise<void> => {
     const key = keys[b.workload.random.int(keys.length)]!;
     const t0 = tick();
     await raw(b, 'SELECT version FROM fl_streams WHERE tenant = $1 AND stream_id = $2', [b.tenant, key.streamId]);
@@ -524,7 +550,7 @@ export async function measureAsserts(b: Bench): Promise<LatencyMeasure> {
       `INSERT INTO bench_floor_events (${FLOOR_COLUMNS}) VALUES ($1, $2, 0, $3::uuid, 'FactAsserted', $4::jsonb, NULL, NULL, NULL, NULL, $5::timestamptz)`,
       [b.tenant, key.streamId, randomUUID(), JSON.stringify({ memoryId: randomUUID(), subject: key.subject, relation: key.relation.name, value: key.lastValue }), b.clock.now().toISOString()],
     );
-    if (measured) fp.push(msSince(t0));
+    fp.add(phase, msSince(t0));
   };
   const total = b.sizes.assertWarmup + b.sizes.asserts;
   const profile = await alternate(b, {
@@ -536,15 +562,9 @@ export async function measureAsserts(b: Bench): Promise<LatencyMeasure> {
     one,
     floor,
   });
-  const factledger = summarize(fl);
-  const floorS = summarize(fp);
   return {
-    n: fl.length,
-    factledger,
-    floor: floorS,
+    ...latencyFigures(fl, fp),
     floorMethod: 'primary-key SELECT on fl_streams + single-row INSERT (autocommit) into an unindexed table',
-    ratioP99: round(factledger.p99 / floorS.p99, 2),
-    ratioP50: round(factledger.p50 / floorS.p50, 2),
     outcomes,
     /** Asserts that returned before the fact projection had applied their own event. */
     notProjectedOnReturn: notProjected,

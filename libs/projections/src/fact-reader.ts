@@ -55,9 +55,12 @@ export class FactReader {
     return rows.rows.map((r) => r.stream_id);
   }
 
-  /** The versions of one key in the read paths at (validAt, knownAt): one row, or a set. */
+  /**
+   * The versions of one key in the read paths at (validAt, knownAt): one row, or a set. Prepared:
+   * planning it (the history table's four indexes) took longer than running it.
+   */
   async valuesAt(tenant: string, streamId: string, at: AsOf): Promise<HistoryRow[]> {
-    const rows = await sql`
+    const rows = await sql`${PREPARED}
       SELECT ${HISTORY_COLUMNS} FROM fl_fact_history
       WHERE tenant = ${tenant} AND stream_id = ${streamId} AND status = 'active'
         AND valid @> ${at.validAt.toISOString()}::timestamptz AND tx @> ${at.knownAt.toISOString()}::timestamptz
@@ -65,9 +68,9 @@ export class FactReader {
     return rows.rows.map(historyFromDb);
   }
 
-  /** Every fact of a subject (any relation, any scope) at (validAt, knownAt). */
+  /** Every fact of a subject (any relation, any scope) at (validAt, knownAt). Prepared, as valuesAt. */
   async subjectAt(tenant: string, subjectNorm: string, at: AsOf): Promise<HistoryRow[]> {
-    const rows = await sql`
+    const rows = await sql`${PREPARED}
       SELECT ${HISTORY_COLUMNS} FROM fl_fact_history
       WHERE tenant = ${tenant} AND subject_norm = ${subjectNorm} AND status = 'active'
         AND valid @> ${at.validAt.toISOString()}::timestamptz AND tx @> ${at.knownAt.toISOString()}::timestamptz
