@@ -13,7 +13,7 @@ import { createMcpServer, LEDGER_HANDLE } from '@factledger/nest';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toHttpError } from './http/ledger-exception.filter';
-import { AccessGate, bearer } from './http/access';
+import { AccessGate } from './http/access';
 import { type Logger, SERVER_LOGGER } from './logging';
 
 @Controller('mcp')
@@ -29,22 +29,22 @@ export class McpController {
   @Post()
   async call(@Req() req: IncomingMessage & { body?: unknown; apiKey?: ApiKey }, @Res() res: ServerResponse, @Query('tenant') asked?: string): Promise<void> {
     try {
-      const secret = bearer(req as never);
+      // Found by the access guard (access.ts), which runs before this on every /mcp request: the
+      // decisions below are made on it, without looking the key up again.
+      const key = req.apiKey ?? null;
       let tenant = asked ?? 'default';
       let actor: string | undefined;
       if (this.gate.keysRequired) {
-        // Found by the access guard (access.ts), which runs before this on every /mcp request.
-        const key = req.apiKey ?? null;
         if (key && key.tenant !== '*' && asked === undefined) tenant = key.tenant;
         // Knowing the key is not enough: it must cover the tenant (else 404, as on /v1).
-        const decision = await this.handle.keys.decide(secret, tenant, key?.scopes[0] ?? 'read');
+        const decision = this.handle.keys.decideFor(key, tenant, key?.scopes[0] ?? 'read');
         if (!decision.allowed) throw new AccessDeniedError(decision.reason, decision.message);
         actor = decision.key.keyId;
       }
       tenant = parse(tenantSchema, tenant);
       const allow = async (scope: AccessScope): Promise<void> => {
         if (!this.gate.keysRequired) return;
-        const decision = await this.handle.keys.decide(secret, tenant, scope);
+        const decision = this.handle.keys.decideFor(key, tenant, scope);
         if (!decision.allowed) throw new AccessDeniedError(decision.reason, decision.message);
       };
       const server = createMcpServer({ commands: this.commands, queries: this.queries }, { tenant, actor, allow }, { onUnexpected: (error) => this.logger.error({ err: error }, 'mcp tool failed') });

@@ -98,7 +98,12 @@ export class ApiKeys {
 
   /** The decision for a request with `presented` (an `Authorization: Bearer` value's key) to `tenant`, needing `scope`. */
   async decide(presented: string | null | undefined, tenant: string | null, scope: AccessScope): Promise<AccessDecision> {
-    return decideAccess(await this.authenticate(presented), tenant, scope, this.clock.now());
+    return this.decideFor(await this.authenticate(presented), tenant, scope);
+  }
+
+  /** The same decision for a key already authenticated (null: none, or not a key), without looking it up again. */
+  decideFor(key: ApiKey | null, tenant: string | null, scope: AccessScope): AccessDecision {
+    return decideAccess(key, tenant, scope, this.clock.now());
   }
 
   private view(k: StoredApiKey, now: Date): KeyView {
