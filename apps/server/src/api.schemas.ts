@@ -85,12 +85,30 @@ export const memoryQueryParams = memoryQuerySchema.omit({ memoryId: true });
 const instant = z.string().openapi({ format: 'date-time', example: '2026-03-01T00:00:00.000Z' });
 const scope = z.record(z.string(), z.string());
 
+export const restatementDecisionSchema = z
+  .object({
+    memoryId: z.string().openapi({ description: 'The earlier memory the statement was aligned with.' }),
+    action: z.enum(['replace', 'keep-both']),
+    holds: z.enum(['one', 'many', 'unsure']).openapi({ description: 'What the frame was judged to hold: one value, a set, or unsure.' }),
+    rule: z.string().openapi({ description: 'The rule that decided, in words.' }),
+    frame: z.string().openapi({ description: 'The shared frame, the value\'s place marked "…".', example: 'staging database runs on …' }),
+    earlierValue: z.string(),
+    nextValue: z.string(),
+    score: z.number().openapi({ description: 'Share of the two statements\' tokens the frame covers.' }),
+    effect: z.enum(['retracted', 'withdrawn', 'filled-history', 'into-key', 'kept']),
+  })
+  .openapi('RestatementDecision');
+
 export const writeResultSchema = z
   .object({
     outcome: z.string().openapi({ description: 'What the write did: created, superseded, reinforced, duplicate, quarantined, …', example: 'created' }),
     memoryId: z.string(),
     position: z.number().int().openapi({ description: 'Log position of the write; pass it as minPosition to read your own write.' }),
     replayed: z.boolean().openapi({ description: 'The commandId was seen before; nothing new was appended.' }),
+    restated: z
+      .array(restatementDecisionSchema)
+      .optional()
+      .openapi({ description: 'For prose: the earlier memories it restates with another value (frame alignment), and what was done to each; replaced ones carry the batch label `restatement:<memoryId>` unless the write gave one.' }),
   })
   .openapi('WriteResult');
 
@@ -175,6 +193,7 @@ const causedBy = z.object({
 const closedBy = causedBy.extend({
   reason: z.string().nullable().openapi({ description: 'The closing event\'s reason (a retraction by resolution names the message and the rule).' }),
   batch: z.string().nullable().openapi({ description: 'Its batch label: what `rollback` takes to undo it.' }),
+  by: z.string().nullable().openapi({ description: 'The memory that took its place, when a statement replaced it (a restatement, a change in other words).' }),
 });
 const historyEntrySchema = z.object({
   memoryId: z.string(),
@@ -234,6 +253,15 @@ const resolvedMemorySchema = z
       newValue: z.string().nullable(),
     }),
     effect: z.enum(['retracted', 'withdrawn', 'kept']).openapi({ description: 'retracted from the statement\'s valid time; withdrawn (a correction: it never held); kept.' }),
+    frame: z
+      .object({
+        frame: z.string(),
+        holds: z.enum(['one', 'many', 'unsure']),
+        score: z.number(),
+        effect: z.enum(['retracted', 'withdrawn', 'filled-history', 'into-key', 'kept']),
+      })
+      .optional()
+      .openapi({ description: 'When frame alignment decided (the same sentence with one value changed): the shared frame, what it holds, the alignment score, and the effect.' }),
   })
   .openapi('ResolvedMemory');
 

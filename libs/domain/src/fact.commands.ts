@@ -21,6 +21,8 @@ export interface RetractMemory {
   value: string | null;
   validFrom: Date;
   reason: string | null;
+  /** The memory that takes its place, when a statement replaced it (see FactRetracted). */
+  by?: string | null;
 }
 
 export interface QuarantineMemory {

@@ -150,6 +150,7 @@ export function evolve(state: StreamState, recorded: StreamEvent): StreamState {
       v.validTo = Date.parse(event.data.validTo);
       v.retracted = true;
       v.withdrawn = v.validTo <= v.validFrom;
+      if (event.data.by) v.supersededBy = event.data.by;
       break;
     }
     case 'FactRetractionUndone': {
@@ -157,6 +158,7 @@ export function evolve(state: StreamState, recorded: StreamEvent): StreamState {
       v.validTo = event.data.validTo === null ? null : Date.parse(event.data.validTo);
       v.retracted = false;
       v.withdrawn = false;
+      if (event.data.by && v.supersededBy === event.data.by) v.supersededBy = null;
       break;
     }
     case 'MemoryQuarantined':
@@ -344,7 +346,13 @@ function decideRetract(cmd: RetractMemory, state: StreamState): Decision {
     events: [
       {
         type: 'FactRetracted',
-        data: { memoryId: v.memoryId, validTo: iso(Math.max(at, v.validFrom)), previousValidTo: v.validTo === null ? null : iso(v.validTo), reason: cmd.reason },
+        data: {
+          memoryId: v.memoryId,
+          validTo: iso(Math.max(at, v.validFrom)),
+          previousValidTo: v.validTo === null ? null : iso(v.validTo),
+          reason: cmd.reason,
+          ...(cmd.by ? { by: cmd.by } : {}),
+        },
       },
     ],
     outcome: 'retracted',
@@ -467,7 +475,7 @@ export function planRollback(state: StreamState, batch: string): RollbackPlan {
         const previous = event.data.previousValidTo === null ? OPEN : Date.parse(event.data.previousValidTo);
         const stop = Math.min(previous, nextStartAfter(timeline, v.validFrom));
         decision = {
-          events: [{ type: 'FactRetractionUndone', data: { memoryId, validTo: isoOrNull(stop), compensates: recorded.eventId } }],
+          events: [{ type: 'FactRetractionUndone', data: { memoryId, validTo: isoOrNull(stop), compensates: recorded.eventId, ...(event.data.by ? { by: event.data.by } : {}) } }],
           outcome: 'restored',
           memoryId,
         };

@@ -37,16 +37,18 @@ export interface FactReinforced {
 /**
  * The value stops being true at `validTo`. When `validTo` is not after the version's start
  * the version is withdrawn entirely. `previousValidTo` lets a rollback reopen the period.
+ * `by` names the memory that took its place when a statement replaced it (a restatement, a
+ * change said in other words); absent for a plain retraction.
  */
 export interface FactRetracted {
   type: 'FactRetracted';
-  data: { memoryId: string; validTo: string; previousValidTo: string | null; reason: string | null };
+  data: { memoryId: string; validTo: string; previousValidTo: string | null; reason: string | null; by?: string };
 }
 
-/** A rollback reopened what a retraction had closed. */
+/** A rollback reopened what a retraction had closed; `by` repeats the retraction's, whose link it removes. */
 export interface FactRetractionUndone {
   type: 'FactRetractionUndone';
-  data: { memoryId: string; validTo: string | null; compensates: string };
+  data: { memoryId: string; validTo: string | null; compensates: string; by?: string };
 }
 
 export interface MemoryQuarantined {

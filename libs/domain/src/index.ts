@@ -11,3 +11,4 @@ export * from './fact.decider';
 export * from './answer';
 export * from './erasure';
 export * from './message';
+export * from './restatement';

@@ -27,6 +27,12 @@ import {
   UnknownBatchError,
   UnknownMemoryError,
   MemoryErasedError,
+  planRestatement,
+  type RestatementDecision,
+  type RestatementPlan,
+  frameStatement,
+  frameLookupWords,
+  languageOf,
 } from '@factledger/domain';
 import { type FactReader, type HistoryRow, type InlineProjection, type MemoryRow, type PendingStream, type ProjectionRunner } from '@factledger/projections';
 import {
@@ -61,6 +67,8 @@ export interface WriteResult {
   position: number;
   /** True when the command id was seen before: nothing new was appended. */
   replayed: boolean;
+  /** For a prose statement: the earlier memories it restates with another value, and what was done to each (frame alignment). */
+  restated?: RestatementDecision[];
 }
 
 export interface RollbackResult {
@@ -130,8 +138,8 @@ export interface HistoryView {
   knownTo: string | null;
   /** The event that opened this row, and who caused it (an API key's id, or a host's actor id; null when nobody was named). */
   openedBy: { position: number; event: string; actor: string | null };
-  /** The event that closed this row, with its reason and batch label when it had them (a retraction by resolution says which message and rule), and who caused it. */
-  closedBy: { position: number; event: string; reason: string | null; batch: string | null; actor: string | null } | null;
+  /** The event that closed this row, with its reason and batch label when it had them (a retraction by resolution says which message and rule), the memory that took its place, and who caused it. */
+  closedBy: { position: number; event: string; reason: string | null; batch: string | null; by: string | null; actor: string | null } | null;
 }
 
 export interface LedgerDeps {
@@ -144,6 +152,8 @@ export interface LedgerDeps {
   newId?: () => string;
   /** The copies of streams this process keeps (shared with erasure, which drops those it erases). */
   streams?: StreamCache;
+  /** Whether a prose statement is aligned with the memories it may restate (default true; FACTLEDGER_RESTATEMENT=off). */
+  restatement?: boolean;
 }
 
 type Meta = { commandId?: string; correlationId?: string; causationId?: string; batch?: string };
@@ -153,7 +163,9 @@ export type LedgerOp = { assert: unknown } | { retract: unknown } | { quarantine
 
 export interface WriteManyOptions extends Meta {
   /** Appends of the caller's own, given each write's outcome; they land in the same append. */
-  attach?: (results: { outcome: Outcome; memoryId: string }[]) => StreamAppend[];
+  attach?: (results: OpResult[], batch: string | null) => StreamAppend[];
+  /** The label for retirements by restatement when `batch` is not given (an ingest: `resolution:<messageId>`). */
+  restatementBatch?: string;
 }
 
 export interface ManyWriteResult {
@@ -161,10 +173,21 @@ export interface ManyWriteResult {
   position: number;
   replayed: boolean;
   /** One per op, in order. */
-  results: { outcome: Outcome; memoryId: string }[];
+  results: OpResult[];
+  /** The batch label the write carried: the caller's, or the one given to its restatements' retirements (null when none). */
+  batch: string | null;
 }
 
+/** What one op did; a prose statement also says what it restated. */
+export type OpResult = { outcome: Outcome; memoryId: string; restated?: RestatementDecision[] };
+
 type Planned = { streamId: string; command: MemoryCommand };
+
+/** An op planned: its own command first, then those it brings along (the retirements of what a statement restates). */
+type PlannedOp = { planned: Planned[]; restated?: RestatementDecision[] };
+
+/** The batch label of the retirements a prose assert's restatements make, when the write has none: `restatement:<memoryId>`. */
+export const RESTATEMENT_BATCH = 'restatement:';
 
 const OWN_META = ['commandId', 'correlationId', 'causationId', 'batch'] as const;
 
@@ -245,16 +268,19 @@ export class Ledger {
   async assert(tenant: string, input: unknown): Promise<WriteResult> {
     const t = parse(tenantSchema, tenant);
     const a = parse(assertSchema, input);
-    return this.single(t, a, [this.planAssert(a)]);
+    const op = await this.planAssert(t, a);
+    const batch = a.batch ?? (op.planned.length > 1 ? `${RESTATEMENT_BATCH}${op.planned[0]!.command.memoryId}` : undefined);
+    const r = await this.run(t, { ...a, batch }, [op]);
+    return { ...r.results[0]!, position: r.position, replayed: r.replayed };
   }
 
   async retract(tenant: string, input: unknown): Promise<WriteResult> {
     const t = parse(tenantSchema, tenant);
     const r = parse(retractSchema, input);
-    return this.single(t, r, [await this.planRetract(t, r)]);
+    return this.single(t, r, await this.planRetract(t, r));
   }
 
-  private async planRetract(tenant: string, r: z.output<typeof retractSchema>): Promise<Planned> {
+  private async planRetract(tenant: string, r: z.output<typeof retractSchema>): Promise<PlannedOp> {
     const streamId = r.memoryId
       ? (await this.locate(tenant, r.memoryId)).streamId
       : factStreamId({ subject: r.subject!, relation: r.relation!, scope: r.scope ?? {} });
@@ -265,25 +291,25 @@ export class Ledger {
       validFrom: r.validFrom ?? this.deps.clock.now(),
       reason: r.reason ?? null,
     };
-    return { streamId, command };
+    return { planned: [{ streamId, command }] };
   }
 
   async quarantine(tenant: string, input: unknown): Promise<WriteResult> {
     const t = parse(tenantSchema, tenant);
     const q = parse(quarantineSchema, input);
-    return this.single(t, q, [await this.planLifecycle(t, { kind: 'QuarantineMemory', memoryId: q.memoryId, reason: q.reason ?? null })]);
+    return this.single(t, q, await this.planLifecycle(t, { kind: 'QuarantineMemory', memoryId: q.memoryId, reason: q.reason ?? null }));
   }
 
   async restore(tenant: string, input: unknown): Promise<WriteResult> {
     const t = parse(tenantSchema, tenant);
     const r = parse(restoreSchema, input);
-    return this.single(t, r, [await this.planLifecycle(t, { kind: 'RestoreMemory', memoryId: r.memoryId })]);
+    return this.single(t, r, await this.planLifecycle(t, { kind: 'RestoreMemory', memoryId: r.memoryId }));
   }
 
   async retype(tenant: string, input: unknown): Promise<WriteResult> {
     const t = parse(tenantSchema, tenant);
     const r = parse(retypeSchema, input);
-    return this.single(t, r, [await this.planLifecycle(t, { kind: 'RetypeMemory', memoryId: r.memoryId, type: r.type })]);
+    return this.single(t, r, await this.planLifecycle(t, { kind: 'RetypeMemory', memoryId: r.memoryId, type: r.type }));
   }
 
   /**
@@ -295,14 +321,14 @@ export class Ledger {
   async writeMany(tenant: string, ops: LedgerOp[], options: WriteManyOptions = {}): Promise<ManyWriteResult> {
     const t = parse(tenantSchema, tenant);
     const meta = parse(writeManyMetaSchema, { commandId: options.commandId, correlationId: options.correlationId, causationId: options.causationId, batch: options.batch });
-    const planned: Planned[] = [];
+    const planned: PlannedOp[] = [];
     for (const [i, op] of ops.entries()) {
       const where = (issues: { path: string; message: string }[]) => issues.map((x) => ({ path: `ops.${i}.${x.path}`.replace(/\.$/, ''), message: x.message }));
       try {
         if ('assert' in op) {
           const a = parse(assertSchema, op.assert);
           rejectOwnMeta(a);
-          planned.push(this.planAssert(a));
+          planned.push(await this.planAssert(t, a));
         } else if ('retract' in op) {
           const r = parse(retractSchema, op.retract);
           rejectOwnMeta(r);
@@ -325,7 +351,10 @@ export class Ledger {
         throw error;
       }
     }
-    return this.run(t, meta, planned, options.attach);
+    // Retirements by restatement need a label to be rolled back by: the caller's, or one of their own.
+    const restating = planned.find((p) => p.planned.length > 1);
+    const batch = meta.batch ?? (restating ? (options.restatementBatch ?? `${RESTATEMENT_BATCH}${restating.planned[0]!.command.memoryId}`) : undefined);
+    return this.run(t, { ...meta, batch }, planned, options.attach);
   }
 
   /** Undoes a batch's lifecycle changes across every stream they touched, in one append. */
@@ -420,6 +449,10 @@ export class Ledger {
       const reason = (e?.data as { reason?: unknown } | undefined)?.reason;
       return typeof reason === 'string' ? reason : null;
     };
+    const byOf = (e: RecordedEvent | undefined): string | null => {
+      const by = (e?.data as { by?: unknown } | undefined)?.by;
+      return typeof by === 'string' ? by : null;
+    };
     return entries.map((h) => ({
         memoryId: h.memoryId,
         value: h.value,
@@ -434,7 +467,14 @@ export class Ledger {
         closedBy:
           h.closedBy === null
             ? null
-            : { position: h.closedBy, event: h.closedEventType ?? '', reason: reasonOf(at.get(h.closedBy)), batch: at.get(h.closedBy)?.batch ?? null, actor: at.get(h.closedBy)?.actor ?? null },
+            : {
+                position: h.closedBy,
+                event: h.closedEventType ?? '',
+                reason: reasonOf(at.get(h.closedBy)),
+                batch: at.get(h.closedBy)?.batch ?? null,
+                by: byOf(at.get(h.closedBy)),
+                actor: at.get(h.closedBy)?.actor ?? null,
+              },
       }));
   }
 
@@ -469,38 +509,70 @@ export class Ledger {
 
   // ---- plumbing -------------------------------------------------------------------------
 
-  private planAssert(a: z.output<typeof assertSchema>): Planned {
+  /**
+   * An assert planned: a triple under its key; prose under its text's own stream, unless it
+   * restates earlier memories with another value (frame alignment, @factledger/domain
+   * restatement.ts): then under the frame's key (or the restated fact's own), with the
+   * retirements of what it replaces in the same append.
+   */
+  private async planAssert(tenant: string, a: z.output<typeof assertSchema>): Promise<PlannedOp> {
     const isFact = a.subject !== undefined;
     const text = a.text ?? `${a.subject} ${a.relation} ${a.value}`;
-    const streamId = isFact ? factStreamId({ subject: a.subject!, relation: a.relation!, scope: a.scope ?? {} }) : proseStreamId(text);
+    const memoryId = this.newId();
+    const validFrom = a.validFrom ?? this.deps.clock.now();
+    const plan = isFact ? null : await this.restatementOf(tenant, { memoryId, text, speaker: a.speaker, authority: a.authority, validFrom });
+    const key = isFact ? { subject: a.subject!, relation: a.relation!, scope: a.scope ?? {}, value: a.value!, cardinality: a.cardinality } : plan?.key;
+    const streamId = key ? factStreamId(key) : proseStreamId(text);
     const command: MemoryCommand = {
       kind: 'AssertMemory',
-      memoryId: this.newId(),
-      memoryKind: isFact ? 'fact' : 'prose',
-      subject: a.subject ?? null,
-      relation: a.relation ?? null,
-      scope: a.scope ?? {},
-      value: a.value ?? null,
+      memoryId,
+      memoryKind: key ? 'fact' : 'prose',
+      subject: key?.subject ?? null,
+      relation: key?.relation ?? null,
+      scope: key?.scope ?? {},
+      value: key?.value ?? null,
       text,
       type: a.type,
       speaker: a.speaker,
       source: a.source ?? null,
       authority: a.authority,
-      cardinality: a.cardinality,
+      cardinality: key?.cardinality,
       core: a.core,
-      validFrom: a.validFrom ?? this.deps.clock.now(),
-      validTo: a.validTo ?? null,
+      validFrom,
+      validTo: a.validTo ?? plan?.validTo ?? null,
       mode: a.mode,
     };
-    return { streamId, command };
+    if (!plan) return { planned: [{ streamId, command }] };
+    const retirements = plan.retire.map((r) => ({
+      streamId: plan.streams.get(r.memoryId)!,
+      command: { kind: 'RetractMemory', memoryId: r.memoryId, value: null, validFrom: r.validFrom, reason: r.reason, by: memoryId } satisfies MemoryCommand,
+    }));
+    return { planned: [{ streamId, command }, ...retirements], restated: plan.decisions };
   }
 
-  private async planLifecycle(tenant: string, command: MemoryCommand & { memoryId: string }): Promise<Planned> {
-    return { streamId: (await this.locate(tenant, command.memoryId)).streamId, command };
+  /** What a prose statement restates (null when restatement is off or nothing is found to align with). */
+  private async restatementOf(tenant: string, next: { memoryId: string; text: string; speaker: string; authority: number; validFrom: Date }): Promise<(RestatementPlan & { streams: Map<string, string> }) | null> {
+    if (this.deps.restatement === false) return null;
+    const language = languageOf(next.text);
+    const framed = frameStatement(next.text, language);
+    if (!framed || framed.predicate < 0) return null;
+    const now = this.deps.clock.now();
+    const earlier = await this.deps.reader.restating(tenant, { ...frameLookupWords(framed), now });
+    if (earlier.length === 0) return null;
+    const plan = planRestatement(
+      { ...next, saidAt: now },
+      earlier.map((e) => ({ ...e, key: e.kind === 'fact' && e.subject !== null && e.relation !== null && e.value !== null ? { subject: e.subject, relation: e.relation, scope: e.scope, value: e.value, cardinality: e.cardinality } : null })),
+      language,
+    );
+    return plan.decisions.length ? { ...plan, streams: new Map(earlier.map((e) => [e.memoryId, e.streamId])) } : null;
   }
 
-  private async single(tenant: string, meta: Meta, planned: Planned[]): Promise<WriteResult> {
-    const r = await this.run(tenant, meta, planned);
+  private async planLifecycle(tenant: string, command: MemoryCommand & { memoryId: string }): Promise<PlannedOp> {
+    return { planned: [{ streamId: (await this.locate(tenant, command.memoryId)).streamId, command }] };
+  }
+
+  private async single(tenant: string, meta: Meta, op: PlannedOp): Promise<WriteResult> {
+    const r = await this.run(tenant, meta, [op]);
     return { ...r.results[0]!, position: r.position, replayed: r.replayed };
   }
 
@@ -614,13 +686,15 @@ export class Ledger {
    * retry is part of the decision (re-read, re-decide), not a blind repeat of a call. Commands
    * on the same stream are decided in order, each against the state the previous one left.
    */
-  private async run(tenant: string, meta: Meta, planned: Planned[], attach?: WriteManyOptions['attach']): Promise<ManyWriteResult> {
+  private async run(tenant: string, meta: Meta, ops: PlannedOp[], attach?: WriteManyOptions['attach']): Promise<ManyWriteResult> {
+    const planned = ops.flatMap((op) => op.planned);
+    const first = ops.reduce<number[]>((at, op, i) => [...at, i === 0 ? 0 : at[i - 1]! + ops[i - 1]!.planned.length], []);
     const streamIds = [...new Set(planned.map((p) => p.streamId))];
     const refused = new Map<string, CachedStream>();
     return decideAgainOnConflict(async (attempt) => {
       const read = await Promise.all(streamIds.map((id) => this.streamOf(tenant, id, planned, attempt === 0, refused)));
       const byStream = new Map(streamIds.map((id, i) => [id, { read: read[i]!, state: read[i]!.state ?? replay(read[i]!.events.map(toStreamEvent)), events: [] as NewEvent[] }]));
-      const results = planned.map(({ streamId, command }) => {
+      const decided = planned.map(({ streamId, command }) => {
         const s = byStream.get(streamId)!;
         const decision = decide(command, s.state);
         for (const event of decision.events) {
@@ -630,14 +704,16 @@ export class Ledger {
         }
         return { outcome: decision.outcome, memoryId: decision.memoryId };
       });
+      // One result an op: its own command's, with what it restated.
+      const results: OpResult[] = ops.map((op, i) => (op.restated ? { ...decided[first[i]!]!, restated: op.restated } : decided[first[i]!]!));
       const appends: StreamAppend[] = [...byStream.entries()]
         .filter(([, s]) => s.events.length > 0)
         .map(([streamId, s]) => ({ streamId, expectedVersion: s.read.version < 0 ? 'no-stream' : s.read.version, events: s.events }));
-      appends.push(...(attach?.(results) ?? []));
+      appends.push(...(attach?.(results, meta.batch ?? null) ?? []));
       if (appends.length === 0) {
         this.remember(tenant, byStream, [], null);
         const last = Math.max(0, ...read.map((r) => r.events[r.events.length - 1]?.globalPosition ?? 0));
-        return { position: last, replayed: false, results };
+        return { position: last, replayed: false, results, batch: meta.batch ?? null };
       }
       const context = this.context(tenant, meta);
       // The read models take the new events in the same transaction (one round trip, one
@@ -655,7 +731,7 @@ export class Ledger {
       const result = await this.deps.store.append(context, appends, followUp);
       this.remember(tenant, byStream, parts, result, inline?.rowsAfter(result.positions));
       if (!(followUp && this.deps.inline?.settled(result.followUp))) await this.deps.runner.catchUp();
-      return { position: result.position, replayed: result.duplicate, results };
+      return { position: result.position, replayed: result.duplicate, results, batch: meta.batch ?? null };
     }, (conflict) => {
       if (conflict.current) refused.set(conflict.streamId, conflict.current);
     });

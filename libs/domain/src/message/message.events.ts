@@ -6,6 +6,7 @@
  */
 import type { Outcome } from '../fact.commands';
 import type { Speaker } from '../memory';
+import type { FrameHolds, RestatementDecision } from '../restatement';
 import type { AdmissionDecision } from './admission';
 import type { ResolutionAction, Resolution } from './resolution';
 import type { Language, MessageKind } from './triage';
@@ -38,6 +39,8 @@ export interface ResolvedMemory {
   scores: Resolution['scores'];
   /** What was done: 'retracted' (from the statement's valid time), 'withdrawn' (a correction: it never held), or 'kept'. */
   effect: 'retracted' | 'withdrawn' | 'kept';
+  /** When frame alignment decided (a value restated in the same words): the frame, what it was judged to hold, and the alignment's score. */
+  frame?: { frame: string; holds: FrameHolds; score: number; effect: RestatementDecision['effect'] };
 }
 
 export interface MessageIngested {

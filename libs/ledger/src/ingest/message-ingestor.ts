@@ -22,6 +22,7 @@ import {
   normalizeTerm,
   RESOLUTION_BATCH,
   type ResolvedMemory,
+  type RestatementDecision,
   resolveStatement,
   type Statement,
   searchWordsOf,
@@ -40,7 +41,7 @@ import { cosineSimilarity, type Embedder, type Embedding } from '@factledger/emb
 import type { EventStore } from '@factledger/store';
 import { z } from 'zod';
 import { currentActor } from '../actor';
-import { type Ledger, type LedgerOp, parse } from '../ledger';
+import { type Ledger, type LedgerOp, type OpResult, parse } from '../ledger';
 import { isoTime, tenantSchema } from '../ledger.schemas';
 import { AdmissionPolicies } from './admission-policy';
 import { type MessageExtractor, ruleExtractor } from './message-extractor';
@@ -122,6 +123,19 @@ function resultOf(record: MessageIngested['data'], position: number, replayed: b
   };
 }
 
+/** A frame alignment's decision as the message record lists it beside resolution's. */
+function asResolved(d: RestatementDecision): ResolvedMemory {
+  return {
+    memoryId: d.memoryId,
+    text: d.text,
+    action: d.action === 'replace' ? 'supersede' : 'keep-both',
+    rule: `frame alignment: ${d.rule}`,
+    scores: { slotOverlap: 0, sharedClasses: [], valueKind: null, oldValue: d.earlierValue, newValue: d.nextValue },
+    effect: d.effect === 'retracted' || d.effect === 'withdrawn' ? d.effect : 'kept',
+    frame: { frame: d.frame, holds: d.holds, score: d.score, effect: d.effect },
+  };
+}
+
 /** Statement analyses kept (a few KB each). */
 const MAX_ANALYSES = 5000;
 
@@ -183,9 +197,13 @@ export class MessageIngestor {
       }
     });
     for (const [memoryId, r] of retiring) ops.push({ retract: { memoryId, validFrom: r.validFrom, reason: r.reason } });
-    const recordOf = (results: { outcome: IngestedCandidate['outcome']; memoryId: string }[]): MessageIngested['data'] => {
+    const recordOf = (results: OpResult[], written: string | null): MessageIngested['data'] => {
       let next = 0;
       let admittedIndex = 0;
+      // What frame alignment did beside resolution (a value restated in the same words), per admitted candidate.
+      const framed = results.slice(0, admitted.length).map((r) => (r.restated ?? []).map(asResolved));
+      const frameRetired = new Set(framed.flat().filter((r) => r.effect !== 'kept').map((r) => r.memoryId));
+      const frameUnsure = new Set(framed.flat().filter((r) => r.frame?.holds === 'unsure').map((r) => r.memoryId));
       return {
         messageId,
         text: m.text,
@@ -210,13 +228,15 @@ export class MessageIngestor {
             rule: c.rule,
             outcome: written?.outcome ?? null,
             memoryId: written?.memoryId ?? null,
-            ...(d.type !== null && this.deps.resolution !== false ? { resolution: resolutions[admittedIndex++]!.map(({ retireFrom: _, ...r }) => r) } : {}),
+            ...(d.type !== null && (this.deps.resolution !== false || framed[admittedIndex]?.length)
+              ? { resolution: [...resolutions[admittedIndex]!.map(({ retireFrom: _, ...r }) => r), ...(framed[admittedIndex++] ?? [])] }
+              : {}),
           };
         }),
         resolved: {
-          retired: retiring.size,
-          keptUnsure: new Set(resolutions.flat().filter((r) => r.effect === 'kept').map((r) => r.memoryId)).size,
-          batch: batch ?? null,
+          retired: new Set([...retiring.keys(), ...frameRetired]).size,
+          keptUnsure: new Set([...resolutions.flat().filter((r) => r.effect === 'kept').map((r) => r.memoryId), ...frameUnsure]).size,
+          batch: retiring.size || frameRetired.size ? written : null,
         },
       };
     };
@@ -228,8 +248,9 @@ export class MessageIngestor {
       correlationId: m.correlationId,
       causationId: source,
       batch,
-      attach: (results) => {
-        written = recordOf(results);
+      restatementBatch: `${RESOLUTION_BATCH}${messageId}`,
+      attach: (results, labelled) => {
+        written = recordOf(results, labelled);
         return [{ streamId: messageStreamId(messageId), expectedVersion: 'no-stream', events: [{ eventId: this.newId(), type: 'MessageIngested', data: written }] }];
       },
     });
