@@ -28,6 +28,8 @@ export interface Sizes {
   readWarmup: number;
   asserts: number;
   assertWarmup: number;
+  /** Prose statements stored in each of the two tenants before the prose-assert measure. */
+  proseStored: number;
   /**
    * Time boxes: a latency or rate measure stops early once it has `minSamples` samples and has
    * run this long, so that a slow (or busy) machine still finishes in minutes. `n` says how many.
@@ -568,6 +570,77 @@ export async function measureAsserts(b: Bench): Promise<LatencyMeasure> {
     outcomes,
     /** Asserts that returned before the fact projection had applied their own event. */
     notProjectedOnReturn: notProjected,
+    profile,
+  };
+}
+
+// ---- 2b. a prose assert, with and without frame alignment ----------------------------------------
+
+/** Statements of a few shapes, about generated things, with values drawn anew: about half of the measured ones restate a frame already stored. */
+const PROSE_FRAMES: ((thing: number, value: number) => string)[] = [
+  (t, v) => `The service svc-${t} runs on host-${v}.internal.`,
+  (t, v) => `The owner of repository repo-${t} is person ${v}.`,
+  (t, v) => `The team ${t} sits on floor ${v}.`,
+  (t, v) => `Person ${t} speaks language ${v}.`,
+  (t, v) => `The quota of bucket b${t} is ${v} GB.`,
+];
+
+export interface ProseAssertMeasure extends LatencyMeasure {
+  /** What the aligned path's statements did to earlier ones, counted over the measured pass. */
+  restated: Record<string, number>;
+  /** Statements stored in each tenant before the measure. */
+  stored: number;
+}
+
+/**
+ * A prose assert end to end with frame alignment (the ledger as configured) beside the same
+ * assert on a ledger with alignment off, alternately, each in a tenant of its own filled with the
+ * same statements. The "floor" here is the path without alignment: the ratio is what alignment
+ * costs (its look-up of earlier statements and the retirements it appends).
+ */
+export async function measureProseAsserts(b: Bench, plain: LedgerHandle, stored: number): Promise<ProseAssertMeasure> {
+  const rng = b.workload.random;
+  const [aligned, without] = [`${b.tenant}-prose`, `${b.tenant}-prose-plain`];
+  const things = Math.max(10, Math.round(stored / PROSE_FRAMES.length));
+  const statement = (): string => PROSE_FRAMES[rng.int(PROSE_FRAMES.length)]!(rng.int(things), rng.int(1000));
+  for (let done = 0; done < stored; done += 500) {
+    const texts = Array.from({ length: Math.min(500, stored - done) }, statement);
+    b.clock.advance(1000);
+    await b.handle.ledger.writeMany(aligned, texts.map((text) => ({ assert: { text, speaker: 'document' } })));
+    await plain.ledger.writeMany(without, texts.map((text) => ({ assert: { text, speaker: 'document' } })));
+  }
+  const fl = new Samples();
+  const fp = new Samples();
+  const restated: Record<string, number> = {};
+  // Each side draws its own statements from the same shapes and things.
+  const one = async (phase: Phase): Promise<void> => {
+    b.clock.advance(1000);
+    const text = statement();
+    const t0 = tick();
+    const result = await b.handle.ledger.assert(aligned, { text, speaker: 'document' });
+    fl.add(phase, msSince(t0));
+    if (phase === 'measured') for (const d of result.restated ?? []) restated[d.effect] = (restated[d.effect] ?? 0) + 1;
+  };
+  const floor = async (phase: Phase): Promise<void> => {
+    const text = statement();
+    const t0 = tick();
+    await plain.ledger.assert(without, { text, speaker: 'document' });
+    fp.add(phase, msSince(t0));
+  };
+  const profile = await alternate(b, {
+    warmup: b.sizes.assertWarmup,
+    total: b.sizes.assertWarmup + b.sizes.asserts,
+    minSamples: b.sizes.minSamples.asserts,
+    budgetMs: b.sizes.budgetMs.asserts,
+    samples: fl,
+    one,
+    floor,
+  });
+  return {
+    ...latencyFigures(fl, fp),
+    floorMethod: 'the same prose assert on a ledger with frame alignment off (FACTLEDGER_RESTATEMENT=off), in a tenant filled alike',
+    restated,
+    stored,
     profile,
   };
 }

@@ -26,6 +26,8 @@ import {
   type LatencyMeasure,
   measureAppend,
   measureAsserts,
+  measureProseAsserts,
+  type ProseAssertMeasure,
   measureReads,
   measureRebuild,
   type RebuildMeasure,
@@ -60,6 +62,7 @@ const SIZES: Record<Backend, Sizes> = {
     readWarmup: WARMUP.reads,
     asserts: 2000,
     assertWarmup: WARMUP.asserts,
+    proseStored: 10_000,
     budgetMs: { append: 40_000, reads: 30_000, asserts: 60_000 },
     minSamples: { append: 30, reads: 1000, asserts: 1000 },
     profileUnits: 100,
@@ -78,6 +81,7 @@ const SIZES: Record<Backend, Sizes> = {
     readWarmup: WARMUP.reads,
     asserts: 1000,
     assertWarmup: WARMUP.asserts,
+    proseStored: 2_000,
     budgetMs: { append: 15_000, reads: 15_000, asserts: 20_000 },
     minSamples: { append: 15, reads: 500, asserts: 500 },
     profileUnits: 50,
@@ -89,7 +93,7 @@ function scaled(s: Sizes, k: number): Sizes {
   if (!(k > 0) || k === 1) return s;
   const n = (x: number): number => Math.max(2, Math.round(x * k));
   const min = { append: n(s.minSamples.append), reads: n(s.minSamples.reads), asserts: n(s.minSamples.asserts) };
-  return { ...s, appendRounds: n(s.appendRounds), facts: n(s.facts), reads: n(s.reads), asserts: n(s.asserts), profileUnits: n(s.profileUnits), minSamples: min };
+  return { ...s, appendRounds: n(s.appendRounds), facts: n(s.facts), proseStored: n(s.proseStored), reads: n(s.reads), asserts: n(s.asserts), profileUnits: n(s.profileUnits), minSamples: min };
 }
 
 const TARGETS = {
@@ -166,6 +170,7 @@ interface BackendResult {
   chain: ChainMeasure;
   read: LatencyMeasure;
   assert: LatencyMeasure;
+  proseAssert: ProseAssertMeasure;
   erasure: ErasureMeasure;
   targets: Record<string, { value: number; target: string; met: boolean; missBy?: string }>;
   runtimeMs: number;
@@ -258,6 +263,10 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
     const assert = await measureAsserts(bench);
     log(`  factledger p99 ${fmtMs(assert.factledger.p99)} ms, floor p99 ${fmtMs(assert.floor.p99)} ms (warm-up: ${fmtMs(assert.warmup.factledger.p99)} / ${fmtMs(assert.warmup.floor.p99)} ms)`);
 
+    log(`[${backend}] 2b prose assert with frame alignment beside the same without it: ${sizes.assertWarmup}+${sizes.asserts}`);
+    const proseAssert = await measureProseAsserts(bench, ledgerOn(database, { clock: bench.clock, restatement: false }), sizes.proseStored);
+    log(`  aligned p99 ${fmtMs(proseAssert.factledger.p99)} ms, without alignment p99 ${fmtMs(proseAssert.floor.p99)} ms; restated: ${JSON.stringify(proseAssert.restated)}`);
+
     log(`[${backend}] erasure: single memories of the filled log, then a whole tenant`);
     const erasure = await measureErasure(bench);
     log(`  one memory p50 ${fmtMs(erasure.oneMemory.p50Ms)} ms; ${fmtInt(erasure.tenant.memories)} memories of a tenant in ${fmtInt(erasure.tenant.ms)} ms; verified after: ${erasure.verifiedAfter}`);
@@ -275,6 +284,7 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
       },
       appendRatio: { value: append.ratio, target: `<= ${TARGETS.appendMaxRatio}x floor`, met: append.ratio <= TARGETS.appendMaxRatio },
       assertP99Ms: { value: assert.factledger.p99, target: `<= ${TARGETS.assertP99Ms} ms`, met: assert.factledger.p99 <= TARGETS.assertP99Ms },
+      proseAssertP99Ms: { value: proseAssert.factledger.p99, target: `<= ${TARGETS.assertP99Ms} ms`, met: proseAssert.factledger.p99 <= TARGETS.assertP99Ms },
       rebuildEventsPerSec: {
         value: rebuild.factledger.eventsPerSec,
         target: `>= ${TARGETS.rebuildEventsPerSec}`,
@@ -286,6 +296,7 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
     if (!t.appendEventsPerSec!.met) t.appendEventsPerSec!.missBy = pct(append.factledger.eventsPerSec, TARGETS.appendEventsPerSec, true);
     if (!t.appendRatio!.met) t.appendRatio!.missBy = `${append.ratio}x vs ${TARGETS.appendMaxRatio}x`;
     if (!t.assertP99Ms!.met) t.assertP99Ms!.missBy = pct(assert.factledger.p99, TARGETS.assertP99Ms, false);
+    if (!t.proseAssertP99Ms!.met) t.proseAssertP99Ms!.missBy = pct(proseAssert.factledger.p99, TARGETS.assertP99Ms, false);
     if (!t.rebuildEventsPerSec!.met) t.rebuildEventsPerSec!.missBy = pct(rebuild.factledger.eventsPerSec, TARGETS.rebuildEventsPerSec, true);
     if (!t.readP99Ms!.met) t.readP99Ms!.missBy = pct(read.factledger.p99, TARGETS.readP99Ms, false);
 
@@ -300,6 +311,7 @@ async function runBackend(backend: Backend): Promise<BackendResult> {
       chain,
       read,
       assert,
+      proseAssert,
       erasure,
       targets,
       runtimeMs: Math.round(msSince(started)),
@@ -315,7 +327,7 @@ const mark = (met: boolean): string => (met ? '✅' : '❌');
 const lat = (s: { p50: number; p95: number; p99: number }): string => `${fmtMs(s.p50)} / ${fmtMs(s.p95)} / ${fmtMs(s.p99)} ms`;
 
 function markdownTable(r: Omit<BackendResult, 'markdown'>): string {
-  const { append, rebuild, chain, read, assert, erasure, dataset, targets } = r;
+  const { append, rebuild, chain, read, assert, proseAssert, erasure, dataset, targets } = r;
   const rows = [
     [
       `Batched append (${append.batchEvents} events/call over ~${append.streamsPerBatch} streams, ~${append.avgPayloadBytes} B jsonb)`,
@@ -332,6 +344,14 @@ function markdownTable(r: Omit<BackendResult, 'markdown'>): string {
       `${assert.ratioP99.toFixed(1)}× at p99`,
       `p99 ≤ ${TARGETS.assertP99Ms} ms`,
       mark(targets.assertP99Ms!.met),
+    ],
+    [
+      `Prose assert with frame alignment (${fmtInt(proseAssert.stored)} statements stored; restated: ${Object.entries(proseAssert.restated).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}), n=${fmtInt(proseAssert.n)}, p50/p95/p99`,
+      lat(proseAssert.factledger),
+      `${lat(proseAssert.floor)} (the same assert, alignment off)`,
+      `${proseAssert.ratioP99.toFixed(1)}× at p99`,
+      `p99 ≤ ${TARGETS.assertP99Ms} ms`,
+      mark(targets.proseAssertP99Ms!.met),
     ],
     [
       `Projection rebuild 'facts' (${fmtInt(rebuild.events)} events)`,

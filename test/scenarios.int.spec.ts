@@ -70,3 +70,22 @@ describe("changes said in other words (the repository's own pairs, test/paraphra
     expect(queries.filter((s) => s.detail.includes('should not show'))).toEqual([]);
   });
 });
+
+describe.each(testBackends())("values restated in the same words (the repository's own set, test/restatement) on %s", (backend) => {
+  it('show only the new value for at least 90% of restatements, keep every look-alike pair, and read the old value as of before', async () => {
+    const report = await evalFile(join(__dirname, 'restatement', 'restatements.jsonl'), backend);
+    const queries = report.steps.filter((s) => s.step === 'query');
+    const of = (pick: (note: string) => boolean) => queries.filter((s) => s.note !== undefined && pick(s.note));
+    const rate = (steps: typeof queries) => steps.filter((s) => s.status === 'passed').length / steps.length;
+    const restated = of((n) => n.startsWith('value restated'));
+    const apart = of((n) => n.includes('both kept'));
+    expect(restated.length).toBeGreaterThanOrEqual(20);
+    expect(apart.length).toBeGreaterThanOrEqual(15);
+    expect(rate(restated)).toBeGreaterThanOrEqual(0.9);
+    expect(rate(apart)).toBe(1);
+    // As-of reads before a restatement, and a restatement rolled back, hold every time.
+    expect(of((n) => n.startsWith('as of') || n.includes('rolled back')).every((s) => s.status === 'passed')).toBe(true);
+    // Every other step (the writes, the fact read of a frame's key) passed too.
+    expect(report.steps.filter((s) => s.step !== 'query' && s.status === 'failed')).toEqual([]);
+  });
+});

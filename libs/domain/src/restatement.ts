@@ -48,7 +48,7 @@ export const MAX_FRAME_TOKENS = 40;
 /** Longest value stretch on either side. */
 const MAX_VALUE_TOKENS = 8;
 /** Fewest tokens the shared frame must have. */
-const MIN_FRAME_TOKENS = 3;
+const MIN_FRAME_TOKENS = 2;
 
 const ARTICLES = new Set(['the', 'a', 'an']);
 const COPULAS = new Set(['is', 'are', 'was', 'were', 'am', "'s", 'be', 'been', 'becomes', 'became', 'remains', 'remained', 'stays', 'stayed']);
@@ -221,7 +221,8 @@ export function alignFrames(earlier: FramedStatement, next: FramedStatement): Al
   const predicate = next.predicate;
   if (predicate < 0 || earlier.predicate !== predicate) return null;
   const from = valueFrom(next);
-  while (prefix > from && !isBoundary(a[prefix - 1]!) && !a[prefix - 1]!.breakAfter) prefix--;
+  // A name's or a number's first words go with it ("American football", "New Delhi"); a lowercase word stays the frame's ("port").
+  while (prefix > from && !isBoundary(a[prefix - 1]!) && !a[prefix - 1]!.breakAfter && (a[prefix - 1]!.capital || /^\d/u.test(a[prefix - 1]!.norm))) prefix--;
   // The values start after the subject (and an English verb): those are the frame's.
   if (prefix < from) return null;
   const [aEnd, bEnd] = [a.length - suffix, b.length - suffix];
@@ -314,9 +315,9 @@ const ADDITIVE = /\b(?:also|too|as well|in addition|additionally|another|besides
 
 /** What the value says by its shape: a number, version, date, time or identifier holds one value. */
 export function valueShape(value: string): 'number' | 'identifier' | null {
-  if (/\d/u.test(value)) return 'number';
   if (/^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/u.test(value) || /^https?:\/\//u.test(value) || /^\/[\w./-]+$/u.test(value)) return 'identifier';
   if (/^[a-z][\w-]*(?:\.[a-z][\w-]*)+$/iu.test(value) || /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/u.test(value) || /^[a-z]+[A-Z]\w*$/u.test(value)) return 'identifier';
+  if (/\d/u.test(value)) return 'number';
   return null;
 }
 

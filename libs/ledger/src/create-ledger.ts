@@ -55,7 +55,18 @@ export const LEDGER_JOBS = ['facts', 'answers', 're-review', 'seal', 'statistics
 /** Builds a ledger on an already open database (tests, benchmarks, hosts that own the pool). */
 export function ledgerOn(
   database: Database,
-  options: { clock?: Clock; waitTimeoutMs?: number; llm?: ChatModel; maxRevisions?: number; reviewPolicy?: ReviewPolicy; passive?: boolean; store?: EventStore; subscriptionPollMs?: number } = {},
+  options: {
+    clock?: Clock;
+    waitTimeoutMs?: number;
+    llm?: ChatModel;
+    maxRevisions?: number;
+    reviewPolicy?: ReviewPolicy;
+    passive?: boolean;
+    store?: EventStore;
+    subscriptionPollMs?: number;
+    /** Whether prose statements are aligned with what they may restate (default true; FACTLEDGER_RESTATEMENT). */
+    restatement?: boolean;
+  } = {},
 ): LedgerHandle {
   const clock = options.clock ?? systemClock;
   const store = options.store ?? new PostgresEventStore(database.db, { subscriptionPollMs: options.subscriptionPollMs });
@@ -64,7 +75,7 @@ export function ledgerOn(
   const runner = new ProjectionRunner(database.db, [facts, new AnswerProjection()], { waitTimeoutMs: options.waitTimeoutMs, sessions: database, log: store, passive: options.passive });
   const reader = new FactReader(database.db);
   const streams = new StreamCache();
-  const ledger = new Ledger({ store, runner, inline: facts, reader, clock, streams });
+  const ledger = new Ledger({ store, runner, inline: facts, reader, clock, streams, restatement: options.restatement });
   const answerReader = new AnswerReader(database.db);
   const answers = new Answers({ store, runner, facts: reader, answers: answerReader, clock });
   const saga = new ReReviewSaga(database.db, { answers, reader: answerReader, runner }, options.reviewPolicy);
@@ -132,6 +143,7 @@ export async function createLedger(config: LedgerConfig, options: { clock?: Cloc
       store: kurrent?.store,
       // A subscription to the log finds what other processes wrote as often as the index looks.
       subscriptionPollMs: config.indexIntervalMs,
+      restatement: config.restatement !== 'off',
     });
     await handle.runner.catchUp();
     const log = kurrent;

@@ -87,6 +87,8 @@ const configSchema = z.object({
   extraction: z.enum(['rules', 'llm']).default('rules'),
   /** Whether a message's statements are compared with the speaker's earlier memories, and a change said in other words retires what it changed. */
   resolution: z.enum(['rules', 'off']).default('rules'),
+  /** Whether a prose statement that repeats an earlier one's frame with one value changed replaces it (frame alignment, docs/ingest.md), for every speaker and every write path. */
+  restatement: z.enum(['frames', 'off']).default('frames'),
   /** A JSON admission-policy file that overrides the built-in gates (README: "Admission policy"). */
   admissionPolicy: z.string().min(1).optional(),
   /** Recall's tuning, as JSON (weights, thresholds, BM25, rendering); validated by recall at start-up. */
@@ -146,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     admissionPolicy: env.FACTLEDGER_ADMISSION_POLICY || undefined,
     triage: env.FACTLEDGER_TRIAGE || undefined,
     resolution: env.FACTLEDGER_RESOLUTION || undefined,
+    restatement: env.FACTLEDGER_RESTATEMENT || undefined,
     extraction: env.FACTLEDGER_EXTRACTION || undefined,
     ...overrides,
   });

@@ -11,7 +11,7 @@
  * fusion.ts for the ranking).
  */
 import { randomUUID } from 'node:crypto';
-import { type Clock, InvalidInputError, unstorableFields } from '@factledger/domain';
+import { alignFrames, type Clock, frameStatement, InvalidInputError, judgeFrame, languageOf, unstorableFields } from '@factledger/domain';
 import { dotProduct, type Embedder, speakerLabel, unitVector } from '@factledger/embeddings';
 import type { ProjectionRunner } from '@factledger/projections';
 import { type Kysely, sql } from 'kysely';
@@ -93,6 +93,25 @@ interface Part {
   trigrams: boolean;
   fused: Map<string, Fused>;
   relevant: Map<string, string>;
+}
+
+/**
+ * Pairs of shown memories that state one frame with two values and were both kept (a set, an
+ * event, other holders' guards, or unsure): the same pure judgement as the write path, so the
+ * trace says why both are in the context.
+ */
+function keptTogether(items: readonly { memoryId?: string; text: string }[]): { memoryIds: [string, string]; frame: string; holds: string; rule: string }[] {
+  const framed = items.map((i) => ({ id: i.memoryId ?? '', f: frameStatement(i.text, languageOf(i.text)) })).filter((x) => x.id && x.f && x.f.predicate >= 0);
+  const out: { memoryIds: [string, string]; frame: string; holds: string; rule: string }[] = [];
+  for (let j = 1; j < framed.length; j++) {
+    for (let i = 0; i < j; i++) {
+      const a = alignFrames(framed[i]!.f!, framed[j]!.f!);
+      if (!a) continue;
+      const judged = judgeFrame(framed[i]!.f!, framed[j]!.f!, a, null);
+      out.push({ memoryIds: [framed[i]!.id, framed[j]!.id], frame: a.frame, holds: judged.holds, rule: judged.rule });
+    }
+  }
+  return out;
 }
 
 export class Recall {
@@ -233,6 +252,11 @@ export class Recall {
     const profileCap = Math.floor(q.budgetTokens * (this.options.profileShare ?? 0.5));
     const budget = fitBudget(ordered, q.budgetTokens, profileCap, (t) => this.deps.tokens.count(t), this.render);
     const items = budget.included as RecalledItem[];
+    // What the shown memories replaced (a value restated, a change in other words): out of every
+    // read path already, named here so that the trace says why the old statement is not shown.
+    for (const r of await this.replacedBy(tenant, items.map((i) => i.memoryId))) {
+      excluded.push({ memoryId: r.memory_id, reason: `replaced by ${r.superseded_by}, which is shown: ${r.reason ?? 'a later statement took its place'}` });
+    }
 
     const traceId = randomUUID();
     const trace = {
@@ -275,6 +299,8 @@ export class Recall {
         cut: budget.cut.map((c) => ({ memoryId: c.item.memoryId, channel: c.item.channel, reason: c.reason })),
       },
       survivors: items.map((i) => ({ memoryId: i.memoryId, channel: i.channel })),
+      // Shown memories that restate one another in one frame and were both kept (a set, or unsure).
+      keptTogether: keptTogether(items),
     };
     this.traces.add({ id: traceId, tenant, createdAt: now, query: q.query, trace, memoryIds: candidates.map((r) => r.memory_id) });
     return { traceId, text: budget.text, tokens: budget.tokens, budgetTokens: q.budgetTokens, items };
@@ -318,6 +344,15 @@ export class Recall {
     const fused = fuse([...ranked.values()], this.weights, trigrams);
     const relevant = relevantOf([...ranked.values()], adjacency, this.thresholds);
     return { weight, found, ranked, adjacency, stems, trigrams, fused, relevant };
+  }
+
+  /** The retired memories that the given ones replaced, with the reason their retirement gave. */
+  private async replacedBy(tenant: string, memoryIds: string[]): Promise<{ memory_id: string; superseded_by: string; reason: string | null }[]> {
+    if (memoryIds.length === 0) return [];
+    const rows = await sql<{ memory_id: string; superseded_by: string }>`
+      SELECT memory_id, superseded_by FROM fl_read_memories
+      WHERE tenant = ${tenant} AND retracted AND superseded_by = ANY(${memoryIds}::text[])`.execute(this.db);
+    return rows.rows.map((r) => ({ ...r, reason: 'a restatement or a change in other words (its history has the rule)' }));
   }
 
   /** A stored assembly trace, stage by stage; UnknownTraceError when absent (or another tenant's). */

@@ -80,16 +80,32 @@ export function formatReport(reports: ScenarioReport[], verbose = false): string
 }
 
 /**
+ * A note as a report groups it: its `|`-separated parts without those that carry one step's data
+ * (`old=[…]`), so "factconsolidation sh | budget 400 | old=[…]" groups as "factconsolidation sh | budget 400".
+ */
+export function groupOf(note: string): string {
+  return note
+    .split(' | ')
+    .filter((part) => !/^[\w-]+=/.test(part.trim()))
+    .join(' | ')
+    .trim();
+}
+
+/**
  * Query steps side by side, one column a run (factledger first, then each baseline): the share
- * passed overall, per `note` (a step's note may name its category: "category 2"), by how many
- * texts a step expects (one, or two and more: a question whose evidence is spread), and how many
- * showed text the scenario says must be absent (stale, retired or unwanted values).
+ * passed overall, per `note` group (a step's note may name its category: "category 2"), by how
+ * many texts a step expects (one, or two and more: a question whose evidence is spread), those
+ * that forbid a text (a value since replaced), and how many showed text the scenario says must
+ * be absent (stale, retired or unwanted values).
  */
 export function compareRuns(runs: { name: string; reports: ScenarioReport[] }[]): string {
   const queries = (rs: ScenarioReport[]) => rs.flatMap((r) => r.steps.filter((s) => s.step === 'query'));
   const rows: { label: string; pick: (s: StepReport) => boolean }[] = [{ label: 'all query steps', pick: () => true }];
-  const notes = [...new Set(runs.flatMap((r) => queries(r.reports).map((s) => s.note).filter((n): n is string => !!n)))].sort();
-  for (const note of notes) rows.push({ label: note, pick: (s) => s.note === note });
+  const notes = [...new Set(runs.flatMap((r) => queries(r.reports).map((s) => (s.note ? groupOf(s.note) : '')).filter((n) => n !== '')))].sort();
+  for (const note of notes) rows.push({ label: note, pick: (s) => s.note !== undefined && groupOf(s.note) === note });
+  if (runs.some((r) => queries(r.reports).some((s) => (s.forbids ?? 0) > 0))) {
+    rows.push({ label: 'a text must be absent (e.g. a replaced value)', pick: (s) => (s.forbids ?? 0) > 0 });
+  }
   if (runs.some((r) => queries(r.reports).some((s) => (s.expected ?? 0) > 1))) {
     rows.push({ label: 'one expected text', pick: (s) => s.expected === 1 });
     rows.push({ label: 'two or more expected texts', pick: (s) => (s.expected ?? 0) > 1 });

@@ -37,6 +37,8 @@ export interface StepReport {
   note?: string;
   /** How many texts a query step expects in its context (`expect.contains`). */
   expected?: number;
+  /** How many texts a query step forbids (`expect.absent`: a value since replaced, say). */
+  forbids?: number;
   /** What a query step put into the prompt, so that a failed one can be studied after the run. */
   context?: { text: string; tokens: number; traceId?: string; items: { memoryId?: string; channel: string; text: string }[]; trace?: Record<string, unknown> };
 }
@@ -131,6 +133,7 @@ export async function runScenario(file: string, text: string, bus: ScenarioBus):
         supported: supported && !blamed,
         ...(typeof step.note === 'string' ? { note: step.note } : {}),
         ...(step.step === 'query' && Array.isArray(step.expect?.contains) ? { expected: step.expect.contains.length } : {}),
+        ...(step.step === 'query' && Array.isArray(step.expect?.absent) && step.expect.absent.length ? { forbids: step.expect.absent.length } : {}),
         ...(context ? { context } : {}),
       });
     };

@@ -1,0 +1,145 @@
+import { ManualClock } from '@factledger/domain';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
+import { type LedgerHandle, ledgerOn } from './create-ledger';
+
+/** A prose statement said again with one value changed (frame alignment), through the real write path and read models. */
+describe.each(testBackends())('restatement on %s', (backend) => {
+  let database: TestDatabase;
+  let handle: LedgerHandle;
+  const clock = new ManualClock(new Date('2026-03-01T00:00:00Z'));
+  const day = () => clock.advance(86_400_000);
+
+  beforeAll(async () => {
+    database = await createTestDatabase(backend);
+    handle = ledgerOn(database, { clock });
+  });
+  afterAll(() => database.close());
+
+  it('replaces the earlier statement, keys the frame, and keeps the old value on record with the rule', async () => {
+    const { ledger } = handle;
+    const first = await ledger.assert('r1', { text: 'The staging database runs on db-07.internal.', speaker: 'tool' });
+    day();
+    const second = await ledger.assert('r1', { text: 'The staging database runs on db-09.internal.', speaker: 'tool' });
+    expect(second.restated).toEqual([
+      expect.objectContaining({ memoryId: first.memoryId, action: 'replace', holds: 'one', earlierValue: 'db-07.internal', nextValue: 'db-09.internal', effect: 'retracted', frame: 'staging database runs on …' }),
+    ]);
+    const old = await ledger.memory('r1', { memoryId: first.memoryId, minPosition: second.position });
+    expect(old).toMatchObject({ status: 'retired', supersededBy: second.memoryId, validTo: '2026-03-02T00:00:00.000Z' });
+    const now = await ledger.memory('r1', { memoryId: second.memoryId });
+    expect(now).toMatchObject({ status: 'active', kind: 'fact', subject: 'The staging database', relation: 'runs on …', value: 'db-09.internal' });
+    // The earlier memory's own history says what closed it, why, under which batch, and what took its place.
+    const closed = (await ledger.memoryHistory('r1', { memoryId: first.memoryId })).entries.find((e) => e.closedBy?.event === 'FactRetracted');
+    expect(closed?.closedBy).toMatchObject({ by: second.memoryId, batch: `restatement:${second.memoryId}`, reason: expect.stringContaining('"db-07.internal" in the frame "staging database runs on …"') });
+    // Its retirement keeps only its own words and the shared frame: nothing of the new value.
+    expect(closed?.closedBy?.reason).not.toContain('db-09');
+
+    // The next restatement finds the key and goes into it.
+    day();
+    const third = await ledger.assert('r1', { text: 'The staging database runs on db-11.internal.', speaker: 'document' });
+    expect(third.restated).toEqual([expect.objectContaining({ memoryId: second.memoryId, effect: 'retracted', rule: expect.stringContaining('restated with another value before') })]);
+    const history = await ledger.history('r1', { subject: 'The staging database', relation: 'runs on …', minPosition: third.position });
+    expect(history.entries.filter((e) => e.closedBy === null).map((e) => [e.value, e.validTo]).sort()).toEqual([
+      ['db-09.internal', '2026-03-03T00:00:00.000Z'],
+      ['db-11.internal', null],
+    ]);
+    const fact = await ledger.fact('r1', { subject: 'the staging database', relation: 'runs on …' });
+    expect(fact.values).toEqual(['db-11.internal']);
+    expect((await ledger.fact('r1', { subject: 'the staging database', relation: 'runs on …', validAt: '2026-03-02T12:00:00Z' })).values).toEqual(['db-09.internal']);
+  });
+
+  it('keeps both where the frame holds a set, an event or nothing certain, and says so', async () => {
+    const { ledger } = handle;
+    const pairs = [
+      ['Alice speaks French.', 'Alice speaks German.', 'many'],
+      ['Mia visited Kyoto in 2019.', 'Mia visited Osaka in 2019.', 'many'],
+      ['Nora is fond of opera.', 'Nora is fond of jazz.', 'unsure'],
+    ] as const;
+    for (const [a, b, holds] of pairs) {
+      const first = await ledger.assert('r2', { text: a });
+      day();
+      const second = await ledger.assert('r2', { text: b });
+      expect(second.restated).toEqual([expect.objectContaining({ memoryId: first.memoryId, action: 'keep-both', holds, effect: 'kept' })]);
+      expect((await ledger.memory('r2', { memoryId: first.memoryId, minPosition: second.position })).status).toBe('active');
+      expect((await ledger.memory('r2', { memoryId: second.memoryId })).kind).toBe('prose');
+    }
+  });
+
+  it('fills history with a late, older statement and never retires the newer value', async () => {
+    const { ledger } = handle;
+    const current = await ledger.assert('r3', { text: 'The design team sits on the 6th floor.', validFrom: '2026-02-01' });
+    day();
+    const late = await ledger.assert('r3', { text: 'The design team sits on the 4th floor.', validFrom: '2026-01-01' });
+    expect(late.restated).toEqual([expect.objectContaining({ memoryId: current.memoryId, effect: 'filled-history' })]);
+    expect((await ledger.memory('r3', { memoryId: current.memoryId, minPosition: late.position })).status).toBe('active');
+    expect(await ledger.memory('r3', { memoryId: late.memoryId })).toMatchObject({ validFrom: '2026-01-01T00:00:00.000Z', validTo: '2026-02-01T00:00:00.000Z' });
+  });
+
+  it('is undone by rolling its batch back: both statements active again, apart', async () => {
+    const { ledger } = handle;
+    const first = await ledger.assert('r4', { text: 'The support hotline is 555-0100.' });
+    day();
+    const second = await ledger.assert('r4', { text: 'The support hotline is 555-0199.' });
+    expect(second.restated?.[0]?.effect).toBe('retracted');
+    const rollback = await ledger.rollback('r4', { batch: `restatement:${second.memoryId}` });
+    expect(rollback.items).toContainEqual(expect.objectContaining({ memoryId: first.memoryId, result: 'compensated' }));
+    const old = await ledger.memory('r4', { memoryId: first.memoryId, minPosition: rollback.position });
+    expect(old).toMatchObject({ status: 'active', supersededBy: null, validTo: null });
+    expect((await ledger.memory('r4', { memoryId: second.memoryId })).status).toBe('active');
+  });
+
+  it('goes into a structured fact\'s own key when the words that changed are its value', async () => {
+    const { ledger } = handle;
+    const fact = await ledger.assert('r5', { subject: 'checkout service', relation: 'listens on port', value: '8443', text: 'The checkout service listens on port 8443.' });
+    day();
+    const prose = await ledger.assert('r5', { text: 'The checkout service listens on port 9443.', speaker: 'document' });
+    expect(prose.restated).toEqual([expect.objectContaining({ memoryId: fact.memoryId, effect: 'into-key' })]);
+    expect(prose.outcome).toBe('superseded');
+    expect((await ledger.fact('r5', { subject: 'checkout service', relation: 'listens on port', minPosition: prose.position })).value).toBe('9443');
+  });
+
+  it('never replaces another tenant\'s, another speaker\'s "my", a higher authority, or the user\'s statement on the assistant\'s word', async () => {
+    const { ledger } = handle;
+    const other = await ledger.assert('r6-a', { text: 'The VPN gateway is vpn-2.corp.example.' });
+    day();
+    const mine = await ledger.assert('r6-b', { text: 'The VPN gateway is vpn-3.corp.example.' });
+    expect(mine.restated).toBeUndefined();
+    expect((await ledger.memory('r6-a', { memoryId: other.memoryId, minPosition: mine.position })).status).toBe('active');
+
+    const userSaid = await ledger.assert('r6-c', { text: 'My desk is on the 3rd floor.', speaker: 'user' });
+    day();
+    const assistantSaid = await ledger.assert('r6-c', { text: 'My desk is on the 5th floor.', speaker: 'assistant' });
+    expect(assistantSaid.restated).toBeUndefined();
+    const userAgain = await ledger.assert('r6-d', { text: 'The deploy window is 22:00.', speaker: 'user' });
+    day();
+    const assistantAgain = await ledger.assert('r6-d', { text: 'The deploy window is 23:30.', speaker: 'assistant' });
+    expect(assistantAgain.restated).toEqual([expect.objectContaining({ memoryId: userAgain.memoryId, action: 'keep-both', rule: expect.stringContaining('assistant') })]);
+    const documented = await ledger.assert('r6-e', { text: 'The cache TTL is 300 seconds.', speaker: 'document', authority: 5 });
+    day();
+    const hearsay = await ledger.assert('r6-e', { text: 'The cache TTL is 900 seconds.', speaker: 'user' });
+    expect(hearsay.restated).toEqual([expect.objectContaining({ memoryId: documented.memoryId, action: 'keep-both', rule: expect.stringContaining('authority') })]);
+    for (const [tenant, id] of [['r6-c', userSaid.memoryId], ['r6-d', userAgain.memoryId], ['r6-e', documented.memoryId]] as const) {
+      expect((await ledger.memory(tenant, { memoryId: id, minPosition: hearsay.position })).status).toBe('active');
+    }
+  });
+
+  it('is off with restatement off: the same sentence with another value stays beside the old one', async () => {
+    const off = ledgerOn(database, { clock, restatement: false });
+    const first = await off.ledger.assert('r7', { text: 'The head of the platform team is Marta Kowalski.' });
+    day();
+    const second = await off.ledger.assert('r7', { text: 'The head of the platform team is Daniel Osei.' });
+    expect(second.restated).toBeUndefined();
+    expect((await off.ledger.memory('r7', { memoryId: first.memoryId, minPosition: second.position })).status).toBe('active');
+  });
+
+  it('reopens the answers that cited the replaced statement', async () => {
+    const { ledger, answers, saga } = handle;
+    const first = await ledger.assert('r8', { text: 'The owner of the billing repository is Priya Nair.' });
+    const answer = await answers.record('r8', { question: 'Who owns billing?', text: 'Priya Nair.', cites: [first.memoryId] });
+    day();
+    await ledger.assert('r8', { text: 'The owner of the billing repository is Tomás Ruiz.' });
+    await saga.catchUp();
+    const view = await answers.answer('r8', { answerId: answer.answerId });
+    expect(view.status).toBe('reopened');
+    expect(view.citations[0]?.now).toMatchObject({ status: 'retired', supersededBy: expect.any(String) });
+  });
+});
