@@ -9,7 +9,8 @@
  *   similarityNeeded, admit) timed on their own over the same messages, the write
  *   (ledger.writeMany, timed inside the ingest), and the rest (input parsing, the similarity
  *   lookup in the cache and its cosines);
- * - the cost of resolution: the same ingestor with resolution off, a third path in the same rounds;
+ * - the cost of resolution and frame alignment (restatement): the same gates with both off (a ledger
+ *   with restatement off), a third path in the same rounds;
  * - native PostgreSQL (a database created and dropped on FL_PG_ADMIN_URL) and in-memory PGlite.
  *
  * The stream comes from FL_INGEST_BENCH_USERS users (50), each a tenant of its own per path and
@@ -93,7 +94,7 @@ const PROSE = [
   'Honestly the hardest part of the project is agreeing on what done means.',
 ];
 
-type Category = 'fact-en' | 'fact-ko' | 'milestone' | 'milestone-like' | 'question' | 'chit-chat' | 'role-play' | 'long prose';
+type Category = 'fact-en' | 'fact-ko' | 'restated' | 'milestone' | 'milestone-like' | 'question' | 'chit-chat' | 'role-play' | 'long prose';
 
 interface BenchMessage {
   category: Category;
@@ -137,6 +138,14 @@ const GENERATORS: Record<Category, (r: Rng) => string> = {
     if (pick === 2) return `내 이메일 주소는 ${email(r)}이야`;
     if (pick === 3) return `요즘 ${r.pick(KO_COMPANIES)}에서 일해.`;
     return `나 ${r.pick(KO_CITIES)}에 살아.`;
+  },
+  // Third-person statements said again with another value: what frame alignment replaces.
+  restated: (r) => {
+    const pick = r.int(4);
+    if (pick === 0) return `The ${r.pick(SERVICES)} service runs on host-${r.int(12)}.internal.`;
+    if (pick === 1) return `The owner of the ${r.pick(SERVICES)} repository is ${personName(r)}.`;
+    if (pick === 2) return `The ${r.pick(SERVICES)} team sits on the ${2 + r.int(8)}th floor.`;
+    return `${r.pick(KO_SERVICES)} 담당자는 ${r.pick(['김민수', '이지은', '박서준', '최유나'])}입니다.`;
   },
   milestone: (r) => {
     const pick = r.int(8);
@@ -185,8 +194,9 @@ const GENERATORS: Record<Category, (r: Rng) => string> = {
 };
 
 const MIX: [Category, number][] = [
-  ['fact-en', 0.3],
+  ['fact-en', 0.24],
   ['fact-ko', 0.12],
+  ['restated', 0.06],
   ['milestone', 0.08],
   ['milestone-like', 0.06],
   ['question', 0.14],
@@ -208,7 +218,7 @@ function messageStream(rng: Rng, n: number): BenchMessage[] {
 /** Outcomes that append no event to the memory's stream. */
 const NO_EVENT = new Set(['duplicate', 'unchanged']);
 
-/** gated: the default (gates and resolution); unresolved: the same without resolution; baseline: no gates, no resolution. */
+/** gated: the default (gates, resolution, frame alignment); unresolved: the same gates without resolution or alignment; baseline: none of them. */
 type Path = 'gated' | 'unresolved' | 'baseline';
 const PATHS: Path[] = ['gated', 'unresolved', 'baseline'];
 const PHASES = ['warm', 'seq', 'c', 'prof'] as const;
@@ -405,7 +415,9 @@ async function runBackend(backend: Backend, messages: BenchMessage[], embedder: 
     const handle = ledgerOn(database, { clock });
     const sink: { current: number[] | null } = { current: null };
     const ingestor = new MessageIngestor({ ledger: timedLedger(handle.ledger, sink), store: handle.store, clock, policies: POLICIES, embedder, embedderLanguages: ['en'] });
-    const withoutResolution = new MessageIngestor({ ledger: timedLedger(handle.ledger, sink), store: handle.store, clock, policies: POLICIES, embedder, embedderLanguages: ['en'], resolution: false });
+    // The other paths: neither resolution nor frame alignment (a ledger with restatement off, on the same database).
+    const plain = ledgerOn(database, { clock, restatement: false });
+    const withoutResolution = new MessageIngestor({ ledger: timedLedger(plain.ledger, sink), store: plain.store, clock, policies: POLICIES, embedder, embedderLanguages: ['en'], resolution: false });
     const server = (await sql<{ v: string }>`SELECT version() AS v`.execute(database.db)).rows[0]!.v.split(',')[0]!;
     const settings = Object.fromEntries(
       (await sql<{ name: string; setting: string }>`SELECT name, setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit')`.execute(database.db)).rows.map((r) => [
@@ -592,7 +604,7 @@ function markdownTable(results: BackendResult[]): string {
     const u = r.paths.unresolved;
     const c = (p: PathResult): string => `${fmtInt(p.concurrent.messagesPerSec)} messages/s${p.concurrent.errors ? ` (${p.concurrent.errors} failed)` : ''}`;
     rows.push([
-      `${name}: resolution on ÷ off (same gates), one at a time`,
+      `${name}: resolution and frame alignment on ÷ off (same gates), one at a time`,
       `${fmtInt(g.sequential.messagesPerSec)} messages/s, p99 ${fmtMs(g.sequential.latency.p99)} ms`,
       `off: ${fmtInt(u.sequential.messagesPerSec)} messages/s, p99 ${fmtMs(u.sequential.latency.p99)} ms`,
       `${r.resolutionCost.sequentialRate.toFixed(2)}× rate, +${fmtMs(r.resolutionCost.p50)} ms at p50; ${r.resolutionCost.retiredPer100} retired per 100 messages`,

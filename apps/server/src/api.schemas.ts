@@ -193,7 +193,7 @@ const causedBy = z.object({
 const closedBy = causedBy.extend({
   reason: z.string().nullable().openapi({ description: 'The closing event\'s reason (a retraction by resolution names the message and the rule).' }),
   batch: z.string().nullable().openapi({ description: 'Its batch label: what `rollback` takes to undo it.' }),
-  by: z.string().nullable().openapi({ description: 'The memory that took its place, when a statement replaced it (a restatement, a change in other words).' }),
+  by: z.string().nullable().openapi({ description: 'The memory that took its place: the superseding or correcting version, or the statement that replaced it (a restatement, a change in other words).' }),
 });
 const historyEntrySchema = z.object({
   memoryId: z.string(),

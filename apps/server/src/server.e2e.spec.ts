@@ -86,7 +86,7 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
         validTo: null,
         knownTo: expect.any(String),
         openedBy: { position: old.position, event: 'FactAsserted', actor: null },
-        closedBy: { position: expect.any(Number), event: 'FactSuperseded', reason: null, batch: null, actor: null },
+        closedBy: { position: expect.any(Number), event: 'FactSuperseded', reason: null, batch: null, by: next.memoryId, actor: null },
       }),
       expect.objectContaining({
         memoryId: old.memoryId,

@@ -288,7 +288,10 @@ const ONE_VALUE_PREDICATES: readonly (readonly string[])[] = [
   ['developed', 'by'], ['designed', 'by'], ['invented', 'by'], ['built', 'by'], ['composed', 'by'], ['directed', 'by'], ['produced', 'by'],
   ['published', 'by'], ['manufactured', 'by'], ['performed', 'by'], ['painted', 'by'], ['discovered', 'by'], ['named', 'after'],
   ['set', 'to'], ['scheduled', 'for'], ['due', 'on'], ['due', 'by'], ['assigned', 'to'], ['hosted', 'on'], ['deployed', 'to'], ['pinned', 'to'],
+  ['works', 'as'], ['serves', 'as'],
 ];
+/** Korean verbs that hold one place or one employer at a time (살다, 거주하다, 근무하다, 다니다, 출근하다), matched as a word's start. */
+const KO_ONE_VALUE_VERBS = ['살', '거주', '근무', '다니', '다녀', '출근'];
 /** Words that make a role one of a kind ("favourite", "main", "current", "-est"). */
 const UNIQUE_WORDS = new Set([
   'favourite', 'favorite', 'best', 'worst', 'main', 'primary', 'principal', 'current', 'only', 'sole', 'preferred', 'default', 'usual',
@@ -314,17 +317,22 @@ const SET_VERBS = new Set([
 const ADDITIVE = /\b(?:also|too|as well|in addition|additionally|another|besides)\b|(?:또한|역시)|\S도\s/iu;
 
 /** What the value says by its shape: a number, version, date, time or identifier holds one value. */
-export function valueShape(value: string): 'number' | 'identifier' | null {
+const DATE_WORDS = /^(?:(?:on|in|by|until|next|this)\s+)?(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|monday|tuesday|wednesday|thursday|friday|saturday|sunday|월요일|화요일|수요일|목요일|금요일|토요일|일요일)$/iu;
+
+export function valueShape(value: string): 'number' | 'identifier' | 'date' | null {
   if (/^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/u.test(value) || /^https?:\/\//u.test(value) || /^\/[\w./-]+$/u.test(value)) return 'identifier';
   if (/^[a-z][\w-]*(?:\.[a-z][\w-]*)+$/iu.test(value) || /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/u.test(value) || /^[a-z]+[A-Z]\w*$/u.test(value)) return 'identifier';
   if (/\d/u.test(value)) return 'number';
+  if (DATE_WORDS.test(value.trim())) return 'date';
   return null;
 }
 
 const words = (s: FramedStatement, from: number, to: number): string[] => s.tokens.slice(from, to).map((t) => t.norm);
 
+/** Whether `seq` holds the phrase; its first word also in the plain form ("live in" for "lives in"). */
 function hasPhrase(seq: string[], phrase: readonly string[]): boolean {
-  for (let i = 0; i + phrase.length <= seq.length; i++) if (phrase.every((w, j) => seq[i + j] === w)) return true;
+  const matches = (word: string | undefined, w: string, first: boolean) => word === w || (first && w.endsWith('s') && word === w.slice(0, -1));
+  for (let i = 0; i + phrase.length <= seq.length; i++) if (phrase.every((w, j) => matches(seq[i + j], w, j === 0))) return true;
   return false;
 }
 
@@ -359,8 +367,15 @@ export function judgeFrame(earlier: FramedStatement, next: FramedStatement, alig
     const relational =
       (next.definite[firstWord(next.tokens)] === true && subject.some((t) => PREPOSITIONS.has(t.norm) || CONJUNCTIONS.has(t.norm))) ||
       subject.some((t) => /'s$/u.test(t.norm) || ['my', 'our', 'your', 'his', 'her', 'their', 'its'].includes(t.norm));
-    const copulaBeforeValue = COPULAS.has(lastBeforeValue.norm) || (alignment.prefix >= 2 && COPULAS.has(next.tokens[alignment.prefix - 1]!.norm));
+    const copulaBeforeValue = COPULAS.has(lastBeforeValue.norm);
     if (relational && copulaBeforeValue) return { holds: 'one', rule: 'a relational noun phrase and a copula before the value: it names one' };
+    // "The deadline is Friday.", "Our office is in Berlin.": a definite thing is one thing, and it is, or is at, one named thing.
+    const named = [alignment.earlier, alignment.next].every((v, i) => ([earlier, next][i]!.tokens[v.start]!.capital));
+    const definite = next.definite[firstWord(next.tokens)] === true || relational;
+    const locative = ['in', 'at'].includes(lastBeforeValue.norm) && COPULAS.has(next.tokens[alignment.prefix - 2]?.norm ?? '');
+    if (definite && named && (copulaBeforeValue || locative)) {
+      return { holds: 'one', rule: `a definite subject and a copula${locative ? ` with "${lastBeforeValue.norm}"` : ''} before a name: it names one` };
+    }
     // "… the sport of X", "… in the city of X": a definite class noun right before the value.
     const of = lastBeforeValue.norm === 'of' ? alignment.prefix - 2 : -1;
     if (of >= 0 && next.definite[of] && !PERSONAL.has(next.tokens[of]!.norm) && !isBoundary(next.tokens[of]!)) {
@@ -369,8 +384,11 @@ export function judgeFrame(earlier: FramedStatement, next: FramedStatement, alig
   } else {
     // "회의실 예약 담당자는 …입니다": a topic that is not a person's pronoun and a copula after the value.
     const copula = next.tokens[alignment.next.end]?.particle && /^이(?:다|었다)$/u.test(next.tokens[alignment.next.end]!.norm);
-    const pronoun = subject.some((t) => PERSONAL.has(t.norm));
-    if (copula && !pronoun && subject.length > 0) return { holds: 'one', rule: 'a topic and a copula after the value: it names one' };
+    // The topic's head, not its modifiers ("우리 팀 회의는": the meeting, not "we").
+    const head = subject.filter((t) => !t.particle).pop();
+    if (copula && head && !PERSONAL.has(head.norm)) return { holds: 'one', rule: 'a topic and a copula after the value: it names one' };
+    const verb = predicate.find((w) => KO_ONE_VALUE_VERBS.some((v) => w.startsWith(v)));
+    if (verb) return { holds: 'one', rule: `"${verb}" holds one place at a time` };
   }
   const setVerb = predicate.find((w) => SET_VERBS.has(w) || (HANGUL.test(w) && [...SET_VERBS].some((e) => HANGUL.test(e) && w.startsWith(e))));
   if (setVerb) return { holds: 'many', rule: `"${setVerb}" takes several values at once: both kept` };
