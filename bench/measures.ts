@@ -520,6 +520,12 @@ export async function measureReads(b: Bench): Promise<LatencyMeasure> {
 
 // ---- 2. one assert end to end --------------------------------------------------------------------
 
+/** An assert measure's rounds: the asserts' warm-up, sample count and time box. */
+function assertRounds(b: Bench, samples: Samples, one: (phase: Phase) => Promise<void>, floor: (phase: Phase) => Promise<void>): Promise<ProfileReport> {
+  const { assertWarmup, asserts, minSamples, budgetMs } = b.sizes;
+  return alternate(b, { warmup: assertWarmup, total: assertWarmup + asserts, minSamples: minSamples.asserts, budgetMs: budgetMs.asserts, samples, one, floor });
+}
+
 export async function measureAsserts(b: Bench): Promise<LatencyMeasure> {
   const fl = new Samples();
   const fp = new Samples();
@@ -554,16 +560,7 @@ export async function measureAsserts(b: Bench): Promise<LatencyMeasure> {
     );
     fp.add(phase, msSince(t0));
   };
-  const total = b.sizes.assertWarmup + b.sizes.asserts;
-  const profile = await alternate(b, {
-    warmup: b.sizes.assertWarmup,
-    total,
-    minSamples: b.sizes.minSamples.asserts,
-    budgetMs: b.sizes.budgetMs.asserts,
-    samples: fl,
-    one,
-    floor,
-  });
+  const profile = await assertRounds(b, fl, one, floor);
   return {
     ...latencyFigures(fl, fp),
     floorMethod: 'primary-key SELECT on fl_streams + single-row INSERT (autocommit) into an unindexed table',
@@ -627,15 +624,7 @@ export async function measureProseAsserts(b: Bench, plain: LedgerHandle, stored:
     await plain.ledger.assert(without, { text, speaker: 'document' });
     fp.add(phase, msSince(t0));
   };
-  const profile = await alternate(b, {
-    warmup: b.sizes.assertWarmup,
-    total: b.sizes.assertWarmup + b.sizes.asserts,
-    minSamples: b.sizes.minSamples.asserts,
-    budgetMs: b.sizes.budgetMs.asserts,
-    samples: fl,
-    one,
-    floor,
-  });
+  const profile = await assertRounds(b, fl, one, floor);
   return {
     ...latencyFigures(fl, fp),
     floorMethod: 'the same prose assert on a ledger with frame alignment off (FACTLEDGER_RESTATEMENT=off), in a tenant filled alike',

@@ -381,6 +381,13 @@ export function judgeFrame(earlier: FramedStatement, next: FramedStatement, alig
     if (of >= 0 && next.definite[of] && !PERSONAL.has(next.tokens[of]!.norm) && !isBoundary(next.tokens[of]!)) {
       return { holds: 'one', rule: `"the ${next.tokens[of]!.norm} of" before the value names one` };
     }
+    // "… represented by the music label X", "… is the band X": a definite class noun in apposition, after "by" or a copula.
+    const start = next.definite.lastIndexOf(true, alignment.prefix - 1);
+    const np = start >= 0 ? next.tokens.slice(start, alignment.prefix) : [];
+    const before = next.tokens[start - 1];
+    if (np.length > 0 && np.length <= 3 && !np.some(isBoundary) && before && (before.norm === 'by' || COPULAS.has(before.norm))) {
+      return { holds: 'one', rule: `"the ${np.map((t) => t.norm).join(' ')}" before the value names one` };
+    }
   } else {
     // "회의실 예약 담당자는 …입니다": a topic that is not a person's pronoun and a copula after the value.
     const copula = next.tokens[alignment.next.end]?.particle && /^이(?:다|었다)$/u.test(next.tokens[alignment.next.end]!.norm);

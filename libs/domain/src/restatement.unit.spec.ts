@@ -95,6 +95,10 @@ describe('whether a frame holds one value', () => {
     ['Elvis is married to Priscilla.', 'Elvis is married to Ann.', '"married to"'],
     ['Cédric is a citizen of France.', 'Cédric is a citizen of Malaysia.', '"citizen of"'],
     ['SteamOS was developed by Valve.', 'SteamOS was developed by ABB.', '"developed by"'],
+    ['Motown is represented by the music label Universal.', 'Motown is represented by the music label Sony.', '"the music label"'],
+    ['Our office is in Berlin.', 'Our office is in Munich.', 'a definite subject'],
+    ['The project deadline is Friday.', 'The project deadline is Monday.', 'date'],
+    ['I live in Lisbon.', 'I live in Porto.', '"lives in"'],
     ['The on-call rotation is managed by the SRE guild.', 'The on-call rotation is managed by the platform team.', '"managed by"'],
   ])('one: "%s" → "%s" (%s)', (a, b, why) => {
     const j = judge(a, b);
@@ -112,6 +116,9 @@ describe('whether a frame holds one value', () => {
     ['Bob is allergic to peanuts.', 'Bob is allergic to shellfish.', 'unsure'],
     ['Nobuhiro Watsuki is famous for Rurouni Kenshin.', 'Nobuhiro Watsuki is famous for Bleach.', 'unsure'],
     ['The concert was amazing.', 'The concert was awful.', 'unsure'],
+    ['Alice is in the chess club.', 'Alice is in the book club.', 'unsure'],
+    ['Alice works with the designer Bob.', 'Alice works with the designer Carol.', 'unsure'],
+    ['The office is closed on Mondays.', 'The office is closed on Sundays.', 'many'],
   ])('not one: "%s" → "%s" (%s)', (a, b, holds) => {
     expect(judge(a, b).holds).toBe(holds);
   });

@@ -561,7 +561,15 @@ export class Ledger {
     if (earlier.length === 0) return null;
     const plan = planRestatement(
       { ...next, saidAt: now },
-      earlier.map((e) => ({ ...e, key: e.kind === 'fact' && e.subject !== null && e.relation !== null && e.value !== null ? { subject: e.subject, relation: e.relation, scope: e.scope, value: e.value, cardinality: e.cardinality } : null })),
+      earlier.map((e) => ({
+        memoryId: e.memoryId,
+        text: e.text,
+        speaker: e.speaker,
+        authority: e.authority,
+        validFrom: new Date(e.validFrom),
+        recordedAt: e.recordedAt,
+        key: e.kind === 'fact' && e.subject !== null && e.relation !== null && e.value !== null ? { subject: e.subject, relation: e.relation, scope: e.scope, value: e.value, cardinality: e.cardinality } : null,
+      })),
       language,
     );
     return plan.decisions.length ? { ...plan, streams: new Map(earlier.map((e) => [e.memoryId, e.streamId])) } : null;

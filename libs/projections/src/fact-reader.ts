@@ -24,9 +24,6 @@ export interface AsOf {
 /** What resolution compares of an earlier memory (FactReader.resembling). */
 export type ResemblingMemory = Pick<MemoryRow, 'memoryId' | 'kind' | 'subject' | 'relation' | 'scope' | 'text' | 'type' | 'validFrom' | 'recordedAt'>;
 
-/** What frame alignment compares of an earlier memory (FactReader.restating). */
-export type RestatingMemory = Pick<MemoryRow, 'memoryId' | 'streamId' | 'kind' | 'subject' | 'relation' | 'scope' | 'value' | 'cardinality' | 'text' | 'speaker' | 'authority' | 'recordedAt'> & { validFrom: Date };
-
 export class FactReader {
   constructor(private readonly db: ProjectionExecutor) {}
 
@@ -157,31 +154,16 @@ export class FactReader {
    * @factledger/domain restatement.ts): their text holds every one of `whole` and a word starting
    * with each of `starts` (index fl_memories_words). Newest first, at most `limit`.
    */
-  async restating(tenant: string, p: { whole: string[]; starts: string[]; now: Date; limit?: number }): Promise<RestatingMemory[]> {
+  async restating(tenant: string, p: { whole: string[]; starts: string[]; now: Date; limit?: number }): Promise<MemoryRow[]> {
     const clean = (w: string) => w.replace(/[^\p{L}\p{N}]/gu, '');
     const terms = [...p.whole.map(clean).filter(Boolean), ...p.starts.map(clean).filter(Boolean).map((w) => `${w}:*`)];
     if (terms.length === 0) return [];
-    const now = p.now.toISOString();
-    const rows = await sql<{ memory_id: string; stream_id: string; kind: MemoryRow['kind']; subject: string | null; relation: string | null; scope: MemoryRow['scope']; value: string | null; cardinality: MemoryRow['cardinality']; text: string; speaker: MemoryRow['speaker']; authority: number; valid_from: Date; recorded_at: Date }>`${PREPARED}
-      SELECT memory_id, stream_id, kind, subject, relation, scope, value, cardinality, text, speaker, authority, valid_from, recorded_at FROM fl_memories
-      WHERE tenant = ${tenant} AND status = 'active' AND (valid_to IS NULL OR valid_to > ${now}::timestamptz)
+    const rows = await sql`${PREPARED}
+      SELECT * FROM fl_memories
+      WHERE tenant = ${tenant} AND status = 'active' AND (valid_to IS NULL OR valid_to > ${p.now.toISOString()}::timestamptz)
         AND to_tsvector('simple', text) @@ to_tsquery('simple', ${terms.join(' & ')})
       ORDER BY recorded_at DESC, memory_id LIMIT ${p.limit ?? 50}`.execute(this.db);
-    return rows.rows.map((r) => ({
-      memoryId: r.memory_id,
-      streamId: r.stream_id,
-      kind: r.kind,
-      subject: r.subject,
-      relation: r.relation,
-      scope: r.scope,
-      value: r.value,
-      cardinality: r.cardinality,
-      text: r.text,
-      speaker: r.speaker,
-      authority: r.authority,
-      validFrom: new Date(r.valid_from),
-      recordedAt: new Date(r.recorded_at),
-    }));
+    return rows.rows.map(memoryFromDb);
   }
 
   /** The keys (subject, relation) of a speaker's facts in the read paths at `now`, most recently written first. */
