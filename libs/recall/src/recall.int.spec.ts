@@ -29,6 +29,26 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     await database.close();
   });
 
+  it("names in the trace the statement a shown one restated, and the shown pairs of one frame kept together", async () => {
+    const { ledger } = handle;
+    const old = await ledger.assert('restated', { text: 'The staging database runs on db-07.internal.', speaker: 'tool' });
+    await ledger.assert('restated', { text: 'Alice speaks French.' });
+    clock.advance(60_000);
+    const now = await ledger.assert('restated', { text: 'The staging database runs on db-09.internal.', speaker: 'tool' });
+    await ledger.assert('restated', { text: 'Alice speaks German.' });
+    await indexer.catchUp();
+    const context = await recall.assemble('restated', { query: 'Where does the staging database run?' });
+    expect(context.text).toContain('db-09.internal');
+    expect(context.text).not.toContain('db-07');
+    const trace = (await recall.trace('restated', context.traceId)) as Record<string, any>;
+    expect(trace.excluded).toContainEqual({ memoryId: old.memoryId, reason: expect.stringContaining(`replaced by ${now.memoryId}, which is shown`) });
+    const languages = await recall.assemble('restated', { query: 'Which languages does Alice speak?' });
+    expect(languages.text).toContain('French');
+    expect(languages.text).toContain('German');
+    const kept = ((await recall.trace('restated', languages.traceId)) as Record<string, any>).keptTogether;
+    expect(kept).toEqual([expect.objectContaining({ frame: 'alice speaks …', holds: 'many', rule: expect.stringContaining('several values') })]);
+  });
+
   it('recalls the current value, never the superseded one, and stores a readable trace of every stage', async () => {
     const { ledger } = handle;
     await ledger.assert('t', { subject: 'payment service', relation: 'port', value: '8000', text: 'The payment service listens on port 8000.', validFrom: '2026-01-05' });

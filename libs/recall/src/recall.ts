@@ -252,12 +252,6 @@ export class Recall {
     const profileCap = Math.floor(q.budgetTokens * (this.options.profileShare ?? 0.5));
     const budget = fitBudget(ordered, q.budgetTokens, profileCap, (t) => this.deps.tokens.count(t), this.render);
     const items = budget.included as RecalledItem[];
-    // What the shown memories replaced (a value restated, a change in other words): out of every
-    // read path already, named here so that the trace says why the old statement is not shown.
-    for (const r of await this.replacedBy(tenant, items.map((i) => i.memoryId))) {
-      excluded.push({ memoryId: r.memory_id, reason: `replaced by ${r.superseded_by}, which is shown: ${r.reason ?? 'a later statement took its place'}` });
-    }
-
     const traceId = randomUUID();
     const trace = {
       query: { message: q.query, cleaned: hygiene.text, parts: hygiene.parts, weights: parts.map((p) => p.weight), terms: hygiene.terms, stems: parts.map((p) => p.stems) },
@@ -302,7 +296,14 @@ export class Recall {
       // Shown memories that restate one another in one frame and were both kept (a set, or unsure).
       keptTogether: keptTogether(items),
     };
-    this.traces.add({ id: traceId, tenant, createdAt: now, query: q.query, trace, memoryIds: candidates.map((r) => r.memory_id) });
+    // What the shown memories replaced (a value restated, a change in other words) is out of every
+    // read path already; the trace names it, found when the trace is written (off the answer's path).
+    const complete = async (): Promise<void> => {
+      for (const r of await this.replacedBy(tenant, items.map((i) => i.memoryId))) {
+        excluded.push({ memoryId: r.memory_id, reason: `replaced by ${r.superseded_by}, which is shown: ${r.reason}` });
+      }
+    };
+    this.traces.add({ id: traceId, tenant, createdAt: now, query: q.query, trace, memoryIds: candidates.map((r) => r.memory_id), complete });
     return { traceId, text: budget.text, tokens: budget.tokens, budgetTokens: q.budgetTokens, items };
   }
 
@@ -347,7 +348,7 @@ export class Recall {
   }
 
   /** The retired memories that the given ones replaced, with the reason their retirement gave. */
-  private async replacedBy(tenant: string, memoryIds: string[]): Promise<{ memory_id: string; superseded_by: string; reason: string | null }[]> {
+  private async replacedBy(tenant: string, memoryIds: string[]): Promise<{ memory_id: string; superseded_by: string; reason: string }[]> {
     if (memoryIds.length === 0) return [];
     const rows = await sql<{ memory_id: string; superseded_by: string }>`
       SELECT memory_id, superseded_by FROM fl_read_memories

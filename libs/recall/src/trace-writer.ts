@@ -19,6 +19,8 @@ export interface TraceRow {
   trace: object;
   /** Every memory whose words the trace shows (its pool): a trace showing one erased meanwhile is not written. */
   memoryIds: string[];
+  /** Work that completes the trace, run just before it is written (off the caller's path); a failure is reported and the trace written as it is. */
+  complete?: () => Promise<void>;
 }
 
 /** Most traces in one INSERT. */
@@ -65,6 +67,7 @@ export class TraceWriter {
     try {
       while (this.queue.length) {
         const batch = this.queue.splice(0, BATCH);
+        await Promise.all(batch.map((r) => r.complete?.().catch((error: unknown) => this.onError(error))));
         try {
           await this.write(batch);
         } catch (error) {
