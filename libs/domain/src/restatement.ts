@@ -415,9 +415,14 @@ export function personalFrame(s: FramedStatement): boolean {
 export function frameLookupWords(s: FramedStatement): { whole: string[]; starts: string[] } {
   if (s.predicate < 0) return { whole: [], starts: [] };
   const head = s.tokens.slice(0, valueFrom(s)).filter((t) => !t.particle);
+  // A word of several parts ("svc-12", "api.example.com") is found by each part, as the index splits it.
+  const all = head.flatMap((t) => t.norm.split(/[^\p{L}\p{N}]+/u)).filter((w) => w.length > 0);
+  // Function words are in nearly every text: they cost the index much and narrow little. Kept when nothing else is left ("I am …").
+  const content = all.filter((w) => !isBoundary({ norm: w, particle: false } as FrameToken) && !SUBJECT_PRONOUNS.has(w));
+  const parts = content.length ? content : all;
   return {
-    whole: [...new Set(head.map((t) => t.norm).filter((w) => /^[\p{L}\p{N}]+$/u.test(w) && !HANGUL.test(w)))],
-    starts: [...new Set(head.map((t) => t.norm).filter((w) => HANGUL.test(w) && /^[\p{L}\p{N}]+$/u.test(w)))],
+    whole: [...new Set(parts.filter((w) => !HANGUL.test(w)))],
+    starts: [...new Set(parts.filter((w) => HANGUL.test(w)))],
   };
 }
 

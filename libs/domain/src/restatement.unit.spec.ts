@@ -75,8 +75,11 @@ describe('frame alignment', () => {
     expect(frameKey(ko, alignFrames(framed('회의실 예약 담당자는 김민수입니다.', 'ko'), ko)!)).toEqual({ subject: '회의실 예약 담당자', relation: '는 … 입니다' });
   });
 
-  it('looks earlier statements up by the subject and the verb, which every aligned one shares', () => {
-    expect(frameLookupWords(framed('The head of the platform team is Daniel Osei.'))).toEqual({ whole: ['head', 'of', 'platform', 'team', 'is'], starts: [] });
+  it('looks earlier statements up by the content words of the subject and the verb, which every aligned one shares', () => {
+    expect(frameLookupWords(framed('The head of the platform team is Daniel Osei.'))).toEqual({ whole: ['head', 'platform', 'team'], starts: [] });
+    expect(frameLookupWords(framed('The service svc-12 runs on host-3.internal.'))).toEqual({ whole: ['service', 'svc', '12', 'runs'], starts: [] });
+    // Nothing but function words: those, rather than nothing.
+    expect(frameLookupWords(framed('I am 34.'))).toEqual({ whole: ['i', 'am'], starts: [] });
     expect(frameLookupWords(framed('회의실 예약 담당자는 이지은입니다.', 'ko'))).toEqual({ whole: [], starts: ['회의실', '예약', '담당자'] });
   });
 });
