@@ -95,7 +95,7 @@ export const restatementDecisionSchema = z
     earlierValue: z.string(),
     nextValue: z.string(),
     score: z.number().openapi({ description: 'Share of the two statements\' tokens the frame covers.' }),
-    effect: z.enum(['retracted', 'withdrawn', 'filled-history', 'into-key', 'kept']),
+    effect: z.enum(['retracted', 'withdrawn', 'filled-history', 'kept']),
   })
   .openapi('RestatementDecision');
 
@@ -258,7 +258,7 @@ const resolvedMemorySchema = z
         frame: z.string(),
         holds: z.enum(['one', 'many', 'unsure']),
         score: z.number(),
-        effect: z.enum(['retracted', 'withdrawn', 'filled-history', 'into-key', 'kept']),
+        effect: z.enum(['retracted', 'withdrawn', 'filled-history', 'kept']),
       })
       .optional()
       .openapi({ description: 'When frame alignment decided (the same sentence with one value changed): the shared frame, what it holds, the alignment score, and the effect.' }),

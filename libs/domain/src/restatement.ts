@@ -272,13 +272,6 @@ export interface FrameJudgement {
   rule: string;
 }
 
-/** What is known of the earlier memory's key, when it has one. */
-export interface EarlierKey {
-  /** A key frame alignment made (its relation marks the value's place). */
-  frame: boolean;
-  cardinality: Cardinality;
-}
-
 /** Predicates that hold one value at a time by their meaning: a spouse, a birthplace, an employer, an author. */
 const ONE_VALUE_PREDICATES: readonly (readonly string[])[] = [
   ['married', 'to'], ['citizen', 'of'], ['national', 'of'], ['native', 'of'], ['born', 'in'], ['born', 'on'], ['died', 'in'], ['died', 'on'],
@@ -338,17 +331,13 @@ function hasPhrase(seq: string[], phrase: readonly string[]): boolean {
 
 /**
  * Whether the aligned frame holds one value (the new statement replaces the earlier one), a set
- * (both stay) or is unsure (both stay, and the record says so). First what the tenant's own keys
- * say, then what the sentence says.
+ * (both stay) or is unsure (both stay, and the record says so). First what the tenant's own
+ * history says (`keyed`: the earlier statement is in a frame key, so this frame was restated and
+ * replaced before), then what the sentence says.
  */
-export function judgeFrame(earlier: FramedStatement, next: FramedStatement, alignment: Alignment, key: EarlierKey | null): FrameJudgement {
+export function judgeFrame(earlier: FramedStatement, next: FramedStatement, alignment: Alignment, keyed = false): FrameJudgement {
   if (ADDITIVE.test(next.text)) return { holds: 'many', rule: 'said as an addition: both kept' };
-  if (key && !key.frame) {
-    return key.cardinality === 'one'
-      ? { holds: 'one', rule: "the earlier statement's key holds one value" }
-      : { holds: 'many', rule: "the earlier statement's key holds a set: the new value joins it" };
-  }
-  if (key?.frame) return { holds: 'one', rule: 'the frame was restated with another value before, and replaced then' };
+  if (keyed) return { holds: 'one', rule: 'the frame was restated with another value before, and replaced then' };
   const frame = [...words(next, 0, alignment.prefix), ...words(next, alignment.next.end, next.tokens.length)];
   // The verb: between the subject and the value in English, after the value in Korean.
   const predicate = next.language === 'en' ? words(next, next.predicate, alignment.prefix) : words(next, alignment.next.end, next.tokens.length);
@@ -407,25 +396,6 @@ export function personalFrame(s: FramedStatement): boolean {
   return s.tokens.some((t) => PERSONAL.has(t.norm));
 }
 
-/**
- * The words to find the earlier statements a new one may restate by: every word of its subject
- * and its predicate's first word, which any aligned statement shares (the values come after).
- * Latin words whole; a Korean word as a start (it may carry another particle).
- */
-export function frameLookupWords(s: FramedStatement): { whole: string[]; starts: string[] } {
-  if (s.predicate < 0) return { whole: [], starts: [] };
-  const head = s.tokens.slice(0, valueFrom(s)).filter((t) => !t.particle);
-  // A word of several parts ("svc-12", "api.example.com") is found by each part, as the index splits it.
-  const all = head.flatMap((t) => t.norm.split(/[^\p{L}\p{N}]+/u)).filter((w) => w.length > 0);
-  // Function words are in nearly every text: they cost the index much and narrow little. Kept when nothing else is left ("I am …").
-  const content = all.filter((w) => !isBoundary({ norm: w, particle: false } as FrameToken) && !SUBJECT_PRONOUNS.has(w));
-  const parts = content.length ? content : all;
-  return {
-    whole: [...new Set(parts.filter((w) => !HANGUL.test(w)))],
-    starts: [...new Set(parts.filter((w) => HANGUL.test(w)))],
-  };
-}
-
 // ---- what a new statement does to the earlier ones it restates ---------------------------------
 
 /** An earlier memory a new statement may restate, as the read model has it. */
@@ -437,8 +407,8 @@ export interface EarlierStatement {
   validFrom: Date;
   /** When the ledger learned it: only what was said before the new statement can be replaced by it. */
   recordedAt: Date;
-  /** Its key, when it has one (a structured fact, or a frame key made by an earlier restatement). */
-  key: { subject: string; relation: string; scope: Record<string, string>; value: string; cardinality: Cardinality } | null;
+  /** Its frame key, when an earlier restatement wrote it under one (see FRAME_MARK). */
+  key: { subject: string; relation: string; scope: Record<string, string> } | null;
 }
 
 /** The new statement. */
@@ -469,15 +439,14 @@ export interface RestatementDecision {
   score: number;
   /**
    * What was done: `retracted` (it ends where the new statement starts), `withdrawn` (the same
-   * start: it never held), `filled-history` (the new statement is older and ends where it starts),
-   * `into-key` (the new value went into its structured key, whose decider supersedes or adds), or `kept`.
+   * start: it never held), `filled-history` (the new statement is older and ends where it starts), or `kept`.
    */
-  effect: 'retracted' | 'withdrawn' | 'filled-history' | 'into-key' | 'kept';
+  effect: 'retracted' | 'withdrawn' | 'filled-history' | 'kept';
 }
 
 export interface RestatementPlan {
-  /** The key the new statement is written under, or null to keep it as prose. */
-  key: { subject: string; relation: string; scope: Record<string, string>; value: string; cardinality: Cardinality | undefined } | null;
+  /** The frame key the new statement is written under (a set: see planRestatement), or null to keep it as prose. */
+  key: { subject: string; relation: string; scope: Record<string, string>; value: string; cardinality: Cardinality } | null;
   /** Where a new statement older than what it restates stops (filled history). */
   validTo: Date | null;
   retire: { memoryId: string; validFrom: Date; reason: string }[];
@@ -495,6 +464,8 @@ const sameWords = (a: string, b: string): boolean => a.normalize('NFC').trim().r
  * judged (judgeFrame) and, where the frame holds one value, replaced. A frame that holds one value
  * becomes a key: the new statement is written under it (or under the earlier memory's own key),
  * so the next restatement, as-of reads and `history` find every value there. A set keeps both.
+ * The key is a set (`many`) whose replaced values are retracted, not superseded: a rollback of
+ * the retirements then leaves both statements true side by side.
  * Guards, whatever the frame says: a frame that says "I" or "my" is only its speaker's; the
  * assistant never replaces another speaker's statement; a lower authority never replaces a higher
  * one; a memory said at the statement's time or later is never replaced by it, and a statement
@@ -505,22 +476,16 @@ export function planRestatement(next: NextStatement, earlier: readonly EarlierSt
   if (!n || n.predicate < 0) return NOTHING;
   const personal = personalFrame(n);
   const plan: RestatementPlan = { key: null, validTo: null, retire: [], decisions: [] };
-  let frameKeyOf: RestatementPlan['key'] = null;
-  let structured: RestatementPlan['key'] = null;
   for (const e of earlier) {
     if (sameWords(e.text, next.text) || (personal && e.speaker !== next.speaker)) continue;
     const f = frameStatement(e.text, language);
     const a = f && alignFrames(f, n);
     if (!f || !a) continue;
-    const frame = e.key ? isFrameKey(e.key.relation) : false;
-    // A structured fact restated: only when the words that changed are its value.
-    if (e.key && !frame && !sameWords(e.key.value, a.earlier.value)) continue;
-    const judged = judgeFrame(f, n, a, e.key ? { frame, cardinality: e.key.cardinality } : null);
+    const judged = judgeFrame(f, n, a, e.key !== null);
     const base = { memoryId: e.memoryId, text: e.text, holds: judged.holds, frame: a.frame, earlierValue: a.earlier.value, nextValue: a.next.value, score: a.score };
     const keep = (rule: string): void => void plan.decisions.push({ ...base, action: 'keep-both', rule, effect: 'kept' });
     if (judged.holds !== 'one') {
       keep(judged.rule);
-      if (e.key && !frame && e.key.cardinality === 'many') structured ??= { ...e.key, value: a.next.value, cardinality: undefined };
       continue;
     }
     if (next.speaker === 'assistant' && e.speaker !== 'assistant') {
@@ -535,12 +500,7 @@ export function planRestatement(next: NextStatement, earlier: readonly EarlierSt
       keep(`${judged.rule}, but the memory was said no earlier than this statement: both kept`);
       continue;
     }
-    if (e.key && !frame) {
-      structured ??= { ...e.key, value: a.next.value, cardinality: undefined };
-      plan.decisions.push({ ...base, action: 'replace', rule: judged.rule, effect: 'into-key' });
-      continue;
-    }
-    frameKeyOf ??= e.key ? { ...e.key, value: a.next.value, cardinality: 'many' } : { ...frameKey(n, a), scope: {}, value: a.next.value, cardinality: 'many' };
+    plan.key ??= { ...(e.key ?? { ...frameKey(n, a), scope: {} }), value: a.next.value, cardinality: 'many' };
     const reason = `restated with another value by memory ${next.memoryId}: "${a.earlier.value}" in the frame "${a.frame}" (${judged.rule}; alignment ${a.score})`;
     const [from, start] = [next.validFrom.getTime(), e.validFrom.getTime()];
     if (from < start) {
@@ -551,6 +511,5 @@ export function planRestatement(next: NextStatement, earlier: readonly EarlierSt
     plan.retire.push({ memoryId: e.memoryId, validFrom: from === start ? e.validFrom : next.validFrom, reason });
     plan.decisions.push({ ...base, action: 'replace', rule: judged.rule, effect: from === start ? 'withdrawn' : 'retracted' });
   }
-  plan.key = structured ?? frameKeyOf;
   return plan;
 }

@@ -31,7 +31,6 @@ import {
   type RestatementDecision,
   type RestatementPlan,
   frameStatement,
-  frameLookupWords,
   languageOf,
 } from '@factledger/domain';
 import { type FactReader, type HistoryRow, type InlineProjection, type MemoryRow, type PendingStream, type ProjectionRunner } from '@factledger/projections';
@@ -557,7 +556,7 @@ export class Ledger {
     const framed = frameStatement(next.text, language);
     if (!framed || framed.predicate < 0) return null;
     const now = this.deps.clock.now();
-    const earlier = await this.deps.reader.restating(tenant, { ...frameLookupWords(framed), now });
+    const earlier = await this.deps.reader.restating(tenant, { text: next.text, now });
     if (earlier.length === 0) return null;
     const plan = planRestatement(
       { ...next, saidAt: now },
@@ -568,7 +567,7 @@ export class Ledger {
         authority: e.authority,
         validFrom: new Date(e.validFrom),
         recordedAt: e.recordedAt,
-        key: e.kind === 'fact' && e.subject !== null && e.relation !== null && e.value !== null ? { subject: e.subject, relation: e.relation, scope: e.scope, value: e.value, cardinality: e.cardinality } : null,
+        key: e.kind === 'fact' && e.subject !== null && e.relation !== null ? { subject: e.subject, relation: e.relation, scope: e.scope } : null,
       })),
       language,
     );

@@ -87,16 +87,6 @@ describe.each(testBackends())('restatement on %s', (backend) => {
     expect((await ledger.memory('r4', { memoryId: second.memoryId })).status).toBe('active');
   });
 
-  it('goes into a structured fact\'s own key when the words that changed are its value', async () => {
-    const { ledger } = handle;
-    const fact = await ledger.assert('r5', { subject: 'checkout service', relation: 'listens on port', value: '8443', text: 'The checkout service listens on port 8443.' });
-    day();
-    const prose = await ledger.assert('r5', { text: 'The checkout service listens on port 9443.', speaker: 'document' });
-    expect(prose.restated).toEqual([expect.objectContaining({ memoryId: fact.memoryId, effect: 'into-key' })]);
-    expect(prose.outcome).toBe('superseded');
-    expect((await ledger.fact('r5', { subject: 'checkout service', relation: 'listens on port', minPosition: prose.position })).value).toBe('9443');
-  });
-
   it('never replaces another tenant\'s, another speaker\'s "my", a higher authority, or the user\'s statement on the assistant\'s word', async () => {
     const { ledger } = handle;
     const other = await ledger.assert('r6-a', { text: 'The VPN gateway is vpn-2.corp.example.' });

@@ -151,18 +151,15 @@ export class FactReader {
 
   /**
    * Memories of any speaker in the read paths that a new statement may restate (frame alignment,
-   * @factledger/domain restatement.ts): their text holds every one of `whole` and a word starting
-   * with each of `starts` (index fl_memories_words). Newest first, at most `limit`.
+   * @factledger/domain restatement.ts): prose and frame keys that begin as `text` does
+   * (fl_frame_head, index fl_memories_frame_head), newest first, at most `limit`.
    */
-  async restating(tenant: string, p: { whole: string[]; starts: string[]; now: Date; limit?: number }): Promise<MemoryRow[]> {
-    const clean = (w: string) => w.replace(/[^\p{L}\p{N}]/gu, '');
-    const terms = [...p.whole.map(clean).filter(Boolean), ...p.starts.map(clean).filter(Boolean).map((w) => `${w}:*`)];
-    if (terms.length === 0) return [];
+  async restating(tenant: string, p: { text: string; now: Date; limit?: number }): Promise<MemoryRow[]> {
     const rows = await sql`${PREPARED}
       SELECT * FROM fl_memories
-      WHERE tenant = ${tenant} AND status = 'active' AND (valid_to IS NULL OR valid_to > ${p.now.toISOString()}::timestamptz)
-        AND to_tsvector('simple', text) @@ to_tsquery('simple', ${terms.join(' & ')})
-      ORDER BY recorded_at DESC, memory_id LIMIT ${p.limit ?? 50}`.execute(this.db);
+      WHERE tenant = ${tenant} AND status = 'active' AND (kind = 'prose' OR relation LIKE '%…%')
+        AND fl_frame_head(text) = fl_frame_head(${p.text}) AND (valid_to IS NULL OR valid_to > ${p.now.toISOString()}::timestamptz)
+      ORDER BY recorded_at DESC LIMIT ${p.limit ?? 50}`.execute(this.db);
     return rows.rows.map(memoryFromDb);
   }
 

@@ -107,7 +107,7 @@ function keptTogether(items: readonly { memoryId?: string; text: string }[]): { 
     for (let i = 0; i < j; i++) {
       const a = alignFrames(framed[i]!.f!, framed[j]!.f!);
       if (!a) continue;
-      const judged = judgeFrame(framed[i]!.f!, framed[j]!.f!, a, null);
+      const judged = judgeFrame(framed[i]!.f!, framed[j]!.f!, a);
       out.push({ memoryIds: [framed[i]!.id, framed[j]!.id], frame: a.frame, holds: judged.holds, rule: judged.rule });
     }
   }
