@@ -13,6 +13,7 @@
  * cardinality), a set (an addition, an event, which accumulates), or is unsure (keep both and say
  * so). The rules are of the language, not of any data set's sentences.
  */
+import { normalizeTerm } from './keys';
 import type { Cardinality } from './memory';
 
 export type FrameLanguage = 'en' | 'ko';
@@ -457,7 +458,7 @@ const NOTHING: RestatementPlan = { key: null, validTo: null, retire: [], decisio
 
 export const languageOf = (text: string): FrameLanguage => (HANGUL.test(text) ? 'ko' : 'en');
 
-const sameWords = (a: string, b: string): boolean => a.normalize('NFC').trim().replace(/\s+/gu, ' ').toLowerCase() === b.normalize('NFC').trim().replace(/\s+/gu, ' ').toLowerCase();
+const sameWords = (a: string, b: string): boolean => normalizeTerm(a) === normalizeTerm(b);
 
 /**
  * What a new prose statement does to the earlier memories it restates: each aligned one is
