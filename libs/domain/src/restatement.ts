@@ -180,6 +180,18 @@ function predicateOf(tokens: FrameToken[], language: FrameLanguage): number {
 /** The first token a value may start at: after an English verb; in Korean, right after the topic (the verb comes last). */
 const valueFrom = (s: FramedStatement): number => (s.language === 'en' ? s.predicate + 1 : s.predicate);
 
+/**
+ * The words every statement that can be aligned with this one begins with, as written: in English
+ * the subject and the verb (the value comes after them), so that a look-up finds exactly the
+ * statements of the same subject and verb however many share their first words ("The owner of
+ * repository …"). Null in Korean, where the value comes before the verb and a topic's particle
+ * may vary: there the look-up goes by the first word.
+ */
+export function frameStem(s: FramedStatement): string | null {
+  if (s.language !== 'en' || s.predicate < 0) return null;
+  return s.text.slice(0, s.tokens[s.predicate]!.end);
+}
+
 /** The first token that is a word of the sentence, after a speaker's label ("Caroline:"). */
 function firstWord(tokens: FrameToken[]): number {
   return tokens[0]?.breakAfter && tokens.length > 1 ? 1 : 0;

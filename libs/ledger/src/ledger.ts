@@ -31,6 +31,7 @@ import {
   type RestatementDecision,
   type RestatementPlan,
   frameStatement,
+  frameStem,
   languageOf,
 } from '@factledger/domain';
 import { type FactReader, type HistoryRow, type InlineProjection, type MemoryRow, type PendingStream, type ProjectionRunner } from '@factledger/projections';
@@ -556,7 +557,7 @@ export class Ledger {
     const framed = frameStatement(next.text, language);
     if (!framed || framed.predicate < 0) return null;
     const now = this.deps.clock.now();
-    const earlier = await this.deps.reader.restating(tenant, { text: next.text, now });
+    const earlier = await this.deps.reader.restating(tenant, { text: next.text, stem: frameStem(framed), now });
     if (earlier.length === 0) return null;
     const plan = planRestatement(
       { ...next, saidAt: now },

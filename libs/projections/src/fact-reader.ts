@@ -151,14 +151,18 @@ export class FactReader {
 
   /**
    * Memories of any speaker in the read paths that a new statement may restate (frame alignment,
-   * @factledger/domain restatement.ts): prose and frame keys that begin as `text` does
-   * (fl_frame_head, index fl_memories_frame_head), newest first, at most `limit`.
+   * @factledger/domain restatement.ts): prose and frame keys of the same subject and verb (`stem`,
+   * its words as written, compared as fl_frame_text makes them), or, without a stem (Korean), that
+   * begin with the statement's first word (fl_frame_head); a range on index fl_memories_frame_text
+   * (byte order, so that a plan made once serves any words). Newest first, at most `limit`.
    */
-  async restating(tenant: string, p: { text: string; now: Date; limit?: number }): Promise<MemoryRow[]> {
+  async restating(tenant: string, p: { text: string; stem: string | null; now: Date; limit?: number }): Promise<MemoryRow[]> {
     const rows = await sql`${PREPARED}
       SELECT * FROM fl_memories
       WHERE tenant = ${tenant} AND status = 'active' AND (kind = 'prose' OR relation LIKE '%…%')
-        AND fl_frame_head(text) = fl_frame_head(${p.text}) AND (valid_to IS NULL OR valid_to > ${p.now.toISOString()}::timestamptz)
+        AND fl_frame_text(text) ~>=~ (CASE WHEN ${p.stem}::text IS NULL THEN fl_frame_head(${p.text}) ELSE fl_frame_text(${p.stem}) || ' ' END)
+        AND fl_frame_text(text) ~<~ (CASE WHEN ${p.stem}::text IS NULL THEN fl_frame_head(${p.text}) || chr(1114111) ELSE fl_frame_text(${p.stem}) || '!' END)
+        AND (valid_to IS NULL OR valid_to > ${p.now.toISOString()}::timestamptz)
       ORDER BY recorded_at DESC LIMIT ${p.limit ?? 50}`.execute(this.db);
     return rows.rows.map(memoryFromDb);
   }
