@@ -573,7 +573,7 @@ export async function measureAsserts(b: Bench): Promise<LatencyMeasure> {
 
 // ---- 2b. a prose assert, with and without frame alignment ----------------------------------------
 
-/** Statements of a few shapes, about generated things, with values drawn anew: about half of the measured ones restate a frame already stored. */
+/** Statements of a few shapes, about generated things, with values drawn anew: four shapes hold one value, so most measured statements restate one already stored. */
 const PROSE_FRAMES: ((thing: number, value: number) => string)[] = [
   (t, v) => `The service svc-${t} runs on host-${v}.internal.`,
   (t, v) => `The owner of repository repo-${t} is person ${v}.`,
