@@ -3,3 +3,4 @@ export * from './extraction';
 export * from './admission';
 export * from './resolution';
 export * from './message.events';
+export * from './turn-parts';

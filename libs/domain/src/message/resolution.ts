@@ -26,7 +26,7 @@
 import { canonicalPlace } from './extraction';
 import type { Language } from './triage';
 
-export type ValueKind = 'email' | 'phone' | 'url' | 'path' | 'version' | 'identifier' | 'quantity' | 'ordinal' | 'count' | 'time' | 'name' | 'word';
+export type ValueKind = 'email' | 'phone' | 'url' | 'path' | 'version' | 'identifier' | 'date' | 'quantity' | 'ordinal' | 'count' | 'time' | 'name' | 'word';
 
 export interface StatedValue {
   kind: ValueKind;
@@ -161,7 +161,7 @@ const members = (c: { heads: readonly string[]; values?: readonly string[] }): r
 const ONE_VALUE_CLASSES = new Set(['home', 'email', 'phone', 'job', 'employer', 'manager', 'username', 'sleep', 'commute', 'car', 'diet', 'school', 'timeout', 'port', 'version', 'path']);
 
 /** Typed values: one value each, whatever else the statement says. */
-const ONE_VALUE_KINDS = new Set<ValueKind>(['email', 'phone', 'url', 'path', 'version', 'identifier', 'quantity', 'ordinal', 'count', 'time']);
+const ONE_VALUE_KINDS = new Set<ValueKind>(['email', 'phone', 'url', 'path', 'version', 'identifier', 'date', 'quantity', 'ordinal', 'count', 'time']);
 
 const HANGUL = /[\uac00-\ud7a3]/u;
 
@@ -256,11 +256,17 @@ function typedValues(text: string): Found[] {
     text: m[0].trim(),
     norm: normTime(m[0]),
   }));
+  // Dates: "April 5, 2024", "5 April", "2024-04-05" (a day, not three numbers).
+  add(
+    /\b(?:(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?|\d{1,2}(?:st|nd|rd|th)?\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*(?:,?\s+\d{4})?|May\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?|\d{4}-\d{2}-\d{2})\b/u,
+    (m) => ({ kind: 'date', text: m[0], norm: m[0].toLowerCase().replace(/(\d)(?:st|nd|rd|th)/u, '$1').replace(/[.,]/gu, '').replace(/\s+/gu, ' ') }),
+  );
   // Ordinals with what they count: "5th floor", "4th grade".
   add(/\b(\d+)(?:st|nd|rd|th)\s+([A-Za-z]+)/u, (m) => ({ kind: 'ordinal', text: m[0], norm: m[1]!, unit: stem(m[2]!) }));
   add(/(\d+)\s*(층|학년)/u, (m) => ({ kind: 'ordinal', text: m[0], norm: m[1]!, unit: m[2]! }));
   // Quantities: "300 seconds", "60s", "2 GB", "10%".
-  add(/\b(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|days?|kb|mb|gb|tb|%|percent)\b/iu, (m) => ({
+  // (The end is not a word boundary: none follows "%".)
+  add(/\b(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|days?|kb|mb|gb|tb|%|percent)(?![\p{L}\p{N}_])/iu, (m) => ({
     kind: 'quantity',
     text: m[0],
     norm: m[1]!,

@@ -121,3 +121,23 @@ describe('the words a memory is found by', () => {
     expect(terms).not.toContain('gradle');
   });
 });
+
+describe('resolution: percentages and dates are values of their own shape', () => {
+  it('reads a percentage at the end of a clause as one quantity in %', () => {
+    const st = analyzeStatement('Line coverage of the parser package stands at 65%.', 'en');
+    expect(st.values).toEqual([expect.objectContaining({ kind: 'quantity', norm: '65', unit: '%' })]);
+    const r = compare('Line coverage of the parser package stands at 65%.', 'Line coverage of the parser package now stands at 81%.');
+    expect(r).toMatchObject({ action: 'supersede', scores: { valueKind: 'quantity', oldValue: '65%', newValue: '81%' } });
+  });
+
+  it('reads a date as one value, not as two numbers', () => {
+    const st = analyzeStatement('The beta freeze is on October 3, 2025.', 'en');
+    expect(st.values).toEqual([expect.objectContaining({ kind: 'date', norm: 'october 3 2025' })]);
+    expect(compare('The beta freeze is on October 3, 2025.', 'The beta freeze moved to October 10, 2025.')).toMatchObject({
+      action: 'supersede',
+      scores: { valueKind: 'date', oldValue: 'October 3, 2025', newValue: 'October 10, 2025' },
+    });
+    // The same day written another way is the same value.
+    expect(analyzeStatement('We ship on 3rd October.', 'en').values[0]).toMatchObject({ kind: 'date', norm: '3 october' });
+  });
+});
