@@ -89,3 +89,21 @@ describe.each(testBackends())("values restated in the same words (the repository
     expect(report.steps.filter((s) => s.step !== 'query' && s.status === 'failed')).toEqual([]);
   });
 });
+
+describe.each(testBackends())("statements inside turns changed by later ones (the repository's own set, test/parts) on %s", (backend) => {
+  it('show only the new value for at least 90% of changes, keep the rest of the turn, keep every look-alike, and read the old value as of before', async () => {
+    const report = await evalFile(join(__dirname, 'parts', 'changed-parts.jsonl'), backend);
+    const queries = report.steps.filter((s) => s.step === 'query');
+    const of = (pick: (note: string) => boolean) => queries.filter((s) => s.note !== undefined && pick(s.note));
+    const rate = (steps: typeof queries) => steps.filter((s) => s.status === 'passed').length / steps.length;
+    const changed = of((n) => n.startsWith('part changed'));
+    const apart = of((n) => n.includes('both kept'));
+    expect(changed.length).toBeGreaterThanOrEqual(10);
+    expect(apart.length).toBeGreaterThanOrEqual(6);
+    expect(rate(changed)).toBeGreaterThanOrEqual(0.9);
+    expect(rate(apart)).toBe(1);
+    // The rest of a changed turn is still shown; as-of reads before a change and a change rolled back hold every time.
+    expect(of((n) => n.startsWith('the rest') || n.startsWith('as of') || n.startsWith('rolled back')).every((s) => s.status === 'passed')).toBe(true);
+    expect(report.steps.filter((s) => s.step !== 'query' && s.status === 'failed')).toEqual([]);
+  });
+});

@@ -68,7 +68,8 @@ BEGIN
       type = excluded.type, status = excluded.status, valid_from = excluded.valid_from, valid_to = excluded.valid_to,
       confirmations = excluded.confirmations, quarantined = excluded.quarantined, corrected = excluded.corrected,
       withdrawn = excluded.withdrawn, retracted = excluded.retracted, overruled = excluded.overruled,
-      superseded_by = excluded.superseded_by, updated_at = excluded.updated_at, last_position = excluded.last_position;
+      superseded_by = excluded.superseded_by, updated_at = excluded.updated_at, last_position = excluded.last_position,
+      hidden_parts = excluded.hidden_parts;
   END IF;
 
   IF jsonb_array_length(v_inserts) > 0 THEN

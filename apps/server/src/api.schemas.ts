@@ -99,6 +99,17 @@ export const restatementDecisionSchema = z
   })
   .openapi('RestatementDecision');
 
+export const partDecisionSchema = z
+  .object({
+    memoryId: z.string().openapi({ description: 'The earlier memory whose statements were replaced; its text stays whole on record.' }),
+    parts: z.array(z.object({ start: z.number().int(), end: z.number().int(), text: z.string() })).openapi({ description: 'The replaced statements: spans of its text, left out of what recall shows from now on.' }),
+    kind: z.string().openapi({ description: 'The shape of the value: quantity, count, date, time, version, ordinal.' }),
+    earlierValue: z.string(),
+    nextValue: z.string(),
+    rule: z.string(),
+  })
+  .openapi('PartDecision');
+
 export const writeResultSchema = z
   .object({
     outcome: z.string().openapi({ description: 'What the write did: created, superseded, reinforced, duplicate, quarantined, …', example: 'created' }),
@@ -109,6 +120,10 @@ export const writeResultSchema = z
       .array(restatementDecisionSchema)
       .optional()
       .openapi({ description: 'For prose: the earlier memories it restates with another value (frame alignment), and what was done to each; replaced ones carry the batch label `restatement:<memoryId>` unless the write gave one.' }),
+    replacedParts: z
+      .array(partDecisionSchema)
+      .optional()
+      .openapi({ description: 'For prose: statements inside earlier memories of the same speaker that it changes (a value said to hold now, of the same shape and topic); in the same batch as the restatements.' }),
   })
   .openapi('WriteResult');
 
@@ -150,6 +165,9 @@ export const memoryViewSchema = z
     confirmations: z.number().int(),
     recordedAt: instant,
     supersededBy: z.string().nullable(),
+    hiddenParts: z
+      .array(z.object({ start: z.number().int(), end: z.number().int(), text: z.string(), by: z.string(), from: z.string(), at: z.string(), undoneAt: z.string().nullable() }))
+      .openapi({ description: 'Statements inside its text that newer memories replaced (the text stays whole): recall leaves them out from `from` (valid time), as known from `at` until `undoneAt` (a rollback).' }),
   })
   .openapi('Memory');
 

@@ -80,8 +80,9 @@ export interface ReviewPolicy {
 }
 
 /**
- * Defaults: a newer different value, a correction, a retraction and a quarantine cross the line;
- * saying the same value again, a retype or a lower-authority challenge do not.
+ * Defaults: a newer different value, a correction, a retraction, a quarantine and a statement
+ * inside the cited memory replaced by a newer one cross the line; saying the same value again, a
+ * retype or a lower-authority challenge do not.
  */
 export const DEFAULT_REVIEW_POLICY: ReviewPolicy = {
   magnitudes: {
@@ -95,6 +96,8 @@ export const DEFAULT_REVIEW_POLICY: ReviewPolicy = {
     MemoryRestored: 0,
     FactRetractionUndone: 0,
     FactAsserted: 0,
+    MemoryPartsSuperseded: 1,
+    MemoryPartsRestored: 0,
   },
   threshold: 1,
 };
@@ -104,6 +107,7 @@ const REASONS: Record<string, string> = {
   FactCorrected: 'the cited value was corrected (it was never true)',
   FactRetracted: 'the cited value was retracted',
   MemoryQuarantined: 'the cited memory was quarantined',
+  MemoryPartsSuperseded: 'a statement inside the cited memory was replaced by a newer one',
 };
 
 /** Why an answer that cited an erased memory is reopened (always, whatever the policy). */

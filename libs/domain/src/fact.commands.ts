@@ -42,7 +42,18 @@ export interface RetypeMemory {
   type: string;
 }
 
-export type MemoryCommand = AssertMemory | RetractMemory | QuarantineMemory | RestoreMemory | RetypeMemory;
+/** Hide statements inside a prose memory that a newer memory replaced (see MemoryPartsSuperseded). */
+export interface SupersedeParts {
+  kind: 'SupersedeParts';
+  memoryId: string;
+  parts: { start: number; end: number }[];
+  by: string;
+  validFrom: Date;
+  at: Date;
+  rule: string;
+}
+
+export type MemoryCommand = AssertMemory | RetractMemory | QuarantineMemory | RestoreMemory | RetypeMemory | SupersedeParts;
 
 export type Outcome =
   | 'created'
@@ -56,4 +67,5 @@ export type Outcome =
   | 'quarantined'
   | 'restored'
   | 'retyped'
+  | 'parts-superseded'
   | 'unchanged';

@@ -10,13 +10,13 @@
  */
 import { isLiveEvent } from './erasure';
 import { CardinalityConflictError, IllegalLifecycleError, InvalidInputError, UnknownMemoryError } from './errors';
-import type { AssertMemory, MemoryCommand, Outcome, QuarantineMemory, RestoreMemory, RetractMemory, RetypeMemory } from './fact.commands';
+import type { AssertMemory, MemoryCommand, Outcome, QuarantineMemory, RestoreMemory, RetractMemory, RetypeMemory, SupersedeParts } from './fact.commands';
 import type { FactOverruled, MemoryEvent, StreamEvent } from './fact.events';
 import { normalizeTerm, sameValue } from './keys';
 import type { Cardinality, MemoryFields, MemoryStatus } from './memory';
 
 /** Which part of a memory a lifecycle event changes; a later change of the same part overrides. */
-export type Aspect = 'visibility' | 'type' | 'validity';
+export type Aspect = 'visibility' | 'type' | 'validity' | 'parts';
 
 export interface VersionState extends MemoryFields {
   validFrom: number;
@@ -30,6 +30,40 @@ export interface VersionState extends MemoryFields {
   retracted: boolean;
   overruled: boolean;
   supersededBy: string | null;
+  /** Statements inside the text that newer memories replaced (MemoryPartsSuperseded), in the order decided. */
+  hiddenParts: HiddenPart[];
+}
+
+/**
+ * A span of a memory's text that a newer memory `by` replaced from `from` (valid time, ms) on, as
+ * the ledger knew from `at` (ms) until a rollback gave it back at `undoneAt`. Kept, never dropped,
+ * so that a read as of any time can tell whether the span was hidden then (`hiddenAt`).
+ */
+export interface HiddenPart {
+  start: number;
+  end: number;
+  by: string;
+  from: number;
+  at: number;
+  undoneAt: number | null;
+}
+
+/** The spans of a memory hidden for a read valid at `validAt` as known at `knownAt` (ms). */
+export function hiddenAt(parts: readonly HiddenPart[], validAt: number, knownAt: number): HiddenPart[] {
+  return parts.filter((p) => p.at <= knownAt && (p.undoneAt === null || p.undoneAt > knownAt) && p.from <= validAt);
+}
+
+/** A text with the spans left out, each replaced by `mark` (the rest as written). */
+export function withoutParts(text: string, parts: readonly { start: number; end: number }[], mark = ''): string {
+  if (parts.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const p of [...parts].sort((a, b) => a.start - b.start)) {
+    if (p.start < at) continue;
+    out += text.slice(at, p.start) + mark;
+    at = p.end;
+  }
+  return (out + text.slice(at)).replace(/[ \t]{2,}/gu, ' ').trim();
 }
 
 export interface StreamState {
@@ -79,6 +113,9 @@ export function aspectOf(event: MemoryEvent): Aspect | null {
       return 'visibility';
     case 'MemoryRetyped':
       return 'type';
+    case 'MemoryPartsSuperseded':
+    case 'MemoryPartsRestored':
+      return 'parts';
     case 'FactRetracted':
     case 'FactRetractionUndone':
     case 'FactSuperseded':
@@ -130,6 +167,7 @@ export function evolve(state: StreamState, recorded: StreamEvent): StreamState {
         retracted: false,
         overruled,
         supersededBy: null,
+        hiddenParts: [],
       });
       break;
     }
@@ -173,6 +211,20 @@ export function evolve(state: StreamState, recorded: StreamEvent): StreamState {
     case 'MemoryRetyped':
       version(event.data.memoryId).type = event.data.to;
       break;
+    case 'MemoryPartsSuperseded': {
+      const v = version(event.data.memoryId);
+      const [from, at] = [Date.parse(event.data.validFrom), Date.parse(event.data.at)];
+      // A new array, not a push: a loaded row's parts may be shared with the row it came from.
+      v.hiddenParts = [...(v.hiddenParts ?? []), ...event.data.parts.map((p) => ({ start: p.start, end: p.end, by: event.data.by, from, at, undoneAt: null }))];
+      break;
+    }
+    case 'MemoryPartsRestored': {
+      const v = version(event.data.memoryId);
+      const at = Date.parse(event.data.at);
+      const undone = (p: HiddenPart) => p.by === event.data.by && p.undoneAt === null && event.data.parts.some((q) => q.start === p.start && q.end === p.end);
+      v.hiddenParts = (v.hiddenParts ?? []).map((p) => (undone(p) ? { ...p, undoneAt: at } : p));
+      break;
+    }
   }
   return state;
 }
@@ -196,7 +248,25 @@ export function decide(command: MemoryCommand, state: StreamState): Decision {
       return decideRestore(command, state);
     case 'RetypeMemory':
       return decideRetype(command, state);
+    case 'SupersedeParts':
+      return decideSupersedeParts(command, state);
   }
+}
+
+/** Parts of a prose memory hidden by a newer one: only spans inside its text, only those not hidden already. */
+function decideSupersedeParts(cmd: SupersedeParts, state: StreamState): Decision {
+  const v = target(state, cmd.memoryId);
+  if (v.kind !== 'prose' && !(v.relation ?? '').includes('…')) throw new InvalidInputError([{ path: 'parts', message: `memory ${v.memoryId} is a fact: a newer value supersedes it whole` }]);
+  for (const p of cmd.parts) {
+    if (!(Number.isInteger(p.start) && Number.isInteger(p.end) && p.start >= 0 && p.end > p.start && p.end <= v.text.length)) {
+      throw new InvalidInputError([{ path: 'parts', message: `span ${p.start}–${p.end} is not inside memory ${v.memoryId}'s text (${v.text.length} characters)` }]);
+    }
+  }
+  const live = (v.hiddenParts ?? []).filter((h) => h.undoneAt === null);
+  const parts = cmd.parts.filter((p) => !live.some((h) => h.start <= p.start && h.end >= p.end));
+  if (parts.length === 0) return { events: [], outcome: 'unchanged', memoryId: v.memoryId };
+  const data = { memoryId: v.memoryId, parts, by: cmd.by, validFrom: cmd.validFrom.toISOString(), at: cmd.at.toISOString(), rule: cmd.rule };
+  return { events: [{ type: 'MemoryPartsSuperseded', data }], outcome: 'parts-superseded', memoryId: v.memoryId };
 }
 
 /** The versions that compete with one of this value: all of the key (`one`) or that value's (`many`). */
@@ -416,9 +486,10 @@ export interface RollbackPlan {
 /**
  * Undo, newest first, every change in this stream that carried `batch`, by compensating
  * events. A change that a later change outside the batch has overridden is left alone and
- * reported, so a rollback never undoes someone else's newer decision.
+ * reported, so a rollback never undoes someone else's newer decision. `now` dates what a
+ * compensation records of its own time (parts given back).
  */
-export function planRollback(state: StreamState, batch: string): RollbackPlan {
+export function planRollback(state: StreamState, batch: string, now: Date): RollbackPlan {
   const log = state.log;
   if (!log) throw new Error('planRollback needs the stream state with its events (this one was folded without them)');
   const inBatch = log.filter((e) => e.batch === batch);
@@ -447,6 +518,7 @@ export function planRollback(state: StreamState, batch: string): RollbackPlan {
       const c = 'compensates' in later.event.data ? later.event.data.compensates : undefined;
       if (c && batchIds.has(c)) return false;
       if (aspect === 'validity' && later.event.type === 'FactAsserted') return true;
+      if (aspect === 'parts') return false; // another statement's parts are spans of their own
       return later.event.data.memoryId === memoryId && aspectOf(later.event) === aspect;
     });
     if (overriddenBy) {
@@ -464,6 +536,15 @@ export function planRollback(state: StreamState, batch: string): RollbackPlan {
       case 'MemoryRetyped':
         decision = decideRetype({ kind: 'RetypeMemory', memoryId, type: event.data.from }, working, recorded.eventId);
         break;
+      case 'MemoryPartsSuperseded': {
+        const d = event.data;
+        decision = {
+          events: [{ type: 'MemoryPartsRestored', data: { memoryId, parts: d.parts, by: d.by, at: now.toISOString(), compensates: recorded.eventId } }],
+          outcome: 'restored',
+          memoryId,
+        };
+        break;
+      }
       case 'FactRetracted': {
         // Reopen the period as far as no rival has taken it meanwhile, like a restore.
         const v = working.versions.get(memoryId)!;

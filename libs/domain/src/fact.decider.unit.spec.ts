@@ -10,10 +10,12 @@ import {
   type StreamState,
   decide,
   evolve,
+  hiddenAt,
   inTimeline,
   initialState,
   planRollback,
   replay,
+  withoutParts,
 } from './fact.decider';
 import type { MemoryEvent, MemoryEventType } from './fact.events';
 import { factStreamId } from './keys';
@@ -398,7 +400,7 @@ describe('R5: rollback of a batch by compensating events', () => {
   }
 
   it('compensates what nobody changed since, and leaves what a later change overrode', () => {
-    const plan = planRollback(triage(), 'triage-1');
+    const plan = planRollback(triage(), 'triage-1', new Date('2026-06-01T00:00:00Z'));
     expect(plan.items.map(({ eventId, memoryId, change, result }) => ({ eventId, memoryId, change, result }))).toEqual([
       { eventId: 'e6', memoryId: 'p1', change: 'MemoryRetyped', result: 'compensated' },
       { eventId: 'e5', memoryId: 'm2', change: 'MemoryQuarantined', result: 'compensated' },
@@ -412,8 +414,8 @@ describe('R5: rollback of a batch by compensating events', () => {
 
   it('a second rollback of the same batch reports already-rolled-back and emits nothing', () => {
     const state = triage();
-    apply(state, planRollback(state, 'triage-1').events);
-    const again = planRollback(state, 'triage-1');
+    apply(state, planRollback(state, 'triage-1', new Date('2026-06-01T00:00:00Z')).events);
+    const again = planRollback(state, 'triage-1', new Date('2026-06-01T00:00:00Z'));
     expect(again.events).toEqual([]);
     expect(again.items.map((i) => [i.eventId, i.result])).toEqual([
       ['e6', 'already-rolled-back'],
@@ -429,9 +431,65 @@ describe('R5: rollback of a batch by compensating events', () => {
       assertFact('v1', 'db-03', '2026-02-01', { validTo: d('2026-12-31') }), // e1
       inBatch('cleanup', retract('v1', '2026-03-01')), // e2
     );
-    const plan = planRollback(state, 'cleanup');
+    const plan = planRollback(state, 'cleanup', new Date('2026-06-01T00:00:00Z'));
     expect(plan.items).toMatchObject([{ eventId: 'e2', memoryId: 'v1', change: 'FactRetracted', result: 'compensated' }]);
     expect(plan.events).toEqual([{ type: 'FactRetractionUndone', data: { memoryId: 'v1', validTo: iso('2026-12-31'), compensates: 'e2' } }]);
     expect(apply(state, plan.events).versions.get('v1')).toMatchObject({ validTo: d('2026-12-31').getTime(), retracted: false });
+  });
+});
+
+// ---- statements inside a memory -------------------------------------------------------------
+
+describe('statements inside a prose memory replaced by a newer one (SupersedeParts)', () => {
+  const text = 'Busy week. The integration suite has 120 tests. The docs moved to the wiki.';
+  const part = { start: text.indexOf('The integration'), end: text.indexOf(' The docs') };
+  const supersede = (parts = [part], at = '2026-03-20'): MemoryCommand => ({
+    kind: 'SupersedeParts',
+    memoryId: 't1',
+    parts,
+    by: 't2',
+    validFrom: d('2026-03-19'),
+    at: d(at),
+    rule: 'the same count in test of one topic (integration, suit), said to hold now ("now")',
+  });
+
+  it('hides the span from then on and keeps the text whole', () => {
+    const state = given(assertProse('t1', text, 'episode'));
+    then(when(state, supersede()), {
+      outcome: 'parts-superseded',
+      events: [{ type: 'MemoryPartsSuperseded', data: { memoryId: 't1', parts: [part], by: 't2', validFrom: iso('2026-03-19'), at: iso('2026-03-20') } }],
+    });
+    apply(state, when(state, supersede()).events);
+    const v = state.versions.get('t1')!;
+    expect(v.text).toBe(text);
+    expect(v.hiddenParts).toEqual([{ ...part, by: 't2', from: d('2026-03-19').getTime(), at: d('2026-03-20').getTime(), undoneAt: null }]);
+    expect(withoutParts(v.text, hiddenAt(v.hiddenParts, d('2026-04-01').getTime(), d('2026-04-01').getTime()))).toBe('Busy week. The docs moved to the wiki.');
+    // As known before the decision, or as valid before the new statement held: the text as it was.
+    expect(hiddenAt(v.hiddenParts, d('2026-04-01').getTime(), d('2026-03-19').getTime())).toEqual([]);
+    expect(hiddenAt(v.hiddenParts, d('2026-03-18').getTime(), d('2026-04-01').getTime())).toEqual([]);
+  });
+
+  it('hides a span once: the same span again is unchanged', () => {
+    const state = given(assertProse('t1', text, 'episode'), supersede());
+    then(when(state, supersede()), { outcome: 'unchanged', events: [] });
+  });
+
+  it('refuses a span outside the text, and a structured fact (a newer value supersedes it whole)', () => {
+    expect(() => when(given(assertProse('t1', text, 'episode')), supersede([{ start: 10, end: text.length + 5 }]))).toThrow(InvalidInputError);
+    expect(() => when(given(assertProse('t1', text, 'episode')), supersede([{ start: 12, end: 12 }]))).toThrow(InvalidInputError);
+    expect(() => when(given(assertFact('t1', 'x', '2026-01-01')), supersede([{ start: 0, end: 1 }]))).toThrow(InvalidInputError);
+  });
+
+  it('rollback gives the span back from the rollback on, and the as-of reads between still see it hidden', () => {
+    const state = given(assertProse('t1', text, 'episode'), inBatch('restatement:t2', supersede()));
+    const plan = planRollback(state, 'restatement:t2', d('2026-03-25'));
+    expect(plan.items).toMatchObject([{ memoryId: 't1', change: 'MemoryPartsSuperseded', result: 'compensated' }]);
+    expect(plan.events).toEqual([{ type: 'MemoryPartsRestored', data: { memoryId: 't1', parts: [part], by: 't2', at: iso('2026-03-25'), compensates: 'e2' } }]);
+    const v = apply(state, plan.events).versions.get('t1')!;
+    expect(hiddenAt(v.hiddenParts, d('2026-04-01').getTime(), d('2026-04-01').getTime())).toEqual([]);
+    expect(hiddenAt(v.hiddenParts, d('2026-03-22').getTime(), d('2026-03-22').getTime())).toHaveLength(1);
+    // Hidden again later by the same statement (a new decision): hidden from then on.
+    apply(state, decide(supersede([part], '2026-03-28'), state).events);
+    expect(hiddenAt(state.versions.get('t1')!.hiddenParts, d('2026-04-01').getTime(), d('2026-04-01').getTime())).toHaveLength(1);
   });
 });

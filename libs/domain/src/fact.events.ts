@@ -70,6 +70,23 @@ export interface MemoryRetyped {
   data: { memoryId: string; from: string; to: string; compensates?: string };
 }
 
+/**
+ * Statements inside a prose memory (spans of its text, `turnParts`) that a newer memory `by`
+ * replaced from `validFrom` on (a value said to hold now, of the same shape and topic): the text
+ * stays on record whole; readers leave the parts out of what they show as current. `at` is when
+ * it was decided (the ledger's time), so that a read as of an earlier time shows the parts.
+ */
+export interface MemoryPartsSuperseded {
+  type: 'MemoryPartsSuperseded';
+  data: { memoryId: string; parts: { start: number; end: number }[]; by: string; validFrom: string; at: string; rule: string; compensates?: string };
+}
+
+/** A rollback gave back parts a supersession had hidden (from `at` on); `by` and the spans repeat the supersession's. */
+export interface MemoryPartsRestored {
+  type: 'MemoryPartsRestored';
+  data: { memoryId: string; parts: { start: number; end: number }[]; by: string; at: string; compensates: string };
+}
+
 export type MemoryEvent =
   | FactAsserted
   | FactOverruled
@@ -80,7 +97,9 @@ export type MemoryEvent =
   | FactRetractionUndone
   | MemoryQuarantined
   | MemoryRestored
-  | MemoryRetyped;
+  | MemoryRetyped
+  | MemoryPartsSuperseded
+  | MemoryPartsRestored;
 
 export type MemoryEventType = MemoryEvent['type'];
 
@@ -95,6 +114,8 @@ export const MEMORY_EVENT_TYPES: readonly MemoryEventType[] = [
   'MemoryQuarantined',
   'MemoryRestored',
   'MemoryRetyped',
+  'MemoryPartsSuperseded',
+  'MemoryPartsRestored',
 ];
 
 /** An event as read back from a stream: what the decider needs of the store's envelope. */

@@ -240,6 +240,10 @@ export function alignFrames(earlier: FramedStatement, next: FramedStatement): Al
   if (prefix < from) return null;
   const [aEnd, bEnd] = [a.length - suffix, b.length - suffix];
   if (aEnd - prefix > MAX_VALUE_TOKENS || bEnd - prefix > MAX_VALUE_TOKENS) return null;
+  // A verb of its own inside one value and not the other ("… takes 40 minutes" / "… is now 12 GB"):
+  // the predicate was read too early, and the statements say different things.
+  const verbs = (t: FrameToken[], from: number, to: number) => t.slice(from, to).filter((x) => AUXILIARIES.has(x.norm)).map((x) => x.norm).join(' ');
+  if (verbs(a, prefix, aEnd) !== verbs(b, prefix, bEnd)) return null;
   if (prefix + suffix < MIN_FRAME_TOKENS) return null;
   const frameWords = [...b.slice(0, prefix).map((t) => t.norm), '…', ...b.slice(bEnd).map((t) => t.norm)].join(' ');
   return {

@@ -33,6 +33,8 @@ import {
   frameStatement,
   frameStem,
   languageOf,
+  changedParts,
+  changingParts,
 } from '@factledger/domain';
 import { type FactReader, type HistoryRow, type InlineProjection, type MemoryRow, type PendingStream, type ProjectionRunner } from '@factledger/projections';
 import {
@@ -69,6 +71,18 @@ export interface WriteResult {
   replayed: boolean;
   /** For a prose statement: the earlier memories it restates with another value, and what was done to each (frame alignment). */
   restated?: RestatementDecision[];
+  /** For a prose statement: statements inside earlier memories that it changes, hidden from then on (turn parts). */
+  replacedParts?: PartDecision[];
+}
+
+/** Statements inside an earlier memory that a new one replaced (@factledger/domain turn-parts.ts). */
+export interface PartDecision {
+  memoryId: string;
+  parts: { start: number; end: number; text: string }[];
+  kind: string;
+  earlierValue: string;
+  nextValue: string;
+  rule: string;
 }
 
 export interface RollbackResult {
@@ -98,6 +112,8 @@ export interface MemoryView {
   confirmations: number;
   recordedAt: string;
   supersededBy: string | null;
+  /** Statements inside its text that newer memories replaced (spans; the text stays whole), with when, and when given back. */
+  hiddenParts: { start: number; end: number; text: string; by: string; from: string; at: string; undoneAt: string | null }[];
 }
 
 export interface VersionView {
@@ -179,12 +195,12 @@ export interface ManyWriteResult {
 }
 
 /** What one op did; a prose statement also says what it restated. */
-export type OpResult = { outcome: Outcome; memoryId: string; restated?: RestatementDecision[] };
+export type OpResult = { outcome: Outcome; memoryId: string; restated?: RestatementDecision[]; replacedParts?: PartDecision[] };
 
 type Planned = { streamId: string; command: MemoryCommand };
 
 /** An op planned: its own command first, then those it brings along (the retirements of what a statement restates). */
-type PlannedOp = { planned: Planned[]; restated?: RestatementDecision[] };
+type PlannedOp = { planned: Planned[]; restated?: RestatementDecision[]; replacedParts?: PartDecision[] };
 
 /** The batch label of the retirements a prose assert's restatements make, when the write has none: `restatement:<memoryId>`. */
 export const RESTATEMENT_BATCH = 'restatement:';
@@ -237,6 +253,7 @@ export function memoryView(m: MemoryRow): MemoryView {
     confirmations: m.confirmations,
     recordedAt: m.recordedAt.toISOString(),
     supersededBy: m.supersededBy,
+    hiddenParts: (m.hiddenParts ?? []).map((p) => ({ start: p.start, end: p.end, text: m.text.slice(p.start, p.end), by: p.by, from: iso(p.from)!, at: iso(p.at)!, undoneAt: iso(p.undoneAt) })),
   };
 }
 
@@ -369,7 +386,7 @@ export class Ledger {
       const items: RollbackItem[] = [];
       for (const streamId of streams) {
         const stream = await this.deps.store.readStream(t, streamId);
-        const plan = planRollback(replay(stream.events.map(toStreamEvent)), r.batch);
+        const plan = planRollback(replay(stream.events.map(toStreamEvent)), r.batch, this.deps.clock.now());
         items.push(...plan.items);
         if (plan.events.length) {
           appends.push({ streamId, expectedVersion: stream.version, events: plan.events.map((e) => this.toNew(e)) });
@@ -542,12 +559,47 @@ export class Ledger {
       validTo: a.validTo ?? plan?.validTo ?? null,
       mode: a.mode,
     };
-    if (!plan) return { planned: [{ streamId, command }] };
-    const retirements = plan.retire.map((r) => ({
-      streamId: plan.streams.get(r.memoryId)!,
+    const retired = new Set(plan?.retire.map((r) => r.memoryId) ?? []);
+    const parts = isFact ? null : await this.partsChangedBy(tenant, { memoryId, text, speaker: a.speaker, validFrom }, retired);
+    const retirements = (plan?.retire ?? []).map((r) => ({
+      streamId: plan!.streams.get(r.memoryId)!,
       command: { kind: 'RetractMemory', memoryId: r.memoryId, value: null, validFrom: r.validFrom, reason: r.reason, by: memoryId } satisfies MemoryCommand,
     }));
-    return { planned: [{ streamId, command }, ...retirements], restated: plan.decisions };
+    return {
+      planned: [{ streamId, command }, ...retirements, ...(parts?.planned ?? [])],
+      ...(plan ? { restated: plan.decisions } : {}),
+      ...(parts ? { replacedParts: parts.decisions } : {}),
+    };
+  }
+
+  /**
+   * The statements inside earlier prose memories of the same speaker that a new text changes
+   * (@factledger/domain turn-parts.ts), each memory's as one SupersedeParts command on its stream;
+   * null when restatement is off, or when the text says no value holds now (then nothing is read).
+   */
+  private async partsChangedBy(tenant: string, next: { memoryId: string; text: string; speaker: string; validFrom: Date }, skip: ReadonlySet<string>): Promise<{ planned: Planned[]; decisions: PartDecision[] } | null> {
+    if (this.deps.restatement === false) return null;
+    const language = languageOf(next.text);
+    const changing = changingParts(next.text, language);
+    if (changing.length === 0) return null;
+    const now = this.deps.clock.now();
+    const earlier = (await this.deps.reader.partsResembling(tenant, { speaker: next.speaker, groups: changing.map((p) => [...p.topic]), now })).filter((m) => !skip.has(m.memoryId));
+    const changes = changedParts({ text: next.text, language }, earlier);
+    if (changes.length === 0) return null;
+    const byMemory = new Map<string, typeof changes>();
+    for (const c of changes) byMemory.set(c.memoryId, [...(byMemory.get(c.memoryId) ?? []), c]);
+    const planned: Planned[] = [];
+    const decisions: PartDecision[] = [];
+    for (const [memoryId, cs] of byMemory) {
+      const spans = [...new Map(cs.map((c) => [`${c.part.start}:${c.part.end}`, c.part])).values()];
+      const first = cs[0]!;
+      planned.push({
+        streamId: earlier.find((m) => m.memoryId === memoryId)!.streamId,
+        command: { kind: 'SupersedeParts', memoryId, parts: spans.map((p) => ({ start: p.start, end: p.end })), by: next.memoryId, validFrom: next.validFrom, at: now, rule: first.rule },
+      });
+      decisions.push({ memoryId, parts: spans, kind: first.kind, earlierValue: first.oldValue, nextValue: first.newValue, rule: first.rule });
+    }
+    return { planned, decisions };
   }
 
   /** What a prose statement restates (null when restatement is off or nothing is found to align with). */
@@ -713,7 +765,11 @@ export class Ledger {
         return { outcome: decision.outcome, memoryId: decision.memoryId };
       });
       // One result an op: its own command's, with what it restated.
-      const results: OpResult[] = ops.map((op, i) => (op.restated ? { ...decided[first[i]!]!, restated: op.restated } : decided[first[i]!]!));
+      const results: OpResult[] = ops.map((op, i) => ({
+        ...decided[first[i]!]!,
+        ...(op.restated ? { restated: op.restated } : {}),
+        ...(op.replacedParts ? { replacedParts: op.replacedParts } : {}),
+      }));
       const appends: StreamAppend[] = [...byStream.entries()]
         .filter(([, s]) => s.events.length > 0)
         .map(([streamId, s]) => ({ streamId, expectedVersion: s.read.version < 0 ? 'no-stream' : s.read.version, events: s.events }));

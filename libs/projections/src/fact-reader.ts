@@ -167,6 +167,30 @@ export class FactReader {
     return rows.rows.map(memoryFromDb);
   }
 
+  /**
+   * Prose memories of one speaker in the read paths at `now` that may hold a part a new statement
+   * changes (@factledger/domain turn-parts.ts): their text holds two of one group's words (or
+   * words starting with them; index fl_memories_words), a group being one new part's topic.
+   * Newest first, at most `limit`.
+   */
+  async partsResembling(tenant: string, p: { speaker: string; groups: string[][]; now: Date; limit?: number }): Promise<{ memoryId: string; streamId: string; text: string; recordedAt: Date }[]> {
+    const clean = (w: string) => w.replace(/[^\p{L}\p{N}]/gu, '');
+    const pairs = new Set<string>();
+    for (const group of p.groups) {
+      const words = [...new Set(group.map(clean).filter((w) => w.length > 2))].slice(0, 6);
+      for (let i = 0; i < words.length; i++) for (let j = i + 1; j < words.length; j++) pairs.add(`('${words[i]}':* & '${words[j]}':*)`);
+    }
+    if (pairs.size === 0) return [];
+    const now = p.now.toISOString();
+    const rows = await sql<{ memory_id: string; stream_id: string; text: string; recorded_at: Date }>`${PREPARED}
+      SELECT memory_id, stream_id, text, recorded_at FROM fl_memories
+      WHERE tenant = ${tenant} AND speaker = ${p.speaker} AND status = 'active' AND kind = 'prose'
+        AND valid_from <= ${now}::timestamptz AND (valid_to IS NULL OR valid_to > ${now}::timestamptz)
+        AND to_tsvector('simple', text) @@ to_tsquery('simple', ${[...pairs].join(' | ')})
+      ORDER BY recorded_at DESC, memory_id LIMIT ${p.limit ?? 50}`.execute(this.db);
+    return rows.rows.map((r) => ({ memoryId: r.memory_id, streamId: r.stream_id, text: r.text, recordedAt: new Date(r.recorded_at) }));
+  }
+
   /** The keys (subject, relation) of a speaker's facts in the read paths at `now`, most recently written first. */
   async knownKeys(tenant: string, p: { speaker: string; now: Date; limit?: number }): Promise<{ subject: string; relation: string }[]> {
     const now = p.now.toISOString();

@@ -27,6 +27,7 @@
  * found something agrees, the finds are one state. When they do not, `recheck` reads the versions
  * to show again, in one snapshot.
  */
+import { type HiddenPart, hiddenAt, withoutParts } from '@factledger/domain';
 import type { Embedder } from '@factledger/embeddings';
 import { fromVectorBinary, toVectorBinary } from '@factledger/embeddings';
 import type { CheckpointLagRow } from '@factledger/projections';
@@ -170,7 +171,18 @@ export function byBest(found: Iterable<Found>): Map<string, Found> {
   return out;
 }
 
+/**
+ * A version's text as a read at `at` shows it: without the statements inside it that a newer
+ * memory had replaced by then (see @factledger/domain turn-parts.ts). The text on record is whole.
+ */
+export function shownText(text: string, hidden: readonly HiddenPart[] | null | undefined, at: AsOf): string {
+  if (!hidden?.length) return text;
+  return withoutParts(text, hiddenAt(hidden, at.validAt.getTime(), at.knownAt.getTime()));
+}
+
 interface FoundRow extends Omit<Found, 'vector' | 'neighbour_of' | 'bm25' | 'matched_idf' | 'key_idf'> {
+  /** Statements of the memory that newer ones replaced (fl_memories.hidden_parts). */
+  hidden_parts: HiddenPart[] | null;
   /** [Σ idf of the stems matched by text and key, Σ idf of those matched by the key]. */
   idfs: [number, number];
   /** The embedding in pgvector's binary form, base64 (results arrive as text). */
@@ -266,7 +278,7 @@ export class CandidatePool {
         WHERE p.tenant = ${tenant} AND p.memory_id = ${r}.memory_id AND p.model = ${model}) END`;
     };
     const scores = (trigram: boolean) => sql`i.text, true AS embedded, 1 - (i.embedding <=> ${q}::vector) AS cosine, ${passageCosine('i')} AS passage_cosine,
-      ${idfs(sql`i.stems`, sql`i.key_stems`)} AS idfs, ${lengthNorm(sql`i.stems`)} AS norm, ${trigramScore(sql`i.text`, trigram)} AS trigram, v.type, v.speaker, v.source, v.valid_from,
+      ${idfs(sql`i.stems`, sql`i.key_stems`)} AS idfs, ${lengthNorm(sql`i.stems`)} AS norm, ${trigramScore(sql`i.text`, trigram)} AS trigram, v.type, v.speaker, v.source, v.valid_from, v.hidden_parts,
       coalesce(i.recorded_at, (SELECT m.recorded_at FROM fl_read_memories m WHERE m.tenant = ${tenant} AND m.memory_id = i.memory_id)) AS recorded_at, false AS core, i.kind`;
     // The embedding, for diversity, in pgvector's binary form as base64 (a third of the characters
     // of its text form, and no float parsing).
@@ -286,7 +298,7 @@ export class CandidatePool {
     const out = (alias: string, vector: RawBuilder<unknown>, role: RawBuilder<unknown> = sql`NULL::text`) => {
       const a = sql.raw(alias);
       return sql`${a}.memory_id, ${a}.text, ${a}.embedded, ${vector} AS vec, ${a}.cosine, ${a}.passage_cosine, ${a}.idfs, ${a}.norm, ${a}.trigram, ${a}.type, ${a}.speaker,
-        ${a}.source, ${a}.valid_from, ${a}.recorded_at, ${a}.core, ${a}.kind, ${role} AS role`;
+        ${a}.source, ${a}.valid_from, ${a}.recorded_at, ${a}.core, ${a}.kind, ${role} AS role, ${a}.hidden_parts`;
     };
     // Any visible index row that matches, unranked: a fallback when no row matched them all.
     const anyVisible = (matches: RawBuilder<unknown>) =>
@@ -337,8 +349,8 @@ export class CandidatePool {
     // none does, any holding one of them.
     const trigrams = async (): Promise<Finds> => {
       if (!words.distinctive.length) return { rows: [], state: null, lag: null, stems: null };
-      const all = await this.run(tenant, text, sql<FoundRow>`SELECT ${out('f', vec(sql`f.emb`))} FROM (${bestVisible(sql`(${trigramOf('AND')})`, sql`word_similarity(${text}, i.text)`, true, k)}) f`);
-      return all.rows.length ? all : this.run(tenant, text, anyVisible(sql`(${trigramOf('OR')})`));
+      const all = await this.run(tenant, at, text, sql<FoundRow>`SELECT ${out('f', vec(sql`f.emb`))} FROM (${bestVisible(sql`(${trigramOf('AND')})`, sql`word_similarity(${text}, i.text)`, true, k)}) f`);
+      return all.rows.length ? all : this.run(tenant, at, text, anyVisible(sql`(${trigramOf('OR')})`));
     };
     // When BM25 found versions and every distinctive word is Latin (which the parser splits as
     // written), the trigram search is skipped: for a common name or a short number it costs more
@@ -352,7 +364,7 @@ export class CandidatePool {
       SELECT s.memory_id, v.text, i.memory_id IS NOT NULL AS embedded, ${vec(sql`i.embedding`)} AS vec,
         CASE WHEN i.embedding IS NULL THEN NULL ELSE 1 - (i.embedding <=> ${q}::vector) END AS cosine, ${passageCosine('i')} AS passage_cosine,
         ${idfs(sql`coalesce(i.stems, ${fresh})`, sql`coalesce(i.key_stems, ''::tsvector)`)} AS idfs, ${lengthNorm(sql`coalesce(i.stems, ${fresh})`)} AS norm,
-        ${trigramScore(sql`v.text`, needTrigrams)} AS trigram, v.type, v.speaker, v.source, v.valid_from, m.recorded_at, m.core, m.kind, NULL::text AS role
+        ${trigramScore(sql`v.text`, needTrigrams)} AS trigram, v.type, v.speaker, v.source, v.valid_from, m.recorded_at, m.core, m.kind, NULL::text AS role, v.hidden_parts
       FROM (
         SELECT m.memory_id FROM fl_read_memories m WHERE m.tenant = ${tenant} AND m.core
         UNION
@@ -365,8 +377,8 @@ export class CandidatePool {
       LEFT JOIN fl_recall_index i ON i.tenant = ${tenant} AND i.memory_id = s.memory_id AND i.model = ${model}`;
     // The nearest versions and passages and the standing versions in one statement (fewer round trips), BM25 beside it.
     const [nearAndStanding, worded, alikeEarly] = await settled([
-      this.run(tenant, text, sql<FoundRow>`(${nearest}) UNION ALL (${nearestPassages}) UNION ALL (${standing})`, withLag),
-      this.run(tenant, text, lexical),
+      this.run(tenant, at, text, sql<FoundRow>`(${nearest}) UNION ALL (${nearestPassages}) UNION ALL (${standing})`, withLag),
+      this.run(tenant, at, text, lexical),
       early ?? Promise.resolve(null),
     ]);
     const alike = alikeEarly ?? (worded.rows.length ? null : await trigrams());
@@ -381,15 +393,16 @@ export class CandidatePool {
     const statement = this.lagSource.lagStatement();
     const outside = statement ? null : this.lagSource.lagRow();
     outside?.catch(() => undefined); // awaited below; a failure must not also go unhandled
-    const row = await sql<{ shown: (Omit<Shown, 'recorded_at' | 'valid_from'> & { recorded_at: string; valid_from: string })[]; lag: CheckpointLagRow }>`
+    const row = await sql<{ shown: (Omit<Shown, 'recorded_at' | 'valid_from'> & { recorded_at: string; valid_from: string; hidden_parts: HiddenPart[] | null })[]; lag: CheckpointLagRow }>`
       SELECT
         (SELECT coalesce(json_agg(s), '[]') FROM (
-          SELECT p.memory_id, v.text, v.type, v.speaker, v.source, v.valid_from, m.recorded_at
+          SELECT p.memory_id, v.text, v.type, v.speaker, v.source, v.valid_from, m.recorded_at, v.hidden_parts
           FROM unnest(${show}::text[]) AS p(memory_id) JOIN ${this.shownAt(tenant, at)(sql.ref('p.memory_id'))} ON true
           JOIN fl_read_memories m ON m.tenant = ${tenant} AND m.memory_id = p.memory_id) s) AS shown,
         ${statement ? sql`(SELECT row_to_json(l) FROM (${statement}) l)` : sql`NULL::json`} AS lag`.execute(this.search);
     const r = row.rows[0]!;
-    return { shown: new Map(r.shown.map((s) => [s.memory_id, { ...s, recorded_at: new Date(s.recorded_at), valid_from: new Date(s.valid_from) }])), lag: outside ? await outside : r.lag };
+    const shown = r.shown.map(({ hidden_parts, ...s }) => ({ ...s, text: shownText(s.text, hidden_parts, at), recorded_at: new Date(s.recorded_at), valid_from: new Date(s.valid_from) }));
+    return { shown: new Map(shown.map((s) => [s.memory_id, s])), lag: outside ? await outside : r.lag };
   }
 
   /**
@@ -403,7 +416,9 @@ export class CandidatePool {
     const validAt = at.validAt.toISOString();
     const knownAt = at.knownAt.toISOString();
     return (memoryId: RawBuilder<unknown>) => sql`LATERAL (
-      SELECT h.text, h.type, h.speaker, h.source, lower(h.valid) AS valid_from FROM fl_read_history h
+      SELECT h.text, h.type, h.speaker, h.source, lower(h.valid) AS valid_from,
+        (SELECT m.hidden_parts FROM fl_read_memories m WHERE m.tenant = ${tenant} AND m.memory_id = ${memoryId}) AS hidden_parts
+      FROM fl_read_history h
       WHERE h.tenant = ${tenant} AND h.memory_id = ${memoryId} AND h.status = 'active'
         AND h.valid @> ${validAt}::timestamptz AND h.tx @> ${knownAt}::timestamptz LIMIT 1) v`;
   }
@@ -413,7 +428,7 @@ export class CandidatePool {
    * and `terms`), adding the state of the facts it read, the stems as weighed (on its first row),
    * and the index's lag.
    */
-  private async run(tenant: string, text: string, query: RawBuilder<FoundRow>, withLag = false): Promise<Finds> {
+  private async run(tenant: string, at: AsOf, text: string, query: RawBuilder<FoundRow>, withLag = false): Promise<Finds> {
     const model = this.embedder.model;
     const statement = withLag ? this.lagSource.lagStatement() : null;
     const lag = statement ? sql`, (SELECT row_to_json(l) FROM (${statement}) l) AS lag` : sql``;
@@ -443,7 +458,7 @@ export class CandidatePool {
         const [matched, keyed] = r.idfs.map(Number) as [number, number];
         return {
           memory_id: r.memory_id,
-          text: r.text,
+          text: shownText(r.text, r.hidden_parts, at),
           type: r.type,
           speaker: r.speaker,
           source: r.source,

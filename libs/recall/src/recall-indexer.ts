@@ -6,7 +6,7 @@
  * transaction; if another process indexed the same events meanwhile, this pass's work is
  * dropped rather than written twice.
  */
-import { detectLanguage, RESOLUTION_BATCH, searchTermsOf, slotTermsOf } from '@factledger/domain';
+import { detectLanguage, type HiddenPart, RESOLUTION_BATCH, searchTermsOf, slotTermsOf, withoutParts } from '@factledger/domain';
 import { type Embedder, type Embedding, embeddedTexts, toVectorText } from '@factledger/embeddings';
 import { type CheckpointLagRow, CheckpointedConsumer, checkpointLagStatement, consumerLag, type Following, type ProjectionExecutor, type ProjectionRunner } from '@factledger/projections';
 import type { RecordedEvent } from '@factledger/store';
@@ -14,8 +14,8 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 
 export const RECALL_INDEX = 'recall-index';
 
-/** Events after which a version's embedded text (type + text) is new. */
-const INDEXED_EVENTS = new Set(['FactAsserted', 'FactOverruled', 'MemoryRetyped']);
+/** Events after which a version's embedded texts (type + text; passages without the statements newer ones replaced) are new. */
+const INDEXED_EVENTS = new Set(['FactAsserted', 'FactOverruled', 'MemoryRetyped', 'MemoryPartsSuperseded', 'MemoryPartsRestored']);
 
 /** What a page's `prepare` hands its `apply`: the versions to index, their vectors, and their passages' vectors (row by row). */
 interface Prepared {
@@ -36,6 +36,8 @@ interface IndexedRow {
   key_text: string | null;
   /** The memories its message retired as changed in other words (resolution), with their relations. */
   replaced: { text: string; relation: string | null }[] | null;
+  /** Statements inside it that newer memories replaced: no passage of theirs is embedded. */
+  hidden_parts: HiddenPart[] | null;
 }
 
 export interface IndexLag {
@@ -116,7 +118,7 @@ export class RecallIndexer {
       const retiredOf = (k: { tenant: string; batch: string | null }) => (k.batch === null ? null : JSON.stringify(retired.get(`${k.tenant}|${k.batch}`) ?? []));
       rows = (
         await sql<IndexedRow>`
-          SELECT m.tenant, m.memory_id, m.type, m.text, m.recorded_at, m.kind,
+          SELECT m.tenant, m.memory_id, m.type, m.text, m.recorded_at, m.kind, m.hidden_parts,
             CASE WHEN m.relation IS NULL THEN NULL WHEN m.subject_norm IN ('user', 'assistant') THEN m.relation ELSE m.subject || ' ' || m.relation END AS key_text,
             x.replaced
           FROM fl_read_memories m
@@ -128,7 +130,14 @@ export class RecallIndexer {
       ).rows;
     }
     // Every text in one call: each version whole, then its passages (see passageTexts).
-    const texts = rows.map((r) => embeddedTexts(r.type, r.text));
+    // A memory whose statements newer ones replaced: its whole embedding stays that of its text on
+    // record (a read as of before the change must still find it), its passages are those of what
+    // it says now (the replaced sentences bring it in no more).
+    const texts = rows.map((r) => {
+      const live = (r.hidden_parts ?? []).filter((p) => p.undoneAt === null);
+      const whole = embeddedTexts(r.type, r.text);
+      return live.length ? [whole[0]!, ...embeddedTexts(r.type, withoutParts(r.text, live)).slice(1)] : whole;
+    });
     const all = await this.embedder.embed(texts.flat());
     const vectors: Embedding[] = [];
     const passages: Embedding[][] = [];

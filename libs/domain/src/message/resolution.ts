@@ -94,6 +94,11 @@ const TIME_WORDS = new Set(
 /** Korean particles and endings that stay on a word ("집은", "광주로", "바뀌었어"). */
 const KO_ENDINGS = /(?:으로|에서|에게|한테|까지|부터|이야|이에요|예요|입니다|이다|였어|이었어|은|는|이|가|을|를|에|로|도|의|야|요)$/u;
 
+/** Whether a word (lower-cased, as written) says what a statement is about: not a function word, a word of change or time, or a number. */
+export function isContentWord(word: string): boolean {
+  return !STOPWORDS.has(word) && !CHANGE_WORDS.has(word) && !TIME_WORDS.has(word) && !ADDITIVE_WORDS.has(word) && !/^[\d.,%]+$/u.test(word) && word.length > 1;
+}
+
 /** A light English stemmer: enough to meet "nurse" and "nursing", "latte" and "lattes". */
 export function stem(word: string): string {
   let w = word.toLowerCase().replace(/['’]s$/u, '');
@@ -204,6 +209,11 @@ const UNITS: [RegExp, string][] = [
   [/^(?:h|hrs?|hours?|시간)$/, 'h'],
   [/^(?:d|days?|일)$/, 'd'],
   [/^(?:kb|mb|gb|tb)$/, ''],
+  [/^(?:km|kilomet(?:er|re)s?)$/, 'km'],
+  [/^(?:mi|miles?)$/, 'mi'],
+  [/^(?:kg|kilograms?|kilos?)$/, 'kg'],
+  [/^(?:lbs?|pounds?)$/, 'lb'],
+  [/^(?:cm|mm|px)$/, ''],
   [/^(?:%|percent)$/, '%'],
 ];
 
@@ -266,7 +276,7 @@ function typedValues(text: string): Found[] {
   add(/(\d+)\s*(층|학년)/u, (m) => ({ kind: 'ordinal', text: m[0], norm: m[1]!, unit: m[2]! }));
   // Quantities: "300 seconds", "60s", "2 GB", "10%".
   // (The end is not a word boundary: none follows "%".)
-  add(/\b(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|days?|kb|mb|gb|tb|%|percent)(?![\p{L}\p{N}_])/iu, (m) => ({
+  add(/\b(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|days?|kb|mb|gb|tb|%|percent|km|kilomet(?:er|re)s?|mi|miles?|kg|kilograms?|kilos?|lbs?|pounds?|cm|mm|px)(?![\p{L}\p{N}_])/iu, (m) => ({
     kind: 'quantity',
     text: m[0],
     norm: m[1]!,

@@ -12,6 +12,9 @@
  *   relative clause ("…, which has now reached 165") stays with what it is about.
  * - A question or a request ("can you help me…?") states nothing: it is no part.
  */
+import { analyzeStatement, isContentWord, type Statement, type StatedValue, stem, type ValueKind } from './resolution';
+import type { Language } from './triage';
+
 export interface TurnPart {
   /** Offsets into the text as written: `text.slice(start, end)` is the part. */
   start: number;
@@ -105,4 +108,158 @@ function commaCut(text: string, start: number, end: number): { start: number; en
   }
   out.push({ start: from, end });
   return out;
+}
+
+// ---- a part that a later part changes -----------------------------------------------------------
+
+/** Words that say a value is the current one or a changed one ("now", "has grown to", "the new …"). */
+const STATE_CUE =
+  /\b(?:now|new|newly|recently|currently|lately|these days|as of today|increased|improved|reached|extended|expanded|grown|grew|raised|lowered|dropped|reduced|cut|bumped|updated|changed|moved|upgraded|downgraded|doubled|halved|total of|went up|went down|up to|down to)\b/iu;
+
+/** A value named as a goal, a limit or a wish is not what holds ("targeting under 200ms", "get it down to 290ms"). */
+const GOAL_BEFORE = /\b(?:goal|goals|target|targets|targeting|aim|aiming|aims|want|wants|wanted|hope|hoping|plan|planning|planned|trying to (?:reach|get|hit|achieve)|to achieve|to reach|to hit|to get|need to|needs to|should|would|could|limit|max|maximum|min|minimum|under|below|above|at least|at most|up to|per)\b[^.;]{0,24}$/iu;
+
+/** Verbs of effort and talk that any two requests share: no topic in common. */
+const DISCOURSE = new Set(['try', 'want', 'need', 'make', 'sure', 'help', 'ensure', 'figur', 'understand', 'know', 'think', 'look', 'work', 'get', 'keep', 'let', 'like', 'also', 'still', 'already', 'currently', 'recently', 'improv', 'reach', 'achiev', 'total', 'manag']);
+
+/** Units a value is counted in: the word before the next one is the value's, not a qualifier. */
+const UNIT_WORDS = /^(?:ms|s|secs?|seconds?|mins?|minutes?|hrs?|hours?|days?|weeks?|months?|years?|kb|mb|gb|tb|km|mi|miles?|kg|lbs?|cm|mm|px|percent|points?|dollars?|euros?)$/u;
+
+/** Words of the topic two parts must share besides the value's unit. */
+const MIN_SHARED = 2;
+
+/** Shapes that a part's value can change within: numbers with their unit, counts, dates, times, versions. */
+const CHANGEABLE = new Set<ValueKind>(['quantity', 'count', 'ordinal', 'time', 'date', 'version']);
+
+export interface PartChange {
+  /** The earlier memory whose part is changed. */
+  memoryId: string;
+  /** The earlier memory's part (a span of its text). */
+  part: TurnPart;
+  /** The new text's part that changes it. */
+  by: TurnPart;
+  kind: ValueKind;
+  oldValue: string;
+  newValue: string;
+  /** Words of the topic both parts share (stems). */
+  shared: string[];
+  cue: string;
+  rule: string;
+}
+
+/**
+ * The parts of a text that may change earlier ones: those that say a value of a changeable shape
+ * holds now. Their `topic` (stems) is what an earlier part must share; a text with none changes
+ * no part, and nothing need be looked up for it.
+ */
+export function changingParts(text: string, language: Language): AnalysedPart[] {
+  return turnParts(text)
+    .map((p) => analysePart(p, language))
+    .filter((p) => p.held.length > 0 && STATE_CUE.test(p.text) && p.topic.size >= MIN_SHARED);
+}
+
+export interface AnalysedPart extends TurnPart {
+  statement: Statement;
+  /** The values this part states as holding: changeable shapes, not goals or limits. */
+  held: StatedValue[];
+  topic: Set<string>;
+}
+
+function analysePart(part: TurnPart, language: Language): AnalysedPart {
+  // A speaker's label opening a transcript line ("user: …", "Caroline: …") is no word of the topic.
+  const label = part.text.match(/^[\p{L}][\p{L}\p{N}._'-]*(?:\s+[\p{Lu}][\p{L}\p{N}._'-]*){0,2}:\s+/u)?.[0] ?? '';
+  const statement = analyzeStatement(part.text.slice(label.length), language);
+  const held = statement.values.filter((v) => {
+    if (!CHANGEABLE.has(v.kind) || (v.kind === 'quantity' && !v.unit)) return false;
+    const at = part.text.indexOf(v.text);
+    const before = part.text.slice(Math.max(0, at - 60), at);
+    // "from 520ms to 290ms": the value it came from is not what holds; "by February 1": a deadline set, not a fact.
+    return at < 0 || !(GOAL_BEFORE.test(before) || /\bfrom\s+$/iu.test(before) || (v.kind === 'date' && /\bby\s+$/iu.test(before)));
+  });
+  const topic = new Set([...statement.slot].filter((w) => !DISCOURSE.has(w) && w.length > 2));
+  return { ...part, statement, held, topic };
+}
+
+const sameShape = (a: StatedValue, b: StatedValue): boolean => a.kind === b.kind && (a.unit ?? '') === (b.unit ?? '');
+
+/**
+ * The parts of earlier texts that a new text changes: a part of the new text that says a value
+ * holds now (a state or change word: "now", "has grown to", "the new …") replaces a part of an
+ * earlier text that gives another value of the same shape (a number with the same unit, a count
+ * of the same thing, a date, a time, a version) about the same topic (at least two words of the
+ * topic in common besides the value, or one and the unit). Not a change: a value named as a goal
+ * or a limit on either side ("targeting under 200ms"), the same value said again beside it, another
+ * holder ("my brother…"), or another thing named on each side (a name or identifier that one part
+ * has and the other lacks, both ways: "auth.py" / "main.py"). Pure; English rules, other
+ * languages by the same shapes.
+ */
+export function changedParts(next: { text: string; language: Language }, earlier: readonly { memoryId: string; text: string }[]): PartChange[] {
+  const mine = changingParts(next.text, next.language);
+  if (mine.length === 0) return [];
+  const out: PartChange[] = [];
+  for (const memory of earlier) {
+    for (const theirs of turnParts(memory.text).map((p) => analysePart(p, next.language))) {
+      if (theirs.held.length === 0) continue;
+      for (const by of mine) {
+        const change = compareParts(theirs, by);
+        if (change) out.push({ memoryId: memory.memoryId, part: { start: theirs.start, end: theirs.end, text: theirs.text }, by: { start: by.start, end: by.end, text: by.text }, ...change });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The content words written right before each shared word, by its stem; a word that stands
+ * somewhere without one ("100% test coverage") is left out: it is not always qualified.
+ */
+function qualifiers(text: string, shared: ReadonlySet<string>): Map<string, Set<string>> {
+  const words = (text.match(WORD) ?? []).map((w) => w.toLowerCase());
+  const out = new Map<string, Set<string>>();
+  const bare = new Set<string>();
+  for (let i = 0; i < words.length; i++) {
+    const s = stem(words[i]!);
+    // A verb's form ("including", "extended") is not a thing that a word before it qualifies.
+    if (!shared.has(s) || /(?:ing|ed)$/u.test(words[i]!)) continue;
+    const before = i > 0 ? words[i - 1]! : '';
+    if (!before || !isContentWord(before) || shared.has(stem(before)) || UNIT_WORDS.test(before)) bare.add(s);
+    else out.set(s, (out.get(s) ?? new Set()).add(stem(before)));
+  }
+  for (const s of bare) out.delete(s);
+  return out;
+}
+
+function qualifiersDiffer(a: string, b: string, shared: readonly string[]): boolean {
+  const set = new Set(shared);
+  const [qa, qb] = [qualifiers(a, set), qualifiers(b, set)];
+  for (const [w, x] of qa) {
+    const y = qb.get(w);
+    if (y && ![...x].some((q) => y.has(q))) return true;
+  }
+  return false;
+}
+
+function compareParts(old: AnalysedPart, next: AnalysedPart): Omit<PartChange, 'memoryId' | 'part' | 'by'> | null {
+  if (old.statement.holder !== next.statement.holder) return null;
+  // The same value of a shape said on both sides: the part is about that, and what differs is something else.
+  if (next.held.some((n) => old.held.some((o) => sameShape(o, n) && o.norm === n.norm))) return null;
+  const pair = next.held.flatMap((n) => old.held.filter((o) => sameShape(o, n)).map((o) => ({ n, o })))[0];
+  if (!pair) return null;
+  const shared = [...next.topic].filter((w) => old.topic.has(w));
+  if (shared.length < MIN_SHARED) return null;
+  // Another thing named on each side: two things, each with its value.
+  const named = (a: AnalysedPart, b: AnalysedPart) =>
+    a.statement.values.filter((v) => (v.kind === 'name' || v.kind === 'identifier' || v.kind === 'path') && !b.statement.values.some((w) => w.norm === v.norm) && !b.statement.words.has(stem(v.norm))).length;
+  if (named(old, next) > 0 && named(next, old) > 0) return null;
+  // Another qualifier of a word both share ("the staging cluster" / "the production cluster"): two things.
+  if (qualifiersDiffer(old.text, next.text, shared)) return null;
+  const cue = next.text.match(STATE_CUE)![0];
+  return {
+    kind: pair.n.kind,
+    oldValue: pair.o.text,
+    newValue: pair.n.text,
+    shared,
+    cue,
+    rule: `the same ${pair.n.kind}${pair.n.unit ? ` in ${pair.n.unit}` : ''} of one topic (${shared.join(', ')}), said to hold now ("${cue}")`,
+  };
 }

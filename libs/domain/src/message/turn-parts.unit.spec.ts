@@ -1,4 +1,4 @@
-import { MAX_PART_WORDS, turnParts } from './turn-parts';
+import { changedParts, changingParts, MAX_PART_WORDS, turnParts } from './turn-parts';
 
 const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
 
@@ -36,5 +36,55 @@ describe('turnParts: the statements inside a turn', () => {
   it('reads Korean sentences too', () => {
     const text = '회의실 예약 담당자는 이지은입니다. 다음 주 회의는 화요일이에요.';
     expect(turnParts(text).map((p) => p.text)).toEqual(['회의실 예약 담당자는 이지은입니다.', '다음 주 회의는 화요일이에요.']);
+  });
+});
+
+describe('changedParts: a statement inside an earlier turn that a new one changes', () => {
+  const earlier = (text: string) => [{ memoryId: 'old', text }];
+  const changes = (before: string, after: string) => changedParts({ text: after, language: 'en' }, earlier(before));
+
+  it.each([
+    [
+      'Morning! I spent the weekend on the billing service. Its integration suite has 120 tests and takes 9 minutes on CI. I also moved the design docs to the wiki.',
+      'Quick update on billing: the integration suite now has 180 tests after the refund cases went in.',
+      'Its integration suite has 120 tests and takes 9 minutes on CI.',
+      '180 tests',
+    ],
+    [
+      "I'm planning the office move, and the lease on the Harbour Street space ends on June 30, 2026, so we have to be out by then. Can you draft a checklist?",
+      'The landlord agreed to an extension, so the lease on the Harbour Street space now ends on September 30, 2026.',
+      "I'm planning the office move, and the lease on the Harbour Street space ends on June 30, 2026, so we have to be out by then.",
+      'September 30, 2026',
+    ],
+    [
+      "I've been tracking my training: my weekly long run is 14 km at an easy pace, and I'm doing two interval sessions.",
+      'After last month my weekly long run has grown to 18 km, still at an easy pace.',
+      "I've been tracking my training: my weekly long run is 14 km at an easy pace, and I'm doing two interval sessions.",
+      '18',
+    ],
+  ])('%#: replaces the part that said the old value and keeps the rest', (before, after, part, value) => {
+    const found = changes(before, after);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ memoryId: 'old', part: { text: part } });
+    expect(found[0]!.newValue).toContain(value);
+    expect(before.slice(found[0]!.part.start, found[0]!.part.end)).toBe(part);
+  });
+
+  it.each([
+    ['a goal, not a value that held', 'Our goal is to get the checkout latency under 200ms by the end of the quarter.', 'The checkout latency is currently 340ms on the slowest devices.'],
+    ['another holder', 'My sister now has 3 kids and lives near the lake.', 'I have 2 kids and we now live near the lake too.'],
+    ['another qualifier of the same thing', 'The staging cluster runs 6 worker nodes since the upgrade.', 'The production cluster now runs 9 worker nodes after the migration.'],
+    ['nothing says it holds now', 'The billing integration suite has 120 tests in total.', 'The billing integration suite had 180 tests in the old repository.'],
+    ['the same value said again', 'The billing integration suite has 120 tests.', 'The billing integration suite now has 120 tests, all green.'],
+    ['another unit', 'The nightly export of the billing tables takes 40 minutes.', 'The nightly export of the billing tables is now 12 GB.'],
+    ['another thing named on each side', 'The repository auth-service now has 40 open issues.', 'The repository billing-api has 25 open issues now.'],
+    ['a value it came from', 'The search index had 2 million documents in March.', 'We trimmed the search index from 3 million documents to 2.5 million, now lighter.'],
+  ])('keeps both: %s', (_why, before, after) => {
+    expect(changes(before, after)).toEqual([]);
+  });
+
+  it('compares only the parts that say a value holds now, and finds nothing to look up otherwise', () => {
+    expect(changingParts('Thanks for the help with the refund cases!', 'en')).toEqual([]);
+    expect(changingParts('The integration suite now has 180 tests.', 'en').map((p) => [...p.topic])).toEqual([['integration', 'suit']]);
   });
 });
