@@ -127,6 +127,8 @@ const UNIT_WORDS = /^(?:ms|s|secs?|seconds?|mins?|minutes?|hrs?|hours?|days?|wee
 
 /** Words of the topic two parts must share besides the value's unit. */
 const MIN_SHARED = 2;
+/** The share of the shorter topic two parts must have in common. */
+const MIN_SHARE = 0.5;
 
 /** Shapes that a part's value can change within: numbers with their unit, counts, dates, times, versions. */
 const CHANGEABLE = new Set<ValueKind>(['quantity', 'count', 'ordinal', 'time', 'date', 'version']);
@@ -246,7 +248,8 @@ function compareParts(old: AnalysedPart, next: AnalysedPart): Omit<PartChange, '
   const pair = next.held.flatMap((n) => old.held.filter((o) => sameShape(o, n)).map((o) => ({ n, o })))[0];
   if (!pair) return null;
   const shared = [...next.topic].filter((w) => old.topic.has(w));
-  if (shared.length < MIN_SHARED) return null;
+  // Two words in common, and at least half of the shorter topic: a long turn shares two words with many.
+  if (shared.length < MIN_SHARED || shared.length < MIN_SHARE * Math.min(next.topic.size, old.topic.size)) return null;
   // Another thing named on each side: two things, each with its value.
   const named = (a: AnalysedPart, b: AnalysedPart) =>
     a.statement.values.filter((v) => (v.kind === 'name' || v.kind === 'identifier' || v.kind === 'path') && !b.statement.values.some((w) => w.norm === v.norm) && !b.statement.words.has(stem(v.norm))).length;
