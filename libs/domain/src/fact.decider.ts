@@ -53,14 +53,14 @@ export function hiddenAt(parts: readonly HiddenPart[], validAt: number, knownAt:
   return parts.filter((p) => p.at <= knownAt && (p.undoneAt === null || p.undoneAt > knownAt) && p.from <= validAt);
 }
 
-/** A text with the spans left out, each replaced by `mark` (the rest as written). */
-export function withoutParts(text: string, parts: readonly { start: number; end: number }[], mark = ''): string {
+/** A text with the spans left out (the rest as written, runs of spaces they leave made one). */
+export function withoutParts(text: string, parts: readonly { start: number; end: number }[]): string {
   if (parts.length === 0) return text;
   let out = '';
   let at = 0;
   for (const p of [...parts].sort((a, b) => a.start - b.start)) {
     if (p.start < at) continue;
-    out += text.slice(at, p.start) + mark;
+    out += text.slice(at, p.start);
     at = p.end;
   }
   return (out + text.slice(at)).replace(/[ \t]{2,}/gu, ' ').trim();
@@ -215,14 +215,14 @@ export function evolve(state: StreamState, recorded: StreamEvent): StreamState {
       const v = version(event.data.memoryId);
       const [from, at] = [Date.parse(event.data.validFrom), Date.parse(event.data.at)];
       // A new array, not a push: a loaded row's parts may be shared with the row it came from.
-      v.hiddenParts = [...(v.hiddenParts ?? []), ...event.data.parts.map((p) => ({ start: p.start, end: p.end, by: event.data.by, from, at, undoneAt: null }))];
+      v.hiddenParts = [...v.hiddenParts, ...event.data.parts.map((p) => ({ start: p.start, end: p.end, by: event.data.by, from, at, undoneAt: null }))];
       break;
     }
     case 'MemoryPartsRestored': {
       const v = version(event.data.memoryId);
       const at = Date.parse(event.data.at);
       const undone = (p: HiddenPart) => p.by === event.data.by && p.undoneAt === null && event.data.parts.some((q) => q.start === p.start && q.end === p.end);
-      v.hiddenParts = (v.hiddenParts ?? []).map((p) => (undone(p) ? { ...p, undoneAt: at } : p));
+      v.hiddenParts = v.hiddenParts.map((p) => (undone(p) ? { ...p, undoneAt: at } : p));
       break;
     }
   }
@@ -262,7 +262,7 @@ function decideSupersedeParts(cmd: SupersedeParts, state: StreamState): Decision
       throw new InvalidInputError([{ path: 'parts', message: `span ${p.start}–${p.end} is not inside memory ${v.memoryId}'s text (${v.text.length} characters)` }]);
     }
   }
-  const live = (v.hiddenParts ?? []).filter((h) => h.undoneAt === null);
+  const live = v.hiddenParts.filter((h) => h.undoneAt === null);
   const parts = cmd.parts.filter((p) => !live.some((h) => h.start <= p.start && h.end >= p.end));
   if (parts.length === 0) return { events: [], outcome: 'unchanged', memoryId: v.memoryId };
   const data = { memoryId: v.memoryId, parts, by: cmd.by, validFrom: cmd.validFrom.toISOString(), at: cmd.at.toISOString(), rule: cmd.rule };

@@ -205,6 +205,17 @@ type PlannedOp = { planned: Planned[]; restated?: RestatementDecision[]; replace
 /** The batch label of the retirements a prose assert's restatements make, when the write has none: `restatement:<memoryId>`. */
 export const RESTATEMENT_BATCH = 'restatement:';
 
+/**
+ * The batch a write carries: the caller's; else, when an op brings commands along (the
+ * retirements and hidden parts of what a statement restates), a label of their own to be rolled
+ * back by (`fallback`, or `restatement:<memoryId>` of that op's new memory); else none.
+ */
+function batchOf(given: string | undefined, ops: readonly PlannedOp[], fallback?: string): string | undefined {
+  if (given) return given;
+  const restating = ops.find((p) => p.planned.length > 1);
+  return restating ? (fallback ?? `${RESTATEMENT_BATCH}${restating.planned[0]!.command.memoryId}`) : undefined;
+}
+
 const OWN_META = ['commandId', 'correlationId', 'causationId', 'batch'] as const;
 
 function rejectOwnMeta(input: Meta): void {
@@ -253,7 +264,7 @@ export function memoryView(m: MemoryRow): MemoryView {
     confirmations: m.confirmations,
     recordedAt: m.recordedAt.toISOString(),
     supersededBy: m.supersededBy,
-    hiddenParts: (m.hiddenParts ?? []).map((p) => ({ start: p.start, end: p.end, text: m.text.slice(p.start, p.end), by: p.by, from: iso(p.from)!, at: iso(p.at)!, undoneAt: iso(p.undoneAt) })),
+    hiddenParts: m.hiddenParts.map((p) => ({ start: p.start, end: p.end, text: m.text.slice(p.start, p.end), by: p.by, from: iso(p.from)!, at: iso(p.at)!, undoneAt: iso(p.undoneAt) })),
   };
 }
 
@@ -285,10 +296,7 @@ export class Ledger {
   async assert(tenant: string, input: unknown): Promise<WriteResult> {
     const t = parse(tenantSchema, tenant);
     const a = parse(assertSchema, input);
-    const op = await this.planAssert(t, a);
-    const batch = a.batch ?? (op.planned.length > 1 ? `${RESTATEMENT_BATCH}${op.planned[0]!.command.memoryId}` : undefined);
-    const r = await this.run(t, { ...a, batch }, [op]);
-    return { ...r.results[0]!, position: r.position, replayed: r.replayed };
+    return this.single(t, a, await this.planAssert(t, a));
   }
 
   async retract(tenant: string, input: unknown): Promise<WriteResult> {
@@ -368,10 +376,7 @@ export class Ledger {
         throw error;
       }
     }
-    // Retirements by restatement need a label to be rolled back by: the caller's, or one of their own.
-    const restating = planned.find((p) => p.planned.length > 1);
-    const batch = meta.batch ?? (restating ? (options.restatementBatch ?? `${RESTATEMENT_BATCH}${restating.planned[0]!.command.memoryId}`) : undefined);
-    return this.run(t, { ...meta, batch }, planned, options.attach);
+    return this.run(t, { ...meta, batch: batchOf(meta.batch, planned, options.restatementBatch) }, planned, options.attach);
   }
 
   /** Undoes a batch's lifecycle changes across every stream they touched, in one append. */
@@ -584,7 +589,7 @@ export class Ledger {
     if (changing.length === 0) return null;
     const now = this.deps.clock.now();
     const earlier = (await this.deps.reader.partsResembling(tenant, { speaker: next.speaker, groups: changing.map((p) => [...p.topic]), now })).filter((m) => !skip.has(m.memoryId));
-    const changes = changedParts({ text: next.text, language }, earlier);
+    const changes = changedParts(changing, earlier, language);
     if (changes.length === 0) return null;
     const byMemory = new Map<string, typeof changes>();
     for (const c of changes) byMemory.set(c.memoryId, [...(byMemory.get(c.memoryId) ?? []), c]);
@@ -632,7 +637,7 @@ export class Ledger {
   }
 
   private async single(tenant: string, meta: Meta, op: PlannedOp): Promise<WriteResult> {
-    const r = await this.run(tenant, meta, [op]);
+    const r = await this.run(tenant, { ...meta, batch: batchOf(meta.batch, [op]) }, [op]);
     return { ...r.results[0]!, position: r.position, replayed: r.replayed };
   }
 
@@ -748,7 +753,9 @@ export class Ledger {
    */
   private async run(tenant: string, meta: Meta, ops: PlannedOp[], attach?: WriteManyOptions['attach']): Promise<ManyWriteResult> {
     const planned = ops.flatMap((op) => op.planned);
-    const first = ops.reduce<number[]>((at, op, i) => [...at, i === 0 ? 0 : at[i - 1]! + ops[i - 1]!.planned.length], []);
+    // Where each op's own command stands among the planned commands.
+    const first: number[] = [];
+    for (let i = 0, at = 0; i < ops.length; at += ops[i]!.planned.length, i++) first.push(at);
     const streamIds = [...new Set(planned.map((p) => p.streamId))];
     const refused = new Map<string, CachedStream>();
     return decideAgainOnConflict(async (attempt) => {

@@ -139,7 +139,7 @@ function memoryRow(v: VersionState, stream: StreamFold, memory: MemoryFold): Mem
     retracted: v.retracted,
     overruled: v.overruled,
     supersededBy: v.supersededBy,
-    hiddenParts: v.hiddenParts ?? [],
+    hiddenParts: v.hiddenParts,
     tenant: stream.tenant,
     streamId: stream.streamId,
     status: statusOf(v, memory.lastRecordedAt.getTime()),

@@ -51,7 +51,7 @@ export function memoryFromDb(r: any): MemoryRow {
     retracted: r.retracted,
     overruled: r.overruled,
     supersededBy: r.superseded_by,
-    hiddenParts: r.hidden_parts ?? [],
+    hiddenParts: r.hidden_parts,
     recordedAt: new Date(r.recorded_at),
     updatedAt: new Date(r.updated_at),
     lastPosition: Number(r.last_position),

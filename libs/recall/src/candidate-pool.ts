@@ -417,7 +417,8 @@ export class CandidatePool {
     const knownAt = at.knownAt.toISOString();
     return (memoryId: RawBuilder<unknown>) => sql`LATERAL (
       SELECT h.text, h.type, h.speaker, h.source, lower(h.valid) AS valid_from,
-        (SELECT m.hidden_parts FROM fl_read_memories m WHERE m.tenant = ${tenant} AND m.memory_id = ${memoryId}) AS hidden_parts
+        -- Only prose has statements a newer one can replace: a fact's row needs no second look-up.
+        CASE WHEN h.kind = 'prose' THEN (SELECT m.hidden_parts FROM fl_read_memories m WHERE m.tenant = ${tenant} AND m.memory_id = ${memoryId}) END AS hidden_parts
       FROM fl_read_history h
       WHERE h.tenant = ${tenant} AND h.memory_id = ${memoryId} AND h.status = 'active'
         AND h.valid @> ${validAt}::timestamptz AND h.tx @> ${knownAt}::timestamptz LIMIT 1) v`;

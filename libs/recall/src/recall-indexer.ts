@@ -37,7 +37,7 @@ interface IndexedRow {
   /** The memories its message retired as changed in other words (resolution), with their relations. */
   replaced: { text: string; relation: string | null }[] | null;
   /** Statements inside it that newer memories replaced: no passage of theirs is embedded. */
-  hidden_parts: HiddenPart[] | null;
+  hidden_parts: HiddenPart[];
 }
 
 export interface IndexLag {
@@ -134,7 +134,7 @@ export class RecallIndexer {
     // record (a read as of before the change must still find it), its passages are those of what
     // it says now (the replaced sentences bring it in no more).
     const texts = rows.map((r) => {
-      const live = (r.hidden_parts ?? []).filter((p) => p.undoneAt === null);
+      const live = r.hidden_parts.filter((p) => p.undoneAt === null);
       const whole = embeddedTexts(r.type, r.text);
       return live.length ? [whole[0]!, ...embeddedTexts(r.type, withoutParts(r.text, live)).slice(1)] : whole;
     });

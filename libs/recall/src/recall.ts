@@ -293,12 +293,14 @@ export class Recall {
         cut: budget.cut.map((c) => ({ memoryId: c.item.memoryId, channel: c.item.channel, reason: c.reason })),
       },
       survivors: items.map((i) => ({ memoryId: i.memoryId, channel: i.channel })),
-      // Shown memories that restate one another in one frame and were both kept (a set, or unsure).
-      keptTogether: keptTogether(items),
+      // Shown memories that restate one another in one frame and were both kept (a set, or unsure): filled by `complete`.
+      keptTogether: [] as ReturnType<typeof keptTogether>,
     };
     // What the shown memories replaced (a value restated, a change in other words) is out of every
-    // read path already; the trace names it, found when the trace is written (off the answer's path).
+    // read path already, and which shown ones state one frame: the trace names both, worked out
+    // when the trace is written (off the answer's path).
     const complete = async (): Promise<void> => {
+      trace.keptTogether = keptTogether(items);
       for (const r of await this.replacedBy(tenant, items.map((i) => i.memoryId))) {
         excluded.push({ memoryId: r.memory_id, reason: `replaced by ${r.superseded_by}, which is shown: ${r.reason}` });
       }

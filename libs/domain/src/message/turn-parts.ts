@@ -40,10 +40,12 @@ function blankCode(text: string): string {
   return text.replace(/```[\s\S]*?(?:```|$)|`[^`\n]*`/gu, (m) => ' '.repeat(m.length));
 }
 
+/** Made once: a segmenter is costly to build, and every prose write cuts its text. */
+const SENTENCES = new Intl.Segmenter(undefined, { granularity: 'sentence' });
+
 function sentences(text: string): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
-  const segmenter = new Intl.Segmenter(undefined, { granularity: 'sentence' });
-  for (const s of segmenter.segment(text)) out.push({ start: s.index, end: s.index + s.segment.length });
+  for (const s of SENTENCES.segment(text)) out.push({ start: s.index, end: s.index + s.segment.length });
   return out;
 }
 
@@ -74,10 +76,9 @@ function clauses(text: string, start: number, end: number): { start: number; end
 }
 
 /**
- * The statement parts of a text, left to right. A text of one short sentence is one part; code
- * and questions are left out; a part longer than `MAX_PART_WORDS` after cutting at clauses is
- * kept to its first `MAX_PART_WORDS` words' span only if nothing better can be had (it is cut at
- * its commas as a last resort).
+ * The statement parts of a text, left to right. A text of one short sentence is one part; code,
+ * questions and pieces of fewer than four words are left out; a clause still longer than
+ * `MAX_PART_WORDS` is cut at its commas, and a piece still longer than that is no part.
  */
 export function turnParts(text: string): TurnPart[] {
   const plain = blankCode(text);
@@ -185,24 +186,24 @@ function analysePart(part: TurnPart, language: Language): AnalysedPart {
 const sameShape = (a: StatedValue, b: StatedValue): boolean => a.kind === b.kind && (a.unit ?? '') === (b.unit ?? '');
 
 /**
- * The parts of earlier texts that a new text changes: a part of the new text that says a value
- * holds now (a state or change word: "now", "has grown to", "the new …") replaces a part of an
- * earlier text that gives another value of the same shape (a number with the same unit, a count
- * of the same thing, a date, a time, a version) about the same topic (at least two words of the
- * topic in common besides the value, or one and the unit). Not a change: a value named as a goal
- * or a limit on either side ("targeting under 200ms"), the same value said again beside it, another
- * holder ("my brother…"), or another thing named on each side (a name or identifier that one part
- * has and the other lacks, both ways: "auth.py" / "main.py"). Pure; English rules, other
- * languages by the same shapes.
+ * The parts of earlier texts that a new text's `changing` parts (`changingParts`) change: a part
+ * that says a value holds now (a state or change word: "now", "has grown to", "the new …")
+ * replaces a part of an earlier text that gives another value of the same shape (a number with the
+ * same unit, a count of the same thing, a date, a time, a version) about the same topic (two words
+ * of the topic in common, and half of the shorter topic). Not a change: a value named as a goal or
+ * a limit ("targeting under 200ms"), or as where it came from ("from 520ms"); the same value said
+ * again beside it; another holder ("my brother…"); another thing named on each side (a name or
+ * identifier that one part has and the other lacks, both ways: "auth.py" / "main.py"); a shared
+ * word qualified otherwise on each side ("the staging cluster" / "the production cluster"). Pure;
+ * English rules, other languages by the same shapes.
  */
-export function changedParts(next: { text: string; language: Language }, earlier: readonly { memoryId: string; text: string }[]): PartChange[] {
-  const mine = changingParts(next.text, next.language);
-  if (mine.length === 0) return [];
+export function changedParts(changing: readonly AnalysedPart[], earlier: readonly { memoryId: string; text: string }[], language: Language): PartChange[] {
+  if (changing.length === 0) return [];
   const out: PartChange[] = [];
   for (const memory of earlier) {
-    for (const theirs of turnParts(memory.text).map((p) => analysePart(p, next.language))) {
+    for (const theirs of turnParts(memory.text).map((p) => analysePart(p, language))) {
       if (theirs.held.length === 0) continue;
-      for (const by of mine) {
+      for (const by of changing) {
         const change = compareParts(theirs, by);
         if (change) out.push({ memoryId: memory.memoryId, part: { start: theirs.start, end: theirs.end, text: theirs.text }, by: { start: by.start, end: by.end, text: by.text }, ...change });
       }

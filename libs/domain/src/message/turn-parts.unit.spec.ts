@@ -41,7 +41,7 @@ describe('turnParts: the statements inside a turn', () => {
 
 describe('changedParts: a statement inside an earlier turn that a new one changes', () => {
   const earlier = (text: string) => [{ memoryId: 'old', text }];
-  const changes = (before: string, after: string) => changedParts({ text: after, language: 'en' }, earlier(before));
+  const changes = (before: string, after: string) => changedParts(changingParts(after, 'en'), earlier(before), 'en');
 
   it.each([
     [
