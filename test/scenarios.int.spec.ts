@@ -71,39 +71,35 @@ describe("changes said in other words (the repository's own pairs, test/paraphra
   });
 });
 
+/**
+ * A set of changes and look-alikes, by note: at least `min.changes` changes of which ≥ 90% show only
+ * the new value, at least `min.apart` look-alike pairs all kept, every step whose note starts with
+ * one of `always` passed, and every write passed.
+ */
+async function expectChangeSet(file: string, backend: Parameters<typeof evalFile>[1], changes: string, min: { changes: number; apart: number }, always: string[]): Promise<void> {
+  const report = await evalFile(file, backend);
+  const queries = report.steps.filter((s) => s.step === 'query');
+  const of = (pick: (note: string) => boolean) => queries.filter((s) => s.note !== undefined && pick(s.note));
+  const rate = (steps: typeof queries) => steps.filter((s) => s.status === 'passed').length / steps.length;
+  const changed = of((n) => n.startsWith(changes));
+  const apart = of((n) => n.includes('both kept'));
+  expect(changed.length).toBeGreaterThanOrEqual(min.changes);
+  expect(apart.length).toBeGreaterThanOrEqual(min.apart);
+  expect(rate(changed)).toBeGreaterThanOrEqual(0.9);
+  expect(rate(apart)).toBe(1);
+  expect(of((n) => always.some((a) => n.startsWith(a))).every((s) => s.status === 'passed')).toBe(true);
+  expect(report.steps.filter((s) => s.step !== 'query' && s.status === 'failed')).toEqual([]);
+}
+
 describe.each(testBackends())("values restated in the same words (the repository's own set, test/restatement) on %s", (backend) => {
   it('show only the new value for at least 90% of restatements, keep every look-alike pair, and read the old value as of before', async () => {
-    const report = await evalFile(join(__dirname, 'restatement', 'restatements.jsonl'), backend);
-    const queries = report.steps.filter((s) => s.step === 'query');
-    const of = (pick: (note: string) => boolean) => queries.filter((s) => s.note !== undefined && pick(s.note));
-    const rate = (steps: typeof queries) => steps.filter((s) => s.status === 'passed').length / steps.length;
-    const restated = of((n) => n.startsWith('value restated'));
-    const apart = of((n) => n.includes('both kept'));
-    expect(restated.length).toBeGreaterThanOrEqual(20);
-    expect(apart.length).toBeGreaterThanOrEqual(15);
-    expect(rate(restated)).toBeGreaterThanOrEqual(0.9);
-    expect(rate(apart)).toBe(1);
-    // As-of reads before a restatement, and a restatement rolled back, hold every time.
-    expect(of((n) => n.startsWith('as of') || n.includes('rolled back')).every((s) => s.status === 'passed')).toBe(true);
-    // Every other step (the writes, the fact read of a frame's key) passed too.
-    expect(report.steps.filter((s) => s.step !== 'query' && s.status === 'failed')).toEqual([]);
+    // As-of reads before a restatement, and a restatement rolled back, hold every time; every write (and the fact read of a frame's key) passes.
+    await expectChangeSet(join(__dirname, 'restatement', 'restatements.jsonl'), backend, 'value restated', { changes: 20, apart: 15 }, ['as of', 'a restatement rolled back']);
   });
 });
 
 describe.each(testBackends())("statements inside turns changed by later ones (the repository's own set, test/parts) on %s", (backend) => {
   it('show only the new value for at least 90% of changes, keep the rest of the turn, keep every look-alike, and read the old value as of before', async () => {
-    const report = await evalFile(join(__dirname, 'parts', 'changed-parts.jsonl'), backend);
-    const queries = report.steps.filter((s) => s.step === 'query');
-    const of = (pick: (note: string) => boolean) => queries.filter((s) => s.note !== undefined && pick(s.note));
-    const rate = (steps: typeof queries) => steps.filter((s) => s.status === 'passed').length / steps.length;
-    const changed = of((n) => n.startsWith('part changed'));
-    const apart = of((n) => n.includes('both kept'));
-    expect(changed.length).toBeGreaterThanOrEqual(10);
-    expect(apart.length).toBeGreaterThanOrEqual(6);
-    expect(rate(changed)).toBeGreaterThanOrEqual(0.9);
-    expect(rate(apart)).toBe(1);
-    // The rest of a changed turn is still shown; as-of reads before a change and a change rolled back hold every time.
-    expect(of((n) => n.startsWith('the rest') || n.startsWith('as of') || n.startsWith('rolled back')).every((s) => s.status === 'passed')).toBe(true);
-    expect(report.steps.filter((s) => s.step !== 'query' && s.status === 'failed')).toEqual([]);
+    await expectChangeSet(join(__dirname, 'parts', 'changed-parts.jsonl'), backend, 'part changed', { changes: 10, apart: 6 }, ['the rest', 'as of', 'rolled back']);
   });
 });
