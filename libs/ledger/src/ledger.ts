@@ -34,6 +34,7 @@ import {
   frameStem,
   languageOf,
   changedParts,
+  agentTurn,
   changingParts,
 } from '@factledger/domain';
 import { type FactReader, type HistoryRow, type InlineProjection, type MemoryRow, type PendingStream, type ProjectionRunner } from '@factledger/projections';
@@ -583,7 +584,7 @@ export class Ledger {
    * null when restatement is off, or when the text says no value holds now (then nothing is read).
    */
   private async partsChangedBy(tenant: string, next: { memoryId: string; text: string; speaker: string; validFrom: Date }, skip: ReadonlySet<string>): Promise<{ planned: Planned[]; decisions: PartDecision[] } | null> {
-    if (this.deps.restatement === false) return null;
+    if (this.deps.restatement === false || agentTurn(next.text, next.speaker)) return null;
     const language = languageOf(next.text);
     const changing = changingParts(next.text, language);
     if (changing.length === 0) return null;

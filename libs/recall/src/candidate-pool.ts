@@ -58,6 +58,8 @@ export interface Shown {
   source: string | null;
   recorded_at: Date;
   valid_from: Date;
+  /** The memories whose statements replaced the parts of this text left out at the read's (validAt, knownAt); empty when none. */
+  replaced_by: string[];
 }
 
 /**
@@ -175,9 +177,10 @@ export function byBest(found: Iterable<Found>): Map<string, Found> {
  * A version's text as a read at `at` shows it: without the statements inside it that a newer
  * memory had replaced by then (see @factledger/domain turn-parts.ts). The text on record is whole.
  */
-export function shownText(text: string, hidden: readonly HiddenPart[] | null | undefined, at: AsOf): string {
-  if (!hidden?.length) return text;
-  return withoutParts(text, hiddenAt(hidden, at.validAt.getTime(), at.knownAt.getTime()));
+export function shownText(text: string, hidden: readonly HiddenPart[] | null | undefined, at: AsOf): Pick<Shown, 'text' | 'replaced_by'> {
+  if (!hidden?.length) return { text, replaced_by: [] };
+  const parts = hiddenAt(hidden, at.validAt.getTime(), at.knownAt.getTime());
+  return { text: withoutParts(text, parts), replaced_by: [...new Set(parts.map((p) => p.by))] };
 }
 
 interface FoundRow extends Omit<Found, 'vector' | 'neighbour_of' | 'bm25' | 'matched_idf' | 'key_idf'> {
@@ -393,7 +396,7 @@ export class CandidatePool {
     const statement = this.lagSource.lagStatement();
     const outside = statement ? null : this.lagSource.lagRow();
     outside?.catch(() => undefined); // awaited below; a failure must not also go unhandled
-    const row = await sql<{ shown: (Omit<Shown, 'recorded_at' | 'valid_from'> & { recorded_at: string; valid_from: string; hidden_parts: HiddenPart[] | null })[]; lag: CheckpointLagRow }>`
+    const row = await sql<{ shown: (Omit<Shown, 'recorded_at' | 'valid_from' | 'replaced_by'> & { recorded_at: string; valid_from: string; hidden_parts: HiddenPart[] | null })[]; lag: CheckpointLagRow }>`
       SELECT
         (SELECT coalesce(json_agg(s), '[]') FROM (
           SELECT p.memory_id, v.text, v.type, v.speaker, v.source, v.valid_from, m.recorded_at, v.hidden_parts
@@ -401,7 +404,7 @@ export class CandidatePool {
           JOIN fl_read_memories m ON m.tenant = ${tenant} AND m.memory_id = p.memory_id) s) AS shown,
         ${statement ? sql`(SELECT row_to_json(l) FROM (${statement}) l)` : sql`NULL::json`} AS lag`.execute(this.search);
     const r = row.rows[0]!;
-    const shown = r.shown.map(({ hidden_parts, ...s }) => ({ ...s, text: shownText(s.text, hidden_parts, at), recorded_at: new Date(s.recorded_at), valid_from: new Date(s.valid_from) }));
+    const shown = r.shown.map(({ hidden_parts, ...s }) => ({ ...s, ...shownText(s.text, hidden_parts, at), recorded_at: new Date(s.recorded_at), valid_from: new Date(s.valid_from) }));
     return { shown: new Map(shown.map((s) => [s.memory_id, s])), lag: outside ? await outside : r.lag };
   }
 
@@ -459,7 +462,7 @@ export class CandidatePool {
         const [matched, keyed] = r.idfs.map(Number) as [number, number];
         return {
           memory_id: r.memory_id,
-          text: shownText(r.text, r.hidden_parts, at),
+          ...shownText(r.text, r.hidden_parts, at),
           type: r.type,
           speaker: r.speaker,
           source: r.source,

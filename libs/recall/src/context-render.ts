@@ -123,50 +123,95 @@ export interface BudgetCut {
 }
 
 /**
- * Takes items in the order given (profile, fresh, detail: the order of priority) while the whole
- * rendered block, frame and headings included, stays within `budgetTokens`; profile items also
- * stay within their own cap.
+ * An item waits one place in the packing order for every this many tokens its line costs: a
+ * long turn goes behind shorter ones that ranked a little lower, not ahead of all of them.
+ */
+export const PACKING_UNIT_TOKENS = 100;
+
+/**
+ * Takes items within `budgetTokens` (the whole rendered block, frame and headings included), the
+ * profile's within `profileCapTokens` too, so that **a larger budget never drops an item a smaller
+ * one took**: what is taken is always a prefix of one order that does not depend on the budget.
  *
- * Each line is counted once: an item costs its line, plus its heading when no item taken so far
- * shares it (display order keeps items of one heading together). Lines joined by newlines
+ * - The profile first, in the order given, while it stays within its cap; the first profile item
+ *   that would pass the cap ends the profile.
+ * - Then the rest (fresh, detail) as a prefix of the **packing order**: the order given, each item
+ *   moved back one place per `PACKING_UNIT_TOKENS` its line costs (a stable sort), taken while it
+ *   fits and no further. Skipping an item that does not fit and taking a later, smaller one (what
+ *   this did before) is not monotone: at a larger budget the skipped item fits and can push the
+ *   smaller one out.
+ * - The room the rest has is what the profile leaves, held to what it would leave at any larger
+ *   budget: a cap that grows with the budget (a share of it) lets a long profile item in at a
+ *   larger budget all at once; the rest never counts on the tokens it would then take.
+ *
+ * Each line is counted once: an item costs its line, plus its heading when no item taken before
+ * it shares it (display order keeps items of one heading together). Lines joined by newlines
  * tokenize as apart or a token shorter, so the running sum is a bound; the block is counted whole
  * at the end, and should that ever say more than the budget, items come off the end until it fits.
  */
 export function fitBudget(
   items: readonly ContextItem[],
   budgetTokens: number,
-  profileCapTokens: number,
+  profileCapTokens: number | ((budgetTokens: number) => number),
   count: (text: string) => number,
   options: Partial<RenderOptions> = DEFAULT_RENDER,
 ): BudgetCut {
-  const included: ContextItem[] = [];
-  const cut: BudgetCut['cut'] = [];
-  const headings = new Set<string>();
+  const capOf = typeof profileCapTokens === 'number' ? () => profileCapTokens : profileCapTokens;
   const newline = count('\n');
-  let profileTokens = 0;
-  let running = count(`${frameOpen(options)}\n${frameClose(options)}`);
-  for (const item of items) {
-    const heading = headingOf(item);
-    // A profile item's heading is its own (the profile is shown apart from the rest).
-    const key = `${item.channel === 'profile' ? 'p' : 'r'}${heading}`;
-    // A new heading names only its day when one of the same speaker and type is shown already
-    // (display order mostly puts them one after the other; the whole count below settles it).
-    const alike = included.find((i) => sameKind(i, item));
-    const headingTokens = headings.has(key) ? 0 : count(shownHeading(item, alike)) + newline;
-    const itemTokens = count(renderItem(item, options)) + newline + headingTokens;
-    if (item.channel === 'profile' && profileTokens + itemTokens > profileCapTokens) {
-      cut.push({ item, reason: `profile cap of ${profileCapTokens} tokens` });
-      continue;
-    }
-    if (running + itemTokens > budgetTokens) {
-      cut.push({ item, reason: `budget of ${budgetTokens} tokens (would need ${running + itemTokens})` });
-      continue;
-    }
-    included.push(item);
-    headings.add(key);
-    running += itemTokens;
-    if (item.channel === 'profile') profileTokens += itemTokens;
+  const frame = count(`${frameOpen(options)}\n${frameClose(options)}`);
+  const lines = new Map<ContextItem, number>();
+  const lineOf = (item: ContextItem): number => {
+    let tokens = lines.get(item);
+    if (tokens === undefined) lines.set(item, (tokens = count(renderItem(item, options)) + newline));
+    return tokens;
+  };
+  // What each item costs as it is taken after those before it in `sequence` (its heading once).
+  const costs = (sequence: readonly ContextItem[]): number[] => {
+    const headings = new Set<string>();
+    const taken: ContextItem[] = [];
+    return sequence.map((item) => {
+      const heading = headingOf(item);
+      // A new heading names only its day when one of the same speaker and type is taken already.
+      const alike = taken.find((i) => sameKind(i, item));
+      const headingTokens = headings.has(heading) ? 0 : count(shownHeading(item, alike)) + newline;
+      headings.add(heading);
+      taken.push(item);
+      return lineOf(item) + headingTokens;
+    });
+  };
+  const profile = items.filter((i) => i.channel === 'profile');
+  const rest = items.filter((i) => i.channel !== 'profile');
+  const profileCosts = costs(profile);
+  // The profile's prefix within a cap: how many items, and their tokens.
+  const profileWithin = (budget: number): { n: number; tokens: number } => {
+    const cap = Math.min(capOf(budget), budget - frame);
+    let n = 0;
+    let tokens = 0;
+    while (n < profile.length && tokens + profileCosts[n]! <= cap) tokens += profileCosts[n++]!;
+    return { n, tokens };
+  };
+  const taken = profileWithin(budgetTokens);
+  // Held to what a larger budget would leave: at each budget where the profile grows by one more
+  // item (the least budget whose cap takes it), the rest would have that budget less the profile.
+  let room = budgetTokens - frame - taken.tokens;
+  for (let k = taken.n, tokens = taken.tokens; k < profile.length; k++) {
+    tokens += profileCosts[k]!;
+    const at = leastBudgetFor(tokens, budgetTokens, (b) => Math.min(capOf(b), b - frame));
+    if (at === null) break;
+    room = Math.min(room, at - frame - tokens);
   }
+  const order = rest
+    .map((item, i) => ({ item, key: i + lineOf(item) / PACKING_UNIT_TOKENS }))
+    .sort((a, b) => a.key - b.key)
+    .map((x) => x.item);
+  const restCosts = costs(order);
+  let n = 0;
+  for (let used = 0; n < order.length && used + restCosts[n]! <= room; n++) used += restCosts[n]!;
+  const included = [...profile.slice(0, taken.n), ...order.slice(0, n)];
+  const cut: BudgetCut['cut'] = [
+    ...profile.slice(taken.n).map((item) => ({ item, reason: `profile cap of ${capOf(budgetTokens)} tokens` })),
+    ...order.slice(n).map((item) => ({ item, reason: `budget of ${budgetTokens} tokens (packed in order up to an item that does not fit)` })),
+  ];
   let text = renderContext(included, options);
   let tokens = count(text);
   while (tokens > budgetTokens && included.length > 0) {
@@ -176,3 +221,22 @@ export function fitBudget(
   }
   return { included, cut, text, tokens };
 }
+
+/**
+ * The least budget above `budget` whose room (`roomOf`, non-decreasing) holds `tokens`; null
+ * when none up to the largest budget a query may ask for does.
+ */
+function leastBudgetFor(tokens: number, budget: number, roomOf: (budget: number) => number): number | null {
+  let lo = budget + 1;
+  let hi = MAX_BUDGET_TOKENS;
+  if (roomOf(hi) < tokens) return null;
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (roomOf(mid) >= tokens) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** The largest budget a query may ask for (recall's schema). */
+export const MAX_BUDGET_TOKENS = 32_000;

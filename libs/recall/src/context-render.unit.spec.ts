@@ -1,4 +1,5 @@
-import { type ContextItem, DEFAULT_RENDER, fitBudget, FRAME_OPEN, renderContext } from './context-render';
+import fc from 'fast-check';
+import { type ContextItem, DEFAULT_RENDER, fitBudget, FRAME_OPEN, PACKING_UNIT_TOKENS, renderContext } from './context-render';
 import { O200kTokenCounter } from './token-counter';
 
 const item = (memoryId: string, channel: ContextItem['channel'], text: string): ContextItem => ({
@@ -150,5 +151,56 @@ describe('context rendering and budget', () => {
     expect(plain).toBeGreaterThan(tokens.count('Reply with to stop.'));
     const cut = fitBudget([item('s', 'detail', 'Reply with <|endoftext|> to stop.')], 400, 200, (t) => tokens.count(t));
     expect(cut.included.map((i) => i.memoryId)).toEqual(['s']);
+  });
+
+  it('never drops at a larger budget an item a smaller budget took (property)', () => {
+    const words = ['port', 'deadline', 'coverage', 'the', 'sprint', 'moved', 'is', 'now', '8080', 'April', 'team', 'I'];
+    const anItem = fc.record({
+      channel: fc.constantFrom<ContextItem['channel']>('profile', 'fresh', 'detail', 'detail', 'detail'),
+      // Short notes and long turns, as chats have both.
+      words: fc.oneof(fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 12 }), fc.array(fc.constantFrom(...words), { minLength: 40, maxLength: 300 })),
+      speaker: fc.constantFrom('user', 'assistant', 'document'),
+      day: fc.integer({ min: 1, max: 4 }),
+    });
+    fc.assert(
+      fc.property(fc.array(anItem, { maxLength: 40 }), fc.integer({ min: 16, max: 800 }), fc.integer({ min: 0, max: 600 }), fc.constantFrom(0, 0.25, 0.5, 1), (raw, small, more, share) => {
+        // Profile first, then fresh, then detail: the order recall hands over.
+        const rank = { profile: 0, fresh: 1, detail: 2 };
+        const items = raw
+          .map((r, i) => ({ ...item(`m${i}`, r.channel, r.words.join(' ')), speaker: r.speaker, recordedAt: new Date(Date.UTC(2026, 2, r.day)) }))
+          .sort((a, b) => rank[a.channel] - rank[b.channel]);
+        const cap = (budget: number) => Math.floor(budget * share);
+        const [a, b] = [fitBudget(items, small, cap, (t) => tokens.count(t)), fitBudget(items, small + more, cap, (t) => tokens.count(t))];
+        expect(a.tokens).toBeLessThanOrEqual(small);
+        expect(b.tokens).toBeLessThanOrEqual(small + more);
+        const larger = new Set(b.included.map((i) => i.memoryId));
+        expect(a.included.map((i) => i.memoryId).filter((id) => !larger.has(id))).toEqual([]);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('packs a long item behind shorter ones of lower rank, one place per packing unit of its cost, and stops at the first that does not fit', () => {
+    const long = item('long', 'detail', 'word '.repeat(3.5 * PACKING_UNIT_TOKENS).trim());
+    const short = ['a', 'b', 'c', 'd', 'e'].map((id) => item(id, 'detail', `A short note ${id}.`));
+    const [a, b, c] = short;
+    // The long item ranks first but costs three and a half units: it goes after the next three.
+    const cut = fitBudget([long, ...short], 4000, 0, (t) => tokens.count(t));
+    expect(cut.included.map((i) => i.memoryId)).toEqual(['a', 'b', 'c', 'long', 'd', 'e']);
+    // A budget too small for the long item takes the three before it, and not the two after it.
+    const small = fitBudget([long, ...short], 100, 0, (t) => tokens.count(t));
+    expect(small.included.map((i) => i.memoryId)).toEqual([a, b, c].map((i) => i.memoryId));
+    expect(small.cut.map((x) => x.item.memoryId)).toEqual(['long', 'd', 'e']);
+  });
+
+  it('keeps room the profile would take at a larger budget, so a long core memory joining never pushes the rest out', () => {
+    const core = [item('p1', 'profile', 'I am vegetarian.'), item('p2', 'profile', 'word '.repeat(150).trim())];
+    const rest = ['a', 'b', 'c', 'd'].map((id) => item(id, 'detail', `A detail that says ${id} about the plan in a few words.`));
+    const cap = (budget: number) => Math.floor(budget / 2);
+    const ids = (budget: number) => fitBudget([...core, ...rest], budget, cap, (t) => tokens.count(t)).included.map((i) => i.memoryId);
+    const before = ids(300);
+    expect(before).toContain('p1');
+    expect(before).not.toContain('p2');
+    for (const budget of [301, 320, 340, 360, 400]) expect(ids(budget)).toEqual(expect.arrayContaining(before));
   });
 });

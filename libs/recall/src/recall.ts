@@ -16,7 +16,7 @@ import { dotProduct, type Embedder, speakerLabel, unitVector } from '@factledger
 import type { ProjectionRunner } from '@factledger/projections';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
-import { type ContextItem, DEFAULT_RENDER, fitBudget, headingOf, type RenderOptions } from './context-render';
+import { type ContextItem, DEFAULT_RENDER, fitBudget, headingOf, MAX_BUDGET_TOKENS, type RenderOptions } from './context-render';
 import {
   type Adjacency,
   DEFAULT_THRESHOLDS,
@@ -41,11 +41,13 @@ import { TraceWriter } from './trace-writer';
 
 /** How many of the best are compared pair by pair for diversity. */
 const DIVERSITY_AMONG = 20;
+/** How many steps a chain of replacing statements is followed to bring the newest along. */
+const NEWER_STEPS = 3;
 
 export const recallQuerySchema = z
   .object({
     query: z.string().trim().min(1, 'the latest user message is required').max(4000),
-    budgetTokens: z.number().int().min(16).max(32_000).default(400),
+    budgetTokens: z.number().int().min(16).max(MAX_BUDGET_TOKENS).default(400),
     validAt: z.coerce.date().optional(),
     knownAt: z.coerce.date().optional(),
     minPosition: z.number().int().min(0).optional(),
@@ -209,8 +211,21 @@ export class Recall {
       const vector = pool.get(id)!.vector;
       if (vector) unit.set(id, unitVector(vector));
     }
+    // A turn shown without a statement a newer memory replaced brings that memory along, just
+    // before it, so the context holds the newer value wherever it holds what is left of the older
+    // turn (issue 32). Read only when some shown version has such a part; a chain is followed a
+    // few steps (a newer statement replaced in turn).
+    const newer = new Map<string, Shown>();
+    for (let ids = toShow, step = 0; step < NEWER_STEPS; step++) {
+      const wanted = [...new Set(ids.flatMap((id) => (shown.get(id) ?? newer.get(id))?.replaced_by ?? []))].filter((id) => !shown.has(id) && !newer.has(id));
+      if (wanted.length === 0) break;
+      const read = await this.candidatePool.recheck(tenant, at, wanted);
+      for (const [id, v] of read.shown) newer.set(id, v);
+      ids = [...read.shown.keys()];
+    }
+    const shownOf = (id: string): Shown | undefined => shown.get(id) ?? newer.get(id);
     const itemOf = (id: string): ContextItem => {
-      const v = shown.get(id)!;
+      const v = shownOf(id)!;
       return { memoryId: id, channel: 'detail', text: v.text, type: v.type, speaker: v.speaker, source: v.source, recordedAt: v.recorded_at, validFrom: v.valid_from };
     };
     // The best 20 are reordered for diversity; any after them (kept to fill a budget the first
@@ -230,7 +245,9 @@ export class Recall {
     ];
     // An item's scores: the best any sub-query gave it.
     const scoresOf = (id: string, fusedScore: number | null): RecalledItem['scores'] => {
-      const r = pool.get(id)!;
+      const r = pool.get(id);
+      // A newer statement brought along is not among the finds: it has no scores of its own.
+      if (!r) return { cosine: null, passageCosine: null, bm25: 0, coverage: 0, context: 0, trigram: 0, namedSpeaker: false, fused: fusedScore };
       const ranked = parts.map((p) => p.ranked.get(id)).filter((x) => x !== undefined);
       return {
         cosine: r.cosine,
@@ -244,13 +261,26 @@ export class Recall {
       };
     };
     const item = (id: string, channel: ContextItem['channel'], fusedScore: number | null): RecalledItem => ({ ...itemOf(id), channel, scores: scoresOf(id, fusedScore) });
-    const ordered: RecalledItem[] = [
-      ...profile.map((r) => item(r.memory_id, 'profile', null)),
-      ...fresh.map((r) => item(r.memory_id, 'fresh', null)),
-      ...diverse.map((d) => item(d.item, 'detail', d.score)),
-    ];
-    const profileCap = Math.floor(q.budgetTokens * (this.options.profileShare ?? 0.5));
-    const budget = fitBudget(ordered, q.budgetTokens, profileCap, (t) => this.deps.tokens.count(t), this.render);
+    const ordered: RecalledItem[] = [];
+    const broughtAlong: { memoryId: string; before: string }[] = [];
+    const visited = new Set<string>();
+    const place = (id: string, channel: ContextItem['channel'], score: number | null): void => {
+      if (visited.has(id)) return;
+      visited.add(id);
+      // What replaced a statement of this one goes first (once), then this one.
+      for (const by of shownOf(id)?.replaced_by ?? []) {
+        if (visited.has(by) || !shownOf(by)) continue;
+        place(by, channel, null);
+        broughtAlong.push({ memoryId: by, before: id });
+      }
+      ordered.push(item(id, channel, score));
+    };
+    for (const r of profile) place(r.memory_id, 'profile', null);
+    for (const r of fresh) place(r.memory_id, 'fresh', null);
+    for (const d of diverse) place(d.item, 'detail', d.score);
+    const profileCapOf = (budgetTokens: number): number => Math.floor(budgetTokens * (this.options.profileShare ?? 0.5));
+    const profileCap = profileCapOf(q.budgetTokens);
+    const budget = fitBudget(ordered, q.budgetTokens, profileCapOf, (t) => this.deps.tokens.count(t), this.render);
     const items = budget.included as RecalledItem[];
     const traceId = randomUUID();
     const trace = {
@@ -285,6 +315,8 @@ export class Recall {
       merged: [...fused].map(([memoryId, score]) => ({ memoryId, fused: score })),
       diversity: diverse.map((d) => ({ memoryId: d.item, fused: d.score, maxCosineToTaken: d.redundancy, takenUnderSameHeading: d.sameGroup })),
       channels: { profile: profile.map((r) => r.memory_id), fresh: fresh.map((r) => r.memory_id), detail: diverse.map((d) => d.item) },
+      // Newer statements placed just before a shown turn whose statements they replaced.
+      broughtAlong,
       budget: {
         budgetTokens: q.budgetTokens,
         profileCapTokens: profileCap,

@@ -156,6 +156,7 @@ export interface PartChange {
  * no part, and nothing need be looked up for it.
  */
 export function changingParts(text: string, language: Language): AnalysedPart[] {
+  if (agentTurn(text)) return [];
   return turnParts(text)
     .map((p) => analysePart(p, language))
     .filter((p) => p.held.length > 0 && STATE_CUE.test(p.text) && p.topic.size >= MIN_SHARED);
@@ -186,6 +187,25 @@ function analysePart(part: TurnPart, language: Language): AnalysedPart {
 const sameShape = (a: StatedValue, b: StatedValue): boolean => a.kind === b.kind && (a.unit ?? '') === (b.unit ?? '');
 
 /**
+ * A transcript turn of the agent's own ("assistant: …", "AI: …"): its parts neither change nor
+ * are changed. An answer restates the user's values in its own sentences ("your score of 80%"),
+ * and is full of worked examples, schedules and sums; a value that changes is the user's (or a
+ * document's, a tool's), said on their own turns. An agent's own actions are better kept as facts.
+ */
+export function agentTurn(text: string, speaker?: string): boolean {
+  return speaker === 'assistant' || /^\s*(?:assistant|ai|bot|agent|model)\s*:/iu.test(text);
+}
+
+/** The value a part says its value changed from ("improved from 60% to 85%": 60%), of the same shape. */
+function changedFrom(part: AnalysedPart, to: StatedValue): StatedValue | undefined {
+  return part.statement.values.find((v) => {
+    if (!sameShape(v, to) || v.norm === to.norm) return false;
+    const at = part.text.indexOf(v.text);
+    return at >= 0 && /\bfrom\s+$/iu.test(part.text.slice(Math.max(0, at - 12), at));
+  });
+}
+
+/**
  * The parts of earlier texts that a new text's `changing` parts (`changingParts`) change: a part
  * that says a value holds now (a state or change word: "now", "has grown to", "the new …")
  * replaces a part of an earlier text that gives another value of the same shape (a number with the
@@ -201,6 +221,7 @@ export function changedParts(changing: readonly AnalysedPart[], earlier: readonl
   if (changing.length === 0) return [];
   const out: PartChange[] = [];
   for (const memory of earlier) {
+    if (agentTurn(memory.text)) continue;
     for (const theirs of turnParts(memory.text).map((p) => analysePart(p, language))) {
       if (theirs.held.length === 0) continue;
       for (const by of changing) {
@@ -242,11 +263,44 @@ function qualifiersDiffer(a: string, b: string, shared: readonly string[]): bool
   return false;
 }
 
+/** Determiners and possessives between a preposition and its object. */
+const DETERMINER = /^(?:the|a|an|my|our|your|his|her|their|its|this|that|these|those)$/u;
+
+/**
+ * What each shared word is said of ("coverage for my API integration": api, integr), by its stem:
+ * the first two content words after an "on/for/of/in" that follows it.
+ */
+function objects(text: string, shared: ReadonlySet<string>): Map<string, Set<string>> {
+  const words = (text.match(WORD) ?? []).map((w) => w.toLowerCase());
+  const out = new Map<string, Set<string>>();
+  for (let i = 0; i + 2 < words.length; i++) {
+    const s = stem(words[i]!);
+    if (!shared.has(s) || !/^(?:on|for|of|in)$/u.test(words[i + 1]!)) continue;
+    let j = i + 2;
+    while (j < words.length && DETERMINER.test(words[j]!)) j++;
+    const object = words.slice(j, j + 2).filter((w) => isContentWord(w) && !UNIT_WORDS.test(w) && !/^\d/u.test(w)).map(stem);
+    if (object.length) out.set(s, new Set([...(out.get(s) ?? []), ...object]));
+  }
+  return out;
+}
+
+/** A shared word said of another thing on each side ("coverage for my API integration" / "coverage on my core modules"): two things. */
+function objectsDiffer(a: string, b: string, shared: readonly string[]): boolean {
+  const set = new Set(shared);
+  const [oa, ob] = [objects(a, set), objects(b, set)];
+  for (const [w, x] of oa) {
+    const y = ob.get(w);
+    if (y && ![...x].some((o) => y.has(o) || set.has(o))) return true;
+  }
+  return false;
+}
+
 function compareParts(old: AnalysedPart, next: AnalysedPart): Omit<PartChange, 'memoryId' | 'part' | 'by'> | null {
   if (old.statement.holder !== next.statement.holder) return null;
   // The same value of a shape said on both sides: the part is about that, and what differs is something else.
   if (next.held.some((n) => old.held.some((o) => sameShape(o, n) && o.norm === n.norm))) return null;
-  const pair = next.held.flatMap((n) => old.held.filter((o) => sameShape(o, n)).map((o) => ({ n, o })))[0];
+  // A change that names where it started ("from 60% to 85%") changes only a statement of that value.
+  const pair = next.held.flatMap((n) => old.held.filter((o) => sameShape(o, n) && (changedFrom(next, n)?.norm ?? o.norm) === o.norm).map((o) => ({ n, o })))[0];
   if (!pair) return null;
   const shared = [...next.topic].filter((w) => old.topic.has(w));
   // Two words in common, and at least half of the shorter topic: a long turn shares two words with many.
@@ -256,7 +310,7 @@ function compareParts(old: AnalysedPart, next: AnalysedPart): Omit<PartChange, '
     a.statement.values.filter((v) => (v.kind === 'name' || v.kind === 'identifier' || v.kind === 'path') && !b.statement.values.some((w) => w.norm === v.norm) && !b.statement.words.has(stem(v.norm))).length;
   if (named(old, next) > 0 && named(next, old) > 0) return null;
   // Another qualifier of a word both share ("the staging cluster" / "the production cluster"): two things.
-  if (qualifiersDiffer(old.text, next.text, shared)) return null;
+  if (qualifiersDiffer(old.text, next.text, shared) || objectsDiffer(old.text, next.text, shared)) return null;
   const cue = next.text.match(STATE_CUE)![0];
   return {
     kind: pair.n.kind,

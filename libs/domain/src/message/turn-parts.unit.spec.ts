@@ -62,6 +62,12 @@ describe('changedParts: a statement inside an earlier turn that a new one change
       "I've been tracking my training: my weekly long run is 14 km at an easy pace, and I'm doing two interval sessions.",
       '18',
     ],
+    [
+      'Release notes are drafted. Our page weight was 900 KB on the landing page before the image work.',
+      'The image work paid off: page weight on the landing page dropped from 900 KB to 610 KB.',
+      'Our page weight was 900 KB on the landing page before the image work.',
+      '610',
+    ],
   ])('%#: replaces the part that said the old value and keeps the rest', (before, after, part, value) => {
     const found = changes(before, after);
     expect(found).toHaveLength(1);
@@ -79,6 +85,10 @@ describe('changedParts: a statement inside an earlier turn that a new one change
     ['another unit', 'The nightly export of the billing tables takes 40 minutes.', 'The nightly export of the billing tables is now 12 GB.'],
     ['another thing named on each side', 'The repository auth-service now has 40 open issues.', 'The repository billing-api has 25 open issues now.'],
     ['a value it came from', 'The search index had 2 million documents in March.', 'We trimmed the search index from 3 million documents to 2.5 million, now lighter.'],
+    ['a change from another value', 'The p95 latency of the login page was 480ms in the last sprint.', 'The p95 latency of the login page improved from 520ms to 410ms.'],
+    ['the same word said of another thing', 'The error rate for the checkout service is 2% this week.', 'The error rate on the search cluster is now 5% after the reindex.'],
+    ["the agent's own turn, before", "assistant: Here is a plan. Day 3 (May 4) is for load testing, then the review.", 'The load testing for the release now starts on May 9.'],
+    ["the agent's own turn, after", 'The load testing for the release starts on May 4.', 'assistant: Noted! With the new date, load testing for the release now starts on May 9.'],
   ])('keeps both: %s', (_why, before, after) => {
     expect(changes(before, after)).toEqual([]);
   });
