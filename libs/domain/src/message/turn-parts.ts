@@ -35,6 +35,9 @@ const CLAUSE_OPENERS =
 /** What asks rather than states: a question mark, or a request opening the clause. */
 const ASKS = /\?\s*$|^(?:so\s+|and\s+|but\s+)?(?:can|could|would|will)\s+you\b|^(?:please|help me|let me know|tell me|show me|explain)\b/iu;
 
+/** A request that follows a statement in the same sentence ("…after completing 8 problems - can you help me…?"). */
+const REQUEST_AFTER = /(?:[,;]\s+|\s+[-—–]\s+)(?=(?:so\s+|and\s+|but\s+)?(?:can|could|would|will)\s+you\b|(?:please|help me|let me know|tell me|show me)\b)/iu;
+
 /** Fenced code blocks and inline code, replaced by spaces of the same length (offsets stay true). */
 function blankCode(text: string): string {
   return text.replace(/```[\s\S]*?(?:```|$)|`[^`\n]*`/gu, (m) => ' '.repeat(m.length));
@@ -88,6 +91,9 @@ export function turnParts(text: string): TurnPart[] {
     if (!span) continue;
     const pieces = wordCount(plain.slice(span.start, span.end)) > MAX_PART_WORDS ? clauses(plain, span.start, span.end) : [span];
     for (const p of pieces.flatMap((p) => (wordCount(plain.slice(p.start, p.end)) > MAX_PART_WORDS ? commaCut(plain, p.start, p.end) : [p]))) {
+      // A piece that states something and then asks: the statement is a part, the request is not.
+      const request = REQUEST_AFTER.exec(plain.slice(p.start, p.end));
+      if (request && wordCount(plain.slice(p.start, p.start + request.index)) >= 4) p.end = p.start + request.index;
       const t = trimmed(plain, p.start, p.end);
       if (!t) continue;
       const part = text.slice(t.start, t.end);
@@ -116,6 +122,14 @@ function commaCut(text: string, start: number, end: number): { start: number; en
 /** Words that say a value is the current one or a changed one ("now", "has grown to", "the new …"). */
 const STATE_CUE =
   /\b(?:now|new|newly|recently|currently|lately|these days|as of today|increased|improved|reached|extended|expanded|grown|grew|raised|lowered|dropped|reduced|cut|bumped|updated|changed|moved|upgraded|downgraded|doubled|halved|total of|went up|went down|up to|down to)\b/iu;
+
+/**
+ * What says a count is a total that holds now ("now has 180 tests", "has reached 165", "a total
+ * of 10 cards"). Counts of things done accumulate ("I recently solved 8 problems" is one more
+ * session, not a new total), so "recently", "new" or "improved" alone do not make a count a state.
+ */
+const COUNT_CUE =
+  /\b(?:now|currently|as of today|total of|in total|so far|reached|grown|grew|increased|raised|lowered|dropped|reduced|cut|bumped|updated|changed|moved|upgraded|downgraded|extended|expanded|doubled|halved|went up|went down|up to|down to)\b/iu;
 
 /** A value named as a goal, a limit or a wish is not what holds ("targeting under 200ms", "get it down to 290ms"). */
 const GOAL_BEFORE = /\b(?:goal|goals|target|targets|targeting|aim|aiming|aims|want|wants|wanted|hope|hoping|plan|planning|planned|trying to (?:reach|get|hit|achieve)|to achieve|to reach|to hit|to get|need to|needs to|should|would|could|limit|max|maximum|min|minimum|under|below|above|at least|at most|up to|per)\b[^.;]{0,24}$/iu;
@@ -159,13 +173,15 @@ export function changingParts(text: string, language: Language): AnalysedPart[] 
   if (agentTurn(text)) return [];
   return turnParts(text)
     .map((p) => analysePart(p, language))
-    .filter((p) => p.held.length > 0 && STATE_CUE.test(p.text) && p.topic.size >= MIN_SHARED);
+    .filter((p) => (p.held.length > 0 || p.bare.length > 0) && STATE_CUE.test(p.text) && p.topic.size >= MIN_SHARED);
 }
 
 export interface AnalysedPart extends TurnPart {
   statement: Statement;
   /** The values this part states as holding: changeable shapes, not goals or limits. */
   held: StatedValue[];
+  /** Numbers it states as holding without a unit. */
+  bare: StatedValue[];
   topic: Set<string>;
 }
 
@@ -173,15 +189,18 @@ function analysePart(part: TurnPart, language: Language): AnalysedPart {
   // A speaker's label opening a transcript line ("user: …", "Caroline: …") is no word of the topic.
   const label = part.text.match(/^[\p{L}][\p{L}\p{N}._'-]*(?:\s+[\p{Lu}][\p{L}\p{N}._'-]*){0,2}:\s+/u)?.[0] ?? '';
   const statement = analyzeStatement(part.text.slice(label.length), language);
-  const held = statement.values.filter((v) => {
-    if (!CHANGEABLE.has(v.kind) || (v.kind === 'quantity' && !v.unit)) return false;
+  const holds = (v: StatedValue): boolean => {
     const at = part.text.indexOf(v.text);
     const before = part.text.slice(Math.max(0, at - 60), at);
-    // "from 520ms to 290ms": the value it came from is not what holds; "by February 1": a deadline set, not a fact.
-    return at < 0 || !(GOAL_BEFORE.test(before) || /\bfrom\s+$/iu.test(before) || (v.kind === 'date' && /\bby\s+$/iu.test(before)));
-  });
+    // "from 520ms to 290ms": the value it came from is not what holds; "by February 1": a deadline set, not a fact;
+    // "improved to 85% after completing 8 problems": a value in a clause of time is the background, not what changed.
+    return at < 0 || !(GOAL_BEFORE.test(before) || /\bfrom\s+$/iu.test(before) || (v.kind === 'date' && /\bby\s+$/iu.test(before)) || /\b(?:after|before|once|when|while)\b[^.;,]{0,30}$/iu.test(before));
+  };
+  const held = statement.values.filter((v) => CHANGEABLE.has(v.kind) && !(v.kind === 'quantity' && !v.unit) && holds(v));
+  // A number without a unit ("has now reached 165"): it counts what an earlier count of a word of this part counted.
+  const bare = statement.values.filter((v) => v.kind === 'quantity' && !v.unit && /^\d[\d,.]*$/u.test(v.norm) && holds(v));
   const topic = new Set([...statement.slot].filter((w) => !DISCOURSE.has(w) && w.length > 2));
-  return { ...part, statement, held, topic };
+  return { ...part, statement, held, bare, topic };
 }
 
 const sameShape = (a: StatedValue, b: StatedValue): boolean => a.kind === b.kind && (a.unit ?? '') === (b.unit ?? '');
@@ -246,7 +265,8 @@ function qualifiers(text: string, shared: ReadonlySet<string>): Map<string, Set<
     // A verb's form ("including", "extended") is not a thing that a word before it qualifies.
     if (!shared.has(s) || /(?:ing|ed)$/u.test(words[i]!)) continue;
     const before = i > 0 ? words[i - 1]! : '';
-    if (!before || !isContentWord(before) || shared.has(stem(before)) || UNIT_WORDS.test(before)) bare.add(s);
+    // "the new sprint deadline": a word that says the value changed qualifies nothing.
+    if (!before || !isContentWord(before) || shared.has(stem(before)) || UNIT_WORDS.test(before) || STATE_CUE.test(before)) bare.add(s);
     else out.set(s, (out.get(s) ?? new Set()).add(stem(before)));
   }
   for (const s of bare) out.delete(s);
@@ -300,9 +320,15 @@ function compareParts(old: AnalysedPart, next: AnalysedPart): Omit<PartChange, '
   // The same value of a shape said on both sides: the part is about that, and what differs is something else.
   if (next.held.some((n) => old.held.some((o) => sameShape(o, n) && o.norm === n.norm))) return null;
   // A change that names where it started ("from 60% to 85%") changes only a statement of that value.
-  const pair = next.held.flatMap((n) => old.held.filter((o) => sameShape(o, n) && (changedFrom(next, n)?.norm ?? o.norm) === o.norm).map((o) => ({ n, o })))[0];
+  const pair =
+    next.held.flatMap((n) => old.held.filter((o) => sameShape(o, n) && (changedFrom(next, n)?.norm ?? o.norm) === o.norm).map((o) => ({ n, o })))[0] ??
+    // "…commits merged into the main branch, which has now reached 165" after "…150 commits": a count of what this part names.
+    next.bare.flatMap((n) => old.held.filter((o) => o.kind === 'count' && o.unit && next.statement.words.has(stem(o.unit)) && o.norm.split(/\s/u)[0] !== n.norm).map((o) => ({ n: { ...n, kind: o.kind, unit: o.unit }, o })))[0];
   if (!pair) return null;
-  const shared = [...next.topic].filter((w) => old.topic.has(w));
+  // A count adopted by a bare number: what it counts is a word of the topic both parts share.
+  const counted = pair.n.kind === 'count' && !next.held.includes(pair.n) && pair.o.unit ? [stem(pair.o.unit)] : [];
+  const shared = [...new Set([...[...next.topic].filter((w) => old.topic.has(w)), ...counted])];
+  if (pair.n.kind === 'count' && !COUNT_CUE.test(next.text)) return null;
   // Two words in common, and at least half of the shorter topic: a long turn shares two words with many.
   if (shared.length < MIN_SHARED || shared.length < MIN_SHARE * Math.min(next.topic.size, old.topic.size)) return null;
   // Another thing named on each side: two things, each with its value.

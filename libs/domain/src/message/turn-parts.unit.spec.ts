@@ -16,6 +16,11 @@ describe('turnParts: the statements inside a turn', () => {
     expect(turnParts(text).map((p) => p.text)).toEqual(['I moved the queue to a new host last week.', 'The worker pool has 12 threads.']);
   });
 
+  it('keeps the statement of a sentence that then asks, and not the request', () => {
+    expect(turnParts('Our API has 40 endpoints, can you list the ones without tests?').map((p) => p.text)).toEqual(['Our API has 40 endpoints']);
+    expect(turnParts('Can you list the endpoints of our API, please?')).toEqual([]);
+  });
+
   it('cuts a long run-on sentence at its clauses and keeps a relative clause with what it is about', () => {
     const text =
       "I'm refactoring the billing service to use the new payment gateway, and the integration suite has grown to 340 tests, which now take about 9 minutes to run on the CI runners, but I still want to split them by module so that failures are easier to read and rerun quickly when something breaks.";
@@ -68,6 +73,25 @@ describe('changedParts: a statement inside an earlier turn that a new one change
       'Our page weight was 900 KB on the landing page before the image work.',
       '610',
     ],
+    [
+      'The nightly build took 14 minutes on the shared runners - can you help me find what to cache?',
+      'Good news: the nightly build now takes 9 minutes on the shared runners.',
+      'The nightly build took 14 minutes on the shared runners',
+      '9 minutes',
+    ],
+    [
+      'We set the deadline of the first release to June 3, 2026, with the docs done a week before.',
+      'The new release deadline is June 10, 2026, after the audit.',
+      'We set the deadline of the first release to June 3, 2026, with the docs done a week before.',
+      'June 10, 2026',
+    ],
+    [
+      'I tagged a release of my repository, which has 150 commits and 12 branches merged.',
+      'I keep an eye on the commits merged into my main branch, which have now reached 165.',
+      'I tagged a release of my repository, which has 150 commits and 12 branches merged.',
+      '165',
+    ],
+    ['My typing accuracy is 91% over 30 lessons.', 'My typing accuracy has now improved to 95% after finishing 40 lessons.', 'My typing accuracy is 91% over 30 lessons.', '95%'],
   ])('%#: replaces the part that said the old value and keeps the rest', (before, after, part, value) => {
     const found = changes(before, after);
     expect(found).toHaveLength(1);
@@ -87,6 +111,8 @@ describe('changedParts: a statement inside an earlier turn that a new one change
     ['a value it came from', 'The search index had 2 million documents in March.', 'We trimmed the search index from 3 million documents to 2.5 million, now lighter.'],
     ['a change from another value', 'The p95 latency of the login page was 480ms in the last sprint.', 'The p95 latency of the login page improved from 520ms to 410ms.'],
     ['the same word said of another thing', 'The error rate for the checkout service is 2% this week.', 'The error rate on the search cluster is now 5% after the reindex.'],
+    ['a number without a unit that counts nothing the earlier part counted', 'I tagged a release of my repository, which has 150 commits and 12 branches merged.', 'I keep an eye on the stars of my repository, which have now reached 165.'],
+    ['a count of things done, which adds up', 'Its integration suite has 120 tests and takes 9 minutes on CI.', 'Quick update: for the integration suite I recently wrote 180 tests on the refund cases.'],
     ["the agent's own turn, before", "assistant: Here is a plan. Day 3 (May 4) is for load testing, then the review.", 'The load testing for the release now starts on May 9.'],
     ["the agent's own turn, after", 'The load testing for the release starts on May 4.', 'assistant: Noted! With the new date, load testing for the release now starts on May 9.'],
   ])('keeps both: %s', (_why, before, after) => {
