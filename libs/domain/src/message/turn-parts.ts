@@ -33,10 +33,11 @@ const CLAUSE_OPENERS =
   /^(?:and|but|so|or|because|since|although|though|while|whereas|yet|then|plus|also|now|however|considering|especially|including|after|before|when|as|given|if|unless|until|meaning|i|i'm|i've|i'd|we|we're|we've|my|our|it|it's|this|that's|there|they)\b/iu;
 
 /** What asks rather than states: a question mark, or a request opening the clause. */
-const ASKS = /\?\s*$|^(?:so\s+|and\s+|but\s+)?(?:can|could|would|will)\s+you\b|^(?:please|help me|let me know|tell me|show me|explain)\b/iu;
+const REQUEST = String.raw`(?:(?:so\s+|and\s+|but\s+)?(?:can|could|would|will)\s+you\b|(?:please|help me|let me know|tell me|show me)\b)`;
+const ASKS = new RegExp(String.raw`\?\s*$|^(?:${REQUEST}|explain\b)`, 'iu');
 
 /** A request that follows a statement in the same sentence ("…after completing 8 problems - can you help me…?"). */
-const REQUEST_AFTER = /(?:[,;]\s+|\s+[-—–]\s+)(?=(?:so\s+|and\s+|but\s+)?(?:can|could|would|will)\s+you\b|(?:please|help me|let me know|tell me|show me)\b)/iu;
+const REQUEST_AFTER = new RegExp(String.raw`(?:[,;]\s+|\s+[-—–]\s+)(?=${REQUEST})`, 'iu');
 
 /** Fenced code blocks and inline code, replaced by spaces of the same length (offsets stay true). */
 function blankCode(text: string): string {
@@ -131,6 +132,9 @@ const STATE_CUE =
 const COUNT_CUE =
   /\b(?:now|currently|as of today|total of|in total|so far|reached|grown|grew|increased|raised|lowered|dropped|reduced|cut|bumped|updated|changed|moved|upgraded|downgraded|extended|expanded|doubled|halved|went up|went down|up to|down to)\b/iu;
 
+/** Right before the value a change started from ("from 520ms to 290ms"). */
+const FROM_BEFORE = /\bfrom\s+$/iu;
+
 /** A value named as a goal, a limit or a wish is not what holds ("targeting under 200ms", "get it down to 290ms"). */
 const GOAL_BEFORE = /\b(?:goal|goals|target|targets|targeting|aim|aiming|aims|want|wants|wanted|hope|hoping|plan|planning|planned|trying to (?:reach|get|hit|achieve)|to achieve|to reach|to hit|to get|need to|needs to|should|would|could|limit|max|maximum|min|minimum|under|below|above|at least|at most|up to|per)\b[^.;]{0,24}$/iu;
 
@@ -194,7 +198,7 @@ function analysePart(part: TurnPart, language: Language): AnalysedPart {
     const before = part.text.slice(Math.max(0, at - 60), at);
     // "from 520ms to 290ms": the value it came from is not what holds; "by February 1": a deadline set, not a fact;
     // "improved to 85% after completing 8 problems": a value in a clause of time is the background, not what changed.
-    return at < 0 || !(GOAL_BEFORE.test(before) || /\bfrom\s+$/iu.test(before) || (v.kind === 'date' && /\bby\s+$/iu.test(before)) || /\b(?:after|before|once|when|while)\b[^.;,]{0,30}$/iu.test(before));
+    return at < 0 || !(GOAL_BEFORE.test(before) || FROM_BEFORE.test(before) || (v.kind === 'date' && /\bby\s+$/iu.test(before)) || /\b(?:after|before|once|when|while)\b[^.;,]{0,30}$/iu.test(before));
   };
   const held = statement.values.filter((v) => CHANGEABLE.has(v.kind) && !(v.kind === 'quantity' && !v.unit) && holds(v));
   // A number without a unit ("has now reached 165"): it counts what an earlier count of a word of this part counted.
@@ -220,7 +224,7 @@ function changedFrom(part: AnalysedPart, to: StatedValue): StatedValue | undefin
   return part.statement.values.find((v) => {
     if (!sameShape(v, to) || v.norm === to.norm) return false;
     const at = part.text.indexOf(v.text);
-    return at >= 0 && /\bfrom\s+$/iu.test(part.text.slice(Math.max(0, at - 12), at));
+    return at >= 0 && FROM_BEFORE.test(part.text.slice(Math.max(0, at - 12), at));
   });
 }
 
@@ -273,12 +277,17 @@ function qualifiers(text: string, shared: ReadonlySet<string>): Map<string, Set<
   return out;
 }
 
-function qualifiersDiffer(a: string, b: string, shared: readonly string[]): boolean {
+/**
+ * Whether a shared word is told of another thing on each side: what `describe` finds beside it
+ * ("the staging cluster" / "the production cluster"; "coverage for my API integration" / "coverage
+ * on my core modules") has no word in common, nor a word both parts share.
+ */
+function saidOfOtherThings(a: string, b: string, shared: readonly string[], describe: (text: string, shared: ReadonlySet<string>) => Map<string, Set<string>>): boolean {
   const set = new Set(shared);
-  const [qa, qb] = [qualifiers(a, set), qualifiers(b, set)];
-  for (const [w, x] of qa) {
-    const y = qb.get(w);
-    if (y && ![...x].some((q) => y.has(q))) return true;
+  const [da, db] = [describe(a, set), describe(b, set)];
+  for (const [w, x] of da) {
+    const y = db.get(w);
+    if (y && ![...x].some((d) => y.has(d) || set.has(d))) return true;
   }
   return false;
 }
@@ -304,17 +313,6 @@ function objects(text: string, shared: ReadonlySet<string>): Map<string, Set<str
   return out;
 }
 
-/** A shared word said of another thing on each side ("coverage for my API integration" / "coverage on my core modules"): two things. */
-function objectsDiffer(a: string, b: string, shared: readonly string[]): boolean {
-  const set = new Set(shared);
-  const [oa, ob] = [objects(a, set), objects(b, set)];
-  for (const [w, x] of oa) {
-    const y = ob.get(w);
-    if (y && ![...x].some((o) => y.has(o) || set.has(o))) return true;
-  }
-  return false;
-}
-
 function compareParts(old: AnalysedPart, next: AnalysedPart): Omit<PartChange, 'memoryId' | 'part' | 'by'> | null {
   if (old.statement.holder !== next.statement.holder) return null;
   // The same value of a shape said on both sides: the part is about that, and what differs is something else.
@@ -335,8 +333,8 @@ function compareParts(old: AnalysedPart, next: AnalysedPart): Omit<PartChange, '
   const named = (a: AnalysedPart, b: AnalysedPart) =>
     a.statement.values.filter((v) => (v.kind === 'name' || v.kind === 'identifier' || v.kind === 'path') && !b.statement.values.some((w) => w.norm === v.norm) && !b.statement.words.has(stem(v.norm))).length;
   if (named(old, next) > 0 && named(next, old) > 0) return null;
-  // Another qualifier of a word both share ("the staging cluster" / "the production cluster"): two things.
-  if (qualifiersDiffer(old.text, next.text, shared) || objectsDiffer(old.text, next.text, shared)) return null;
+  // Another qualifier or object of a word both share: two things.
+  if (saidOfOtherThings(old.text, next.text, shared, qualifiers) || saidOfOtherThings(old.text, next.text, shared, objects)) return null;
   const cue = next.text.match(STATE_CUE)![0];
   return {
     kind: pair.n.kind,
