@@ -103,3 +103,9 @@ describe.each(testBackends())("statements inside turns changed by later ones (th
     await expectChangeSet(join(__dirname, 'parts', 'changed-parts.jsonl'), backend, 'part changed', { changes: 10, apart: 6 }, ['the rest', 'as of', 'rolled back']);
   });
 });
+
+describe.each(testBackends())("a value the question asks for, said again in a later turn (the repository's own set, test/parts) on %s", (backend) => {
+  it('shows only the newer value, both for a question about how it went, keeps every look-alike, and reads the old value as of before', async () => {
+    await expectChangeSet(join(__dirname, 'parts', 'asked-again.jsonl'), backend, 'asked again', { changes: 4, apart: 3 }, ['how it went', 'as of', 'the rest']);
+  });
+});

@@ -49,6 +49,40 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     expect(kept).toEqual([expect.objectContaining({ frame: 'alice speaks …', holds: 'many', rule: expect.stringContaining('several values') })]);
   });
 
+  it('leaves out, for a question, the older statement of the value it asks for, and names it in the trace; nothing for a question about how it went', async () => {
+    const { ledger } = handle;
+    const older = await ledger.assert('asked', {
+      text: 'user: The new onboarding flow shipped on Monday and support is happy with the copy. The signup conversion of the onboarding flow is about 3.1% so far.',
+      type: 'episode',
+    });
+    clock.advance(86_400_000);
+    const newer = await ledger.assert('asked', { text: 'user: I fixed the broken email step and the onboarding signup conversion is at 4.6% this week.', type: 'episode' });
+    await indexer.catchUp();
+    const context = await recall.assemble('asked', { query: 'What is the signup conversion of the onboarding flow?' });
+    expect(context.text).toContain('4.6%');
+    expect(context.text).not.toContain('3.1%');
+    // What else the older turn said is still shown, after the newer turn.
+    expect(context.text).toContain('The new onboarding flow shipped on Monday');
+    expect(context.items.map((i) => i.memoryId).indexOf(newer.memoryId)).toBeLessThan(context.items.map((i) => i.memoryId).indexOf(older.memoryId));
+    const trace = (await recall.trace('asked', context.traceId)) as Record<string, any>;
+    expect(trace.leftOutForQuestion).toEqual([{ memoryId: older.memoryId, by: newer.memoryId, leftOut: expect.stringContaining('3.1%'), rule: expect.stringContaining('as the question asks it') }]);
+    // A question about how it went gets both values; the record itself never changed.
+    const history = await recall.assemble('asked', { query: 'How did the signup conversion of the onboarding flow change over the week?' });
+    expect(history.text).toContain('3.1%');
+    expect(history.text).toContain('4.6%');
+    expect((await ledger.memory('asked', { memoryId: older.memoryId })).text).toContain('3.1%');
+    // A turn with nothing left once its statements are left out is not shown at all.
+    const whole = await ledger.assert('asked', { text: 'user: The nightly build of the mobile app takes about 40 minutes on the runner.', type: 'episode' });
+    clock.advance(86_400_000);
+    await ledger.assert('asked', { text: 'user: After the cache fix the nightly build of the mobile app takes 25 minutes on the runner.', type: 'episode' });
+    await indexer.catchUp();
+    const build = await recall.assemble('asked', { query: 'What is the duration of the nightly build of the mobile app?' });
+    expect(build.text).toContain('25 minutes');
+    expect(build.items.map((i) => i.memoryId)).not.toContain(whole.memoryId);
+    const buildTrace = (await recall.trace('asked', build.traceId)) as Record<string, any>;
+    expect(buildTrace.excluded).toContainEqual({ memoryId: whole.memoryId, reason: expect.stringContaining('every statement of it replaced') });
+  });
+
   it('recalls the current value, never the superseded one, and stores a readable trace of every stage', async () => {
     const { ledger } = handle;
     await ledger.assert('t', { subject: 'payment service', relation: 'port', value: '8000', text: 'The payment service listens on port 8000.', validFrom: '2026-01-05' });

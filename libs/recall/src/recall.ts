@@ -11,7 +11,7 @@
  * fusion.ts for the ranking).
  */
 import { randomUUID } from 'node:crypto';
-import { alignFrames, type Clock, frameStatement, InvalidInputError, judgeFrame, languageOf, unstorableFields } from '@factledger/domain';
+import { alignFrames, changedForQuestion, type Clock, frameStatement, InvalidInputError, judgeFrame, languageOf, unstorableFields, withoutParts } from '@factledger/domain';
 import { dotProduct, type Embedder, speakerLabel, unitVector } from '@factledger/embeddings';
 import type { ProjectionRunner } from '@factledger/projections';
 import { type Kysely, sql } from 'kysely';
@@ -223,7 +223,12 @@ export class Recall {
       for (const [id, v] of read.shown) newer.set(id, v);
       ids = [...read.shown.keys()];
     }
-    const shownOf = (id: string): Shown | undefined => shown.get(id) ?? newer.get(id);
+    // The question's own view: a statement of a shown turn that a newer shown turn of the same
+    // speaker says again with another value, as the question asks it (@factledger/domain
+    // turn-parts.ts, changedForQuestion), is left out of this context as a replaced one is, and
+    // the newer turn goes just before it. Nothing is written: the turn stays whole on record.
+    const forQuestion = this.forQuestion(q.query, toShow.map((id) => shown.get(id)).filter((v) => v !== undefined));
+    const shownOf = (id: string): Shown | undefined => forQuestion.shown.get(id) ?? shown.get(id) ?? newer.get(id);
     const itemOf = (id: string): ContextItem => {
       const v = shownOf(id)!;
       return { memoryId: id, channel: 'detail', text: v.text, type: v.type, speaker: v.speaker, source: v.source, recordedAt: v.recorded_at, validFrom: v.valid_from };
@@ -267,11 +272,16 @@ export class Recall {
     const place = (id: string, channel: ContextItem['channel'], score: number | null): void => {
       if (visited.has(id)) return;
       visited.add(id);
-      // What replaced a statement of this one goes first (once), then this one.
-      for (const by of shownOf(id)?.replaced_by ?? []) {
+      // What replaced a statement of this one goes first (once), then this one, unless nothing of it is left.
+      const v = shownOf(id);
+      for (const by of v?.replaced_by ?? []) {
         if (visited.has(by) || !shownOf(by)) continue;
         place(by, channel, null);
         broughtAlong.push({ memoryId: by, before: id });
+      }
+      if (v && v.replaced_by.length > 0 && !/[\p{L}\p{N}]/u.test(v.text)) {
+        excluded.push({ memoryId: id, reason: `every statement of it replaced, by ${v.replaced_by.join(', ')}` });
+        return;
       }
       ordered.push(item(id, channel, score));
     };
@@ -317,6 +327,8 @@ export class Recall {
       channels: { profile: profile.map((r) => r.memory_id), fresh: fresh.map((r) => r.memory_id), detail: diverse.map((d) => d.item) },
       // Newer statements placed just before a shown turn whose statements they replaced.
       broughtAlong,
+      // Statements left out of shown turns for this question only: said again with another value by a newer shown turn.
+      leftOutForQuestion: forQuestion.changes,
       budget: {
         budgetTokens: q.budgetTokens,
         profileCapTokens: profileCap,
@@ -382,6 +394,24 @@ export class Recall {
   }
 
   /** The retired memories that the given ones replaced, with the reason their retirement gave. */
+  /** What `changedForQuestion` leaves out of the versions to show, as shown versions and as the trace lists it. */
+  private forQuestion(question: string, versions: readonly Shown[]): { shown: Map<string, Shown>; changes: { memoryId: string; leftOut: string; by: string; rule: string }[] } {
+    const changes = changedForQuestion(
+      question,
+      versions.map((v) => ({ memoryId: v.memory_id, text: v.text, speaker: v.speaker, validFrom: v.valid_from })),
+      languageOf(question),
+    );
+    const shown = new Map<string, Shown>();
+    for (const v of versions) {
+      const mine = changes.filter((c) => c.memoryId === v.memory_id);
+      if (mine.length === 0) continue;
+      shown.set(v.memory_id, { ...v, text: withoutParts(v.text, mine.map((c) => c.part)), replaced_by: [...new Set([...v.replaced_by, ...mine.map((c) => c.byMemoryId)])] });
+    }
+    const seen = new Set<string>();
+    const listed = changes.filter((c) => !seen.has(`${c.memoryId}:${c.part.start}`) && seen.add(`${c.memoryId}:${c.part.start}`));
+    return { shown, changes: listed.map((c) => ({ memoryId: c.memoryId, leftOut: c.part.text, by: c.byMemoryId, rule: c.rule })) };
+  }
+
   private async replacedBy(tenant: string, memoryIds: string[]): Promise<{ memory_id: string; superseded_by: string; reason: string }[]> {
     if (memoryIds.length === 0) return [];
     const rows = await sql<{ memory_id: string; superseded_by: string }>`

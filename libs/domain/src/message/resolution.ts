@@ -339,8 +339,11 @@ function names(text: string, skip: (s: number, e: number) => boolean): Found[] {
         continue;
       }
     }
+    // "I", "I'd", "I'm" …: the speaker, capitalised mid-sentence, not a name ("I'm Dana": Dana).
+    name = name.replace(/^I(?:['’](?:d|m|ve|ll|s))?(?:\s+|$)/u, '');
+    if (!name) continue;
     const lower = name.toLowerCase();
-    if (TIME_WORDS.has(lower) || lower === 'i') continue;
+    if (TIME_WORDS.has(lower)) continue;
     out.push({ value: { kind: 'name', text: name, norm: lower }, start, end });
   }
   return out;

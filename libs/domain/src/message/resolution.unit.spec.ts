@@ -141,3 +141,11 @@ describe('resolution: percentages and dates are values of their own shape', () =
     expect(analyzeStatement('We ship on 3rd October.', 'en').values[0]).toMatchObject({ kind: 'date', norm: '3 october' });
   });
 });
+
+describe('resolution: names', () => {
+  it('reads the speaker\u2019s "I", "I\u2019d", "I\u2019m" mid-sentence as no name, and keeps the name after it', () => {
+    const names = (t: string) => analyzeStatement(t, 'en').values.filter((v) => v.kind === 'name').map((v) => v.text);
+    expect(names("The disk filled up, so now I'd like to move the archive to Glacier.")).toEqual(['Glacier']);
+    expect(names("Hello there, I'm Priya and I've joined the Lisbon office.")).toEqual(['Priya', 'Lisbon']);
+  });
+});

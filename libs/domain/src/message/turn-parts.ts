@@ -36,8 +36,11 @@ const CLAUSE_OPENERS =
 const REQUEST = String.raw`(?:(?:so\s+|and\s+|but\s+)?(?:can|could|would|will)\s+you\b|(?:please|help me|let me know|tell me|show me)\b)`;
 const ASKS = new RegExp(String.raw`\?\s*$|^(?:${REQUEST}|explain\b)`, 'iu');
 
-/** A request that follows a statement in the same sentence ("…after completing 8 problems - can you help me…?"). */
-const REQUEST_AFTER = new RegExp(String.raw`(?:[,;]\s+|\s+[-—–]\s+)(?=${REQUEST})`, 'iu');
+/**
+ * A request or a question that follows a statement in the same sentence ("…after completing 8
+ * problems - can you help me…?", "…has dropped to 240 GB, so which flags should I use?").
+ */
+const REQUEST_AFTER = new RegExp(String.raw`(?:[,;]\s+|\s+[-—–]\s+)(?=${REQUEST}|(?:so\s+)?(?:what|how|which|where|when|why|who|should|shall|do|does|did|is|are|any)\b[^,;.]*\?\s*$)`, 'iu');
 
 /** Fenced code blocks and inline code, replaced by spaces of the same length (offsets stay true). */
 function blankCode(text: string): string {
@@ -242,13 +245,25 @@ function changedFrom(part: AnalysedPart, to: StatedValue): StatedValue | undefin
  */
 export function changedParts(changing: readonly AnalysedPart[], earlier: readonly { memoryId: string; text: string }[], language: Language): PartChange[] {
   if (changing.length === 0) return [];
+  return changesAmong(changing, earlier.filter((m) => !agentTurn(m.text)).map((m) => ({ memoryId: m.memoryId, parts: statedParts(m.text, language) })));
+}
+
+/** A text's parts that state a value as holding (of a changeable shape, or a bare number); `worth`: which parts to analyse at all. */
+function statedParts(text: string, language: Language, worth: (part: TurnPart) => boolean = () => true): AnalysedPart[] {
+  return turnParts(text)
+    .filter(worth)
+    .map((p) => analysePart(p, language))
+    .filter((p) => p.held.length > 0 || p.bare.length > 0);
+}
+
+/** `changedParts` over parts analysed once; `anchor`: the words two parts must share two of instead of half the shorter topic (a question's). */
+function changesAmong(changing: readonly AnalysedPart[], earlier: readonly { memoryId: string; parts: readonly AnalysedPart[] }[], anchor?: ReadonlySet<string>): PartChange[] {
   const out: PartChange[] = [];
   for (const memory of earlier) {
-    if (agentTurn(memory.text)) continue;
-    for (const theirs of turnParts(memory.text).map((p) => analysePart(p, language))) {
+    for (const theirs of memory.parts) {
       if (theirs.held.length === 0) continue;
       for (const by of changing) {
-        const change = compareParts(theirs, by);
+        const change = compareParts(theirs, by, anchor);
         if (change) out.push({ memoryId: memory.memoryId, part: { start: theirs.start, end: theirs.end, text: theirs.text }, by: { start: by.start, end: by.end, text: by.text }, ...change });
       }
     }
@@ -313,7 +328,7 @@ function objects(text: string, shared: ReadonlySet<string>): Map<string, Set<str
   return out;
 }
 
-function compareParts(old: AnalysedPart, next: AnalysedPart): Omit<PartChange, 'memoryId' | 'part' | 'by'> | null {
+function compareParts(old: AnalysedPart, next: AnalysedPart, anchor?: ReadonlySet<string>): Omit<PartChange, 'memoryId' | 'part' | 'by'> | null {
   if (old.statement.holder !== next.statement.holder) return null;
   // The same value of a shape said on both sides: the part is about that, and what differs is something else.
   if (next.held.some((n) => old.held.some((o) => sameShape(o, n) && o.norm === n.norm))) return null;
@@ -327,14 +342,16 @@ function compareParts(old: AnalysedPart, next: AnalysedPart): Omit<PartChange, '
   const counted = pair.n.kind === 'count' && !next.held.includes(pair.n) && pair.o.unit ? [stem(pair.o.unit)] : [];
   const shared = [...new Set([...[...next.topic].filter((w) => old.topic.has(w)), ...counted])];
   if (pair.n.kind === 'count' && !COUNT_CUE.test(next.text)) return null;
-  // Two words in common, and at least half of the shorter topic: a long turn shares two words with many.
-  if (shared.length < MIN_SHARED || shared.length < MIN_SHARE * Math.min(next.topic.size, old.topic.size)) return null;
+  // Two words in common, and at least half of the shorter topic: a long turn shares two words with many
+  // (for a question: two of its words in common, whatever else each part says).
+  if (anchor ? shared.filter((w) => anchor.has(w)).length < MIN_SHARED : shared.length < MIN_SHARED || shared.length < MIN_SHARE * Math.min(next.topic.size, old.topic.size)) return null;
   // Another thing named on each side: two things, each with its value.
   const named = (a: AnalysedPart, b: AnalysedPart) =>
     a.statement.values.filter((v) => (v.kind === 'name' || v.kind === 'identifier' || v.kind === 'path') && !b.statement.values.some((w) => w.norm === v.norm) && !b.statement.words.has(stem(v.norm))).length;
   if (named(old, next) > 0 && named(next, old) > 0) return null;
-  // Another qualifier or object of a word both share: two things.
-  if (saidOfOtherThings(old.text, next.text, shared, qualifiers) || saidOfOtherThings(old.text, next.text, shared, objects)) return null;
+  // Another qualifier or object of a word both share (of the question's words, when one asks): two things.
+  const told = anchor ? shared.filter((w) => anchor.has(w)) : shared;
+  if (saidOfOtherThings(old.text, next.text, told, qualifiers) || saidOfOtherThings(old.text, next.text, told, objects)) return null;
   const cue = next.text.match(STATE_CUE)![0];
   return {
     kind: pair.n.kind,
@@ -344,4 +361,55 @@ function compareParts(old: AnalysedPart, next: AnalysedPart): Omit<PartChange, '
     cue,
     rule: `the same ${pair.n.kind}${pair.n.unit ? ` in ${pair.n.unit}` : ''} of one topic (${shared.join(', ')}), said to hold now ("${cue}")`,
   };
+}
+
+// ---- a question's own view: the value it asks for, said again later ------------------------------
+
+/**
+ * A question about how a value went rather than what it is ("how many days between …", "how
+ * long did it take to go from 60% to 85%", "what was my initial score", "which came first: … or
+ * …"): the earlier values are its answer, so none is left out for it.
+ */
+const ASKS_HOW_IT_WENT =
+  /\bhow (?:many|much) (?:days|weeks|months|years|time)\b|\b(?:between|how long|since when|before|earlier|previous|previously|original|originally|initial|initially|at first|used to|over time|history|changed?|progress)\b|\bfrom\s+[^\s,?]+\s+to\b|\bfirst\b[^?]*\bor\b/iu;
+
+/** A turn as a question's changes compare it: what it says, who said it, from when it holds. */
+export interface TurnSaid {
+  memoryId: string;
+  text: string;
+  speaker: string;
+  validFrom: Date;
+}
+
+/**
+ * The statements among a few turns that a newer turn of the same speaker says again with another
+ * value, for one question. At write time no question narrows the topic, so a new part must share
+ * half of the shorter part's topic (`changedParts`): two long turns share a few words with many. A
+ * question names what it is about: two parts that share two of its words and give values of one
+ * shape, the newer said to hold now, are the value it asks for changed. The other tests hold: the
+ * holder, things named on one side only, a word of the question qualified otherwise on each side,
+ * goals and "from" values, a count only on a word of totals. None for a question about how a value
+ * went. Pure.
+ */
+export function changedForQuestion(question: string, turns: readonly TurnSaid[], language: Language): (PartChange & { byMemoryId: string })[] {
+  if (turns.length < 2 || ASKS_HOW_IT_WENT.test(question)) return [];
+  const asked = new Set([...analyzeStatement(question, language).words].filter((w) => w.length > 2 && !DISCOURSE.has(w)));
+  if (asked.size < MIN_SHARED) return [];
+  // Each turn's parts analysed once; a part that names fewer than two of the question's words answers
+  // it with nothing (counted on its words first: analysing a part costs far more than stemming it).
+  const count = (words: Iterable<string>): number => [...new Set(words)].filter((w) => asked.has(w)).length;
+  const worth = (p: TurnPart): boolean => count((p.text.match(WORD) ?? []).map((w) => stem(w.toLowerCase()))) >= MIN_SHARED;
+  const said = turns
+    .filter((t) => !agentTurn(t.text, t.speaker))
+    .sort((a, b) => +a.validFrom - +b.validFrom)
+    .map((t) => ({ ...t, parts: statedParts(t.text, language, worth).filter((p) => count(p.topic) >= MIN_SHARED) }));
+  const out: (PartChange & { byMemoryId: string })[] = [];
+  for (const [i, next] of said.entries()) {
+    // Only a part said to hold now changes one, as at write time: a value merely said later may be of another occasion.
+    const changing = next.parts.filter((p) => STATE_CUE.test(p.text));
+    if (changing.length === 0) continue;
+    const earlier = said.slice(0, i).filter((t) => t.speaker === next.speaker && +t.validFrom < +next.validFrom && t.parts.length > 0);
+    for (const c of changesAmong(changing, earlier, asked)) out.push({ ...c, byMemoryId: next.memoryId, rule: `${c.rule}, as the question asks it` });
+  }
+  return out;
 }

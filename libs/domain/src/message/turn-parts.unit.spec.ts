@@ -1,4 +1,4 @@
-import { changedParts, changingParts, MAX_PART_WORDS, turnParts } from './turn-parts';
+import { changedForQuestion, changedParts, changingParts, MAX_PART_WORDS, turnParts } from './turn-parts';
 
 const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
 
@@ -18,6 +18,7 @@ describe('turnParts: the statements inside a turn', () => {
 
   it('keeps the statement of a sentence that then asks, and not the request', () => {
     expect(turnParts('Our API has 40 endpoints, can you list the ones without tests?').map((p) => p.text)).toEqual(['Our API has 40 endpoints']);
+    expect(turnParts('The shared volume has now grown to 2 TB, so which retention flags should I use?').map((p) => p.text)).toEqual(['The shared volume has now grown to 2 TB']);
     expect(turnParts('Can you list the endpoints of our API, please?')).toEqual([]);
   });
 
@@ -122,5 +123,68 @@ describe('changedParts: a statement inside an earlier turn that a new one change
   it('compares only the parts that say a value holds now, and finds nothing to look up otherwise', () => {
     expect(changingParts('Thanks for the help with the refund cases!', 'en')).toEqual([]);
     expect(changingParts('The integration suite now has 180 tests.', 'en').map((p) => [...p.topic])).toEqual([['integration', 'suit']]);
+  });
+});
+
+describe('changedForQuestion: a value the question asks for, said again later', () => {
+  const at = (day: number) => new Date(Date.UTC(2025, 0, day));
+  const turn = (memoryId: string, day: number, text: string, speaker = 'user') => ({ memoryId, text, speaker, validFrom: at(day) });
+  // Two long turns about the same figure: too little in common for the rule that holds at write time.
+  const earlier = turn(
+    'm1',
+    1,
+    "user: We're rebuilding the checkout page in React this month, the design review went well, and the median page load of the checkout is about 900ms on a cold cache, which the marketing team keeps complaining about.",
+  );
+  const later = turn(
+    'm2',
+    20,
+    "user: Quick update while I wire up analytics events for the funnel: the checkout page load has now dropped to 420ms after we split the vendor bundle and deferred the chat widget script.",
+  );
+
+  it('leaves out the older statement of the value the question names, for the newer one', () => {
+    expect(changedParts(changingParts(later.text, 'en'), [earlier], 'en')).toEqual([]);
+    const changes = changedForQuestion('What is the page load time of the checkout page?', [later, earlier], 'en');
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ memoryId: 'm1', byMemoryId: 'm2', oldValue: '900ms', newValue: '420ms' });
+    expect(earlier.text.slice(changes[0]!.part.start, changes[0]!.part.end)).toContain('900ms');
+    expect(changes[0]!.rule).toContain('as the question asks it');
+  });
+
+  it('leaves nothing out for a question about how the value went', () => {
+    for (const q of [
+      'How many days passed between the slow checkout page load and the fast one?',
+      'How did the checkout page load go from 900ms to 420ms?',
+      'What was the initial page load time of the checkout page?',
+    ])
+      expect(changedForQuestion(q, [earlier, later], 'en')).toEqual([]);
+  });
+
+  it('needs the question to name the topic in both statements', () => {
+    expect(changedForQuestion('How is the funnel analytics going?', [earlier, later], 'en')).toEqual([]);
+  });
+
+  it('compares turns of one speaker, never the agent, and only an older with a newer that says its value holds now', () => {
+    const other = { ...earlier, speaker: 'dana' };
+    expect(changedForQuestion('What is the page load time of the checkout page?', [other, later], 'en')).toEqual([]);
+    const agent = { ...earlier, text: earlier.text.replace(/^user:/, 'assistant:') };
+    expect(changedForQuestion('What is the page load time of the checkout page?', [agent, later], 'en')).toEqual([]);
+    // Said the other way round, the later turn says no word of now: a value merely said later may be of another occasion.
+    const sooner = { ...later, validFrom: at(0) };
+    expect(changedForQuestion('What is the page load time of the checkout page?', [earlier, sooner], 'en')).toEqual([]);
+  });
+
+  it('keeps a count of things done, which adds up, unless a word says it is a total', () => {
+    const first = turn('m5', 1, 'user: For the parser refactor I closed 12 tickets this sprint, mostly small ones.');
+    const second = turn('m6', 20, 'user: This sprint I closed 9 tickets for the parser refactor, two of them large.');
+    const q = 'How many tickets did I close for the parser refactor?';
+    expect(changedForQuestion(q, [first, second], 'en')).toEqual([]);
+    const total = turn('m7', 20, 'user: For the parser refactor I have now closed 21 tickets in total.');
+    expect(changedForQuestion(q, [first, total], 'en').map((c) => c.byMemoryId)).toEqual(['m7']);
+  });
+
+  it('keeps both when each names another thing, as at write time', () => {
+    const staging = turn('m3', 1, 'user: The staging checkout page load is about 900ms on a cold cache.');
+    const production = turn('m4', 20, 'user: The production checkout page load has now dropped to 420ms.');
+    expect(changedForQuestion('What is the page load time of the checkout page?', [staging, production], 'en')).toEqual([]);
   });
 });
