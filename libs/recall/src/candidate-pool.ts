@@ -60,6 +60,8 @@ export interface Shown {
   valid_from: Date;
   /** The memories whose statements replaced the parts of this text left out at the read's (validAt, knownAt); empty when none. */
   replaced_by: string[];
+  /** Memories whose change to this text was rolled back by then: never made again for a question (recall.ts). */
+  kept_apart: string[];
 }
 
 /**
@@ -177,10 +179,11 @@ export function byBest(found: Iterable<Found>): Map<string, Found> {
  * A version's text as a read at `at` shows it: without the statements inside it that a newer
  * memory had replaced by then (see @factledger/domain turn-parts.ts). The text on record is whole.
  */
-export function shownText(text: string, hidden: readonly HiddenPart[] | null | undefined, at: AsOf): Pick<Shown, 'text' | 'replaced_by'> {
-  if (!hidden?.length) return { text, replaced_by: [] };
+export function shownText(text: string, hidden: readonly HiddenPart[] | null | undefined, at: AsOf): Pick<Shown, 'text' | 'replaced_by' | 'kept_apart'> {
+  if (!hidden?.length) return { text, replaced_by: [], kept_apart: [] };
   const parts = hiddenAt(hidden, at.validAt.getTime(), at.knownAt.getTime());
-  return { text: withoutParts(text, parts), replaced_by: [...new Set(parts.map((p) => p.by))] };
+  const undone = hidden.filter((p) => p.undoneAt !== null && p.undoneAt <= at.knownAt.getTime());
+  return { text: withoutParts(text, parts), replaced_by: [...new Set(parts.map((p) => p.by))], kept_apart: [...new Set(undone.map((p) => p.by))] };
 }
 
 interface FoundRow extends Omit<Found, 'vector' | 'neighbour_of' | 'bm25' | 'matched_idf' | 'key_idf'> {
@@ -396,7 +399,7 @@ export class CandidatePool {
     const statement = this.lagSource.lagStatement();
     const outside = statement ? null : this.lagSource.lagRow();
     outside?.catch(() => undefined); // awaited below; a failure must not also go unhandled
-    const row = await sql<{ shown: (Omit<Shown, 'recorded_at' | 'valid_from' | 'replaced_by'> & { recorded_at: string; valid_from: string; hidden_parts: HiddenPart[] | null })[]; lag: CheckpointLagRow }>`
+    const row = await sql<{ shown: (Omit<Shown, 'recorded_at' | 'valid_from' | 'replaced_by' | 'kept_apart'> & { recorded_at: string; valid_from: string; hidden_parts: HiddenPart[] | null })[]; lag: CheckpointLagRow }>`
       SELECT
         (SELECT coalesce(json_agg(s), '[]') FROM (
           SELECT p.memory_id, v.text, v.type, v.speaker, v.source, v.valid_from, m.recorded_at, v.hidden_parts

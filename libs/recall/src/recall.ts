@@ -396,11 +396,13 @@ export class Recall {
   /** The retired memories that the given ones replaced, with the reason their retirement gave. */
   /** What `changedForQuestion` leaves out of the versions to show, as shown versions and as the trace lists it. */
   private forQuestion(question: string, versions: readonly Shown[]): { shown: Map<string, Shown>; changes: { memoryId: string; leftOut: string; by: string; rule: string }[] } {
+    const apart = new Map(versions.map((v) => [v.memory_id, new Set(v.kept_apart)]));
+    // A change of the same pair rolled back at write time (an operator's "these are two things") is not made again here.
     const changes = changedForQuestion(
       question,
       versions.map((v) => ({ memoryId: v.memory_id, text: v.text, speaker: v.speaker, validFrom: v.valid_from })),
       languageOf(question),
-    );
+    ).filter((c) => !apart.get(c.memoryId)?.has(c.byMemoryId));
     const shown = new Map<string, Shown>();
     for (const v of versions) {
       const mine = changes.filter((c) => c.memoryId === v.memory_id);
