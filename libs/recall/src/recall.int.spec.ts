@@ -52,11 +52,15 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
   it('leaves out, for a question, the older statement of the value it asks for, and names it in the trace; nothing for a question about how it went', async () => {
     const { ledger } = handle;
     const older = await ledger.assert('asked', {
-      text: 'user: The new onboarding flow shipped on Monday and support is happy with the copy. The signup conversion of the onboarding flow is about 3.1% so far.',
+      text:
+        'user: The new onboarding flow shipped on Monday and support is happy with the copy. With the redesigned welcome screen, the shorter form and the new pricing table, the signup conversion of the onboarding flow sits at about 3.1% on mobile traffic so far.',
       type: 'episode',
     });
     clock.advance(86_400_000);
-    const newer = await ledger.assert('asked', { text: 'user: I fixed the broken email step and the onboarding signup conversion is at 4.6% this week.', type: 'episode' });
+    const newer = await ledger.assert('asked', {
+      text: 'user: I fixed the broken email verification step yesterday, rewrote the reminder copy with the growth team, and onboarding signup conversion is now at 4.6%.',
+      type: 'episode',
+    });
     await indexer.catchUp();
     const context = await recall.assemble('asked', { query: 'What is the signup conversion of the onboarding flow?' });
     expect(context.text).toContain('4.6%');
@@ -74,7 +78,7 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     // A turn with nothing left once its statements are left out is not shown at all.
     const whole = await ledger.assert('asked', { text: 'user: The nightly build of the mobile app takes about 40 minutes on the runner.', type: 'episode' });
     clock.advance(86_400_000);
-    await ledger.assert('asked', { text: 'user: After the cache fix the nightly build of the mobile app takes 25 minutes on the runner.', type: 'episode' });
+    await ledger.assert('asked', { text: 'user: After the cache fix the nightly build of the mobile app now takes 25 minutes on the runner.', type: 'episode' });
     await indexer.catchUp();
     const build = await recall.assemble('asked', { query: 'What is the duration of the nightly build of the mobile app?' });
     expect(build.text).toContain('25 minutes');
