@@ -45,8 +45,8 @@ export interface RenderOptions {
 const day = (d: Date): string => d.toISOString().slice(0, 10);
 /** An angle bracket (or its small or full-width form) that could open a tag: before a letter, `/`, `!` or `?`, spaces between or not. "<3" and "2 < 3" stay. */
 const TAG_START = /[<\uFE64\uFF1C](?=\s*[\p{L}/!?\uFF0F])/gu;
-/** One line of plain text: whitespace, control characters and line or paragraph separators as single spaces, and no tag can open. */
-const oneLine = (text: string): string =>
+/** One line of plain text: whitespace, control characters and line or paragraph separators as single spaces, and no tag can open (how the block shows any text of a memory). */
+export const oneLine = (text: string): string =>
   text
     .replace(/[\s\p{Cc}\u2028\u2029]+/gu, ' ')
     .replace(TAG_START, '‹')
