@@ -227,7 +227,11 @@ export class Recall {
     // speaker says again with another value, as the question asks it (@factledger/domain
     // turn-parts.ts, changedForQuestion), is left out of this context as a replaced one is, and
     // the newer turn goes just before it. Nothing is written: the turn stays whole on record.
-    const forQuestion = this.forQuestion(q.query, toShow.map((id) => shown.get(id)).filter((v) => v !== undefined));
+    // Prose only: a structured fact's value is replaced by its key, at write time.
+    const forQuestion = this.forQuestion(
+      q.query,
+      toShow.filter((id) => pool.get(id)?.kind === 'prose').map((id) => shown.get(id)).filter((v) => v !== undefined),
+    );
     const shownOf = (id: string): Shown | undefined => forQuestion.shown.get(id) ?? shown.get(id) ?? newer.get(id);
     const itemOf = (id: string): ContextItem => {
       const v = shownOf(id)!;

@@ -399,16 +399,28 @@ export function changedForQuestion(question: string, turns: readonly TurnSaid[],
   // it with nothing (counted on its words first: analysing a part costs far more than stemming it).
   const count = (words: Iterable<string>): number => [...new Set(words)].filter((w) => asked.has(w)).length;
   const worth = (p: TurnPart): boolean => count((p.text.match(WORD) ?? []).map((w) => stem(w.toLowerCase()))) >= MIN_SHARED;
-  const said = turns
-    .filter((t) => !agentTurn(t.text, t.speaker))
-    .sort((a, b) => +a.validFrom - +b.validFrom)
-    .map((t) => ({ ...t, parts: statedParts(t.text, language, worth).filter((p) => count(p.topic) >= MIN_SHARED) }));
+  const said = turns.filter((t) => !agentTurn(t.text, t.speaker)).sort((a, b) => +a.validFrom - +b.validFrom);
+  // Only a part said to hold now changes one, as at write time (a value merely said later may be of
+  // another occasion): nothing to analyse before the last turn that says so, nor without one.
+  let last = said.length - 1;
+  while (last >= 0 && !STATE_CUE.test(said[last]!.text)) last--;
+  if (last < 1) return [];
+  const analysed = new Map<number, AnalysedPart[]>();
+  const partsOf = (i: number): AnalysedPart[] => {
+    let parts = analysed.get(i);
+    if (!parts) analysed.set(i, (parts = statedParts(said[i]!.text, language, worth).filter((p) => count(p.topic) >= MIN_SHARED)));
+    return parts;
+  };
   const out: (PartChange & { byMemoryId: string })[] = [];
-  for (const [i, next] of said.entries()) {
-    // Only a part said to hold now changes one, as at write time: a value merely said later may be of another occasion.
-    const changing = next.parts.filter((p) => STATE_CUE.test(p.text));
+  for (let i = 1; i <= last; i++) {
+    const next = said[i]!;
+    if (!STATE_CUE.test(next.text)) continue;
+    const changing = partsOf(i).filter((p) => STATE_CUE.test(p.text));
     if (changing.length === 0) continue;
-    const earlier = said.slice(0, i).filter((t) => t.speaker === next.speaker && +t.validFrom < +next.validFrom && t.parts.length > 0);
+    const earlier = said
+      .slice(0, i)
+      .map((t, j) => ({ ...t, parts: t.speaker === next.speaker && +t.validFrom < +next.validFrom ? partsOf(j) : [] }))
+      .filter((t) => t.parts.length > 0);
     for (const c of changesAmong(changing, earlier, asked)) out.push({ ...c, byMemoryId: next.memoryId, rule: `${c.rule}, as the question asks it` });
   }
   return out;
