@@ -16,10 +16,9 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import type { Backend } from '@factledger/store';
-import { oneLine } from '@factledger/recall';
 import { BASELINES, type BaselineName } from '../apps/cli/src/eval/baselines';
 import { compareRuns, evalFile } from '../apps/cli/src/eval/run-eval';
-import type { ScenarioReport } from '../apps/cli/src/eval/scenario-runner';
+import { contextShows, type ScenarioReport } from '../apps/cli/src/eval/scenario-runner';
 import { msSince, tick } from './stats';
 
 const SETS = { locomo: { leaveOut: null }, beam: { leaveOut: 'event_ordering' } } as const;
@@ -72,7 +71,7 @@ async function main(): Promise<void> {
         all: rate(r.reports, () => true),
         ...(SETS[SET].leaveOut ? { [`without ${SETS[SET].leaveOut}`]: rate(r.reports, (s) => !s.note?.includes(SETS[SET].leaveOut!)) } : {}),
         // The new value's message whole, and no message that stated the old one opening the context.
-        newOnly: rate(r.reports, (s) => staleOpenings(s).length > 0, (s) => s.status === 'passed' && !staleOpenings(s).some((o) => s.context?.text.includes(o) || s.context?.text.includes(oneLine(o)))),
+        newOnly: rate(r.reports, (s) => staleOpenings(s).length > 0, (s) => s.status === 'passed' && !staleOpenings(s).some((o) => contextShows(s.context?.text ?? '', o))),
         byNote: Object.fromEntries([...new Set(r.reports.flatMap((x) => x.steps.map((s) => s.note).filter((n): n is string => !!n)))].sort().map((n) => [n, rate(r.reports, (s) => s.note === n)])),
         oneEvidenceTurn: rate(r.reports, (s) => s.expected === 1),
         twoOrMore: rate(r.reports, (s) => (s.expected ?? 0) > 1),

@@ -397,7 +397,6 @@ export class Recall {
     return { weight, found, ranked, adjacency, stems, trigrams, fused, relevant };
   }
 
-  /** The retired memories that the given ones replaced, with the reason their retirement gave. */
   /** What `changedForQuestion` leaves out of the versions to show, as shown versions and as the trace lists it. */
   private forQuestion(question: string, versions: readonly Shown[]): { shown: Map<string, Shown>; changes: { memoryId: string; leftOut: string; by: string; rule: string }[] } {
     const apart = new Map(versions.map((v) => [v.memory_id, new Set(v.kept_apart)]));
@@ -418,6 +417,7 @@ export class Recall {
     return { shown, changes: listed.map((c) => ({ memoryId: c.memoryId, leftOut: c.part.text, by: c.byMemoryId, rule: c.rule })) };
   }
 
+  /** The retired memories that the given ones replaced, with the reason their retirement gave. */
   private async replacedBy(tenant: string, memoryIds: string[]): Promise<{ memory_id: string; superseded_by: string; reason: string }[]> {
     if (memoryIds.length === 0) return [];
     const rows = await sql<{ memory_id: string; superseded_by: string }>`

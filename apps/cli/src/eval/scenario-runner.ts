@@ -323,6 +323,15 @@ async function runBaseline(step: Step, tenant: string, at: Date, rag: Baseline):
   return ['done', `'${step.step}' has no effect on naive RAG`];
 }
 
+/**
+ * Whether a context's text holds a text, looked for as the block shows it too (one line, "<"
+ * before a tag's letter as "‹"): a message with markup in it is in the context when its line is,
+ * for factledger and every baseline alike.
+ */
+export function contextShows(contextText: string, text: string): boolean {
+  return contextText.includes(text) || contextText.includes(oneLine(text));
+}
+
 function judgeContext(step: Step, context: AssembledContext): Judged {
   const seen = `${context.items.length} items, ${context.tokens}/${context.budgetTokens} tokens, ${context.text.length} chars${context.traceId ? ` (trace ${context.traceId})` : ''}`;
   const shownContext: StepReport['context'] = {
@@ -334,11 +343,8 @@ function judgeContext(step: Step, context: AssembledContext): Judged {
   const expect = step.expect;
   if (!expect) return ['done', seen, shownContext];
   const problems: string[] = [];
-  // A text is looked for as the block shows it (one line, "<" before a tag's letter as "‹"): a message
-  // with markup in it is in the context when its line is, for factledger and every baseline alike.
-  const holds = (s: string): boolean => context.text.includes(s) || context.text.includes(oneLine(s));
-  for (const s of (expect.contains ?? []) as string[]) if (!holds(s)) problems.push(`missing ${JSON.stringify(s)}`);
-  for (const s of (expect.absent ?? []) as string[]) if (holds(s)) problems.push(`should not show ${JSON.stringify(s)}`);
+  for (const s of (expect.contains ?? []) as string[]) if (!contextShows(context.text, s)) problems.push(`missing ${JSON.stringify(s)}`);
+  for (const s of (expect.absent ?? []) as string[]) if (contextShows(context.text, s)) problems.push(`should not show ${JSON.stringify(s)}`);
   if (typeof expect.maxChars === 'number' && context.text.length > expect.maxChars) problems.push(`${context.text.length} chars > ${expect.maxChars}`);
   const shown = context.items.map((it) => `[${it.channel}] ${it.text}`).join(' | ');
   return problems.length ? ['failed', `${problems.join('; ')} — ${seen}: ${shown}`, shownContext] : ['passed', seen, shownContext];
