@@ -146,8 +146,10 @@ export const PACKING_UNIT_TOKENS = 100;
  *
  * Each line is counted once: an item costs its line, plus its heading when no item taken before
  * it shares it (display order keeps items of one heading together). Lines joined by newlines
- * tokenize as apart or a token shorter, so the running sum is a bound; the block is counted whole
- * at the end, and should that ever say more than the budget, items come off the end until it fits.
+ * tokenize as apart or a token shorter, so the running sum is a bound: the prefix it takes is
+ * then extended while the rest, rendered and counted whole, still fits its room (a prefix all the
+ * same, so monotone). The whole block is counted at the end, and should that ever say more than
+ * the budget, items come off the end until it fits.
  */
 export function fitBudget(
   items: readonly ContextItem[],
@@ -207,6 +209,10 @@ export function fitBudget(
   const restCosts = costs(order);
   let n = 0;
   for (let used = 0; n < order.length && used + restCosts[n]! <= room; n++) used += restCosts[n]!;
+  // The running sum is a bound: counted whole, the block may hold the next items of the order
+  // too. Still a prefix, extended while it fits and no further, so still monotone.
+  const restTokens = (k: number): number => count(renderContext(order.slice(0, k), options)) - frame;
+  while (n < order.length && restTokens(n + 1) <= room) n++;
   const included = [...profile.slice(0, taken.n), ...order.slice(0, n)];
   const cut: BudgetCut['cut'] = [
     ...profile.slice(taken.n).map((item) => ({ item, reason: `profile cap of ${capOf(budgetTokens)} tokens` })),

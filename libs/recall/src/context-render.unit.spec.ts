@@ -193,6 +193,19 @@ describe('context rendering and budget', () => {
     expect(small.cut.map((x) => x.item.memoryId)).toEqual(['long', 'd', 'e']);
   });
 
+  it('counts the block whole before it stops: a last item the running sum would refuse goes in when the whole block fits', () => {
+    // A line ending in a full stop and the newline after it are one token together: summed line
+    // by line, each such line counts one token more than it costs in the block.
+    const notes = ['a', 'b', 'c', 'd'].map((id) => item(id, 'detail', `Note ${id} says the class starts on Monday.`));
+    const count = (t: string) => tokens.count(t);
+    const whole = count(renderContext(notes));
+    const cut = fitBudget(notes, whole, 0, count);
+    expect(cut.included.map((i) => i.memoryId)).toEqual(['a', 'b', 'c', 'd']);
+    expect(cut.tokens).toBe(whole);
+    // One token less, and the last one stays out: the prefix stops there.
+    expect(fitBudget(notes, whole - 1, 0, count).included.map((i) => i.memoryId)).toEqual(['a', 'b', 'c']);
+  });
+
   it('keeps room the profile would take at a larger budget, so a long core memory joining never pushes the rest out', () => {
     const core = [item('p1', 'profile', 'I am vegetarian.'), item('p2', 'profile', 'word '.repeat(150).trim())];
     const rest = ['a', 'b', 'c', 'd'].map((id) => item(id, 'detail', `A detail that says ${id} about the plan in a few words.`));
