@@ -177,7 +177,8 @@ export interface PartChange {
  * no part, and nothing need be looked up for it.
  */
 export function changingParts(text: string, language: Language): AnalysedPart[] {
-  if (agentTurn(text)) return [];
+  // A part is a span of the text between word boundaries: no cue in the text, none in any part.
+  if (agentTurn(text) || !STATE_CUE.test(text)) return [];
   return turnParts(text)
     .map((p) => analysePart(p, language))
     .filter((p) => (p.held.length > 0 || p.bare.length > 0) && STATE_CUE.test(p.text) && p.topic.size >= MIN_SHARED);
