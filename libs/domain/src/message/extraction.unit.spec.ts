@@ -568,7 +568,11 @@ describe('extraction: names and values', () => {
   });
 });
 
-describe('extraction: stays fast on long input', () => {
+describe('extraction: long input', () => {
+  // A pattern that backtracks catastrophically takes seconds or hours on input like this: each
+  // case only has to finish (within two seconds, about a hundred times what it takes here) and
+  // say the same twice. How fast the write path is lives in `npm run bench:ingest`, not in a unit
+  // test.
   it.each([
     ['long English prose', 'The migration took most of the afternoon because the cluster kept timing out. '.repeat(70)],
     ['one English sentence, no end', 'my port is the set to now and I moved to is are '.repeat(110)],
@@ -576,13 +580,10 @@ describe('extraction: stays fast on long input', () => {
     ['Korean without spaces', '서울로이사에서살아를좋아해는은'.repeat(360)],
     ['Korean words', '결제 서비스 포트는 친구가 서울에 '.repeat(280)],
     ['one long token', 'a'.repeat(6000)],
-  ])('%s (5,000+ characters) in well under 50 ms', (_, text) => {
+  ])('%s (5,000+ characters) finishes', (_, text) => {
     expect(text.length).toBeGreaterThanOrEqual(5000);
-    extract(text);
-    const start = performance.now();
-    extract(text);
-    expect(performance.now() - start).toBeLessThan(50);
-  });
+    expect(extract(text)).toEqual(extract(text));
+  }, 2_000);
 });
 
 describe('extraction: everyday set phrases about oneself', () => {

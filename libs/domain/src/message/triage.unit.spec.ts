@@ -193,17 +193,18 @@ describe('triage: language and topic', () => {
   });
 });
 
-describe('triage: stays fast on long input', () => {
+describe('triage: long input', () => {
+  // A pattern that backtracks catastrophically takes seconds or hours on input like this: each
+  // case only has to finish (within two seconds, about a hundred times what it takes here) and
+  // say the same twice. How fast the write path is lives in `npm run bench:ingest`, not in a unit
+  // test.
   it.each([
     ['long English prose', 'The migration took most of the afternoon because the cluster kept timing out. '.repeat(70)],
     ['one sentence without an end', 'what which who where when how '.repeat(170)],
     ['Korean without spaces', '어디언제누구뭐'.repeat(720)],
     ['commas', 'When I, '.repeat(625)],
-  ])('%s (5,000+ characters) in well under 50 ms', (_, text) => {
+  ])('%s (5,000+ characters) finishes', (_, text) => {
     expect(text.length).toBeGreaterThanOrEqual(5000);
-    triageMessage(text);
-    const start = performance.now();
-    triageMessage(text);
-    expect(performance.now() - start).toBeLessThan(50);
-  });
+    expect(triageMessage(text)).toEqual(triageMessage(text));
+  }, 2_000);
 });
