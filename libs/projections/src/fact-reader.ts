@@ -9,9 +9,6 @@ import type { HistoryRow, MemoryRow } from './fact-projection';
 import { HISTORY_COLUMNS, historyFromDb, memoryFromDb } from './postgres-fact-projection';
 import type { ProjectionExecutor } from './projection';
 
-/** What frame alignment reads of a memory it may restate. */
-export type RestatingRow = Pick<MemoryRow, 'memoryId' | 'streamId' | 'kind' | 'subject' | 'relation' | 'scope' | 'text' | 'speaker' | 'authority' | 'validFrom' | 'recordedAt'>;
-
 export interface ErasedMemory {
   erasureId: string;
   erasedAt: string;
@@ -157,30 +154,17 @@ export class FactReader {
    * @factledger/domain restatement.ts): prose and frame keys of the same subject and verb (`stem`,
    * its words as written, compared as fl_frame_text makes them), or, without a stem (Korean), that
    * begin with the statement's first word (fl_frame_head); a range on index fl_memories_frame_text
-   * (byte order, so that a plan made once serves any words). Newest first, at most `limit`. Only
-   * the columns alignment reads: it runs before every prose write.
+   * (byte order, so that a plan made once serves any words). Newest first, at most `limit`.
    */
-  async restating(tenant: string, p: { text: string; stem: string | null; now: Date; limit?: number }): Promise<RestatingRow[]> {
-    const rows = await sql<{ memory_id: string; stream_id: string; kind: MemoryRow['kind']; subject: string | null; relation: string | null; scope: MemoryRow['scope']; text: string; speaker: MemoryRow['speaker']; authority: number; valid_from: Date; recorded_at: Date }>`${PREPARED}
-      SELECT memory_id, stream_id, kind, subject, relation, scope, text, speaker, authority, valid_from, recorded_at FROM fl_memories
+  async restating(tenant: string, p: { text: string; stem: string | null; now: Date; limit?: number }): Promise<MemoryRow[]> {
+    const rows = await sql`${PREPARED}
+      SELECT * FROM fl_memories
       WHERE tenant = ${tenant} AND status = 'active' AND (kind = 'prose' OR relation LIKE '%…%')
         AND fl_frame_text(text) ~>=~ (CASE WHEN ${p.stem}::text IS NULL THEN fl_frame_head(${p.text}) ELSE fl_frame_text(${p.stem}) || ' ' END)
         AND fl_frame_text(text) ~<~ (CASE WHEN ${p.stem}::text IS NULL THEN fl_frame_head(${p.text}) || chr(1114111) ELSE fl_frame_text(${p.stem}) || '!' END)
         AND (valid_to IS NULL OR valid_to > ${p.now.toISOString()}::timestamptz)
       ORDER BY recorded_at DESC LIMIT ${p.limit ?? 50}`.execute(this.db);
-    return rows.rows.map((r) => ({
-      memoryId: r.memory_id,
-      streamId: r.stream_id,
-      kind: r.kind,
-      subject: r.subject,
-      relation: r.relation,
-      scope: r.scope,
-      text: r.text,
-      speaker: r.speaker,
-      authority: r.authority,
-      validFrom: new Date(r.valid_from).getTime(),
-      recordedAt: new Date(r.recorded_at),
-    }));
+    return rows.rows.map(memoryFromDb);
   }
 
   /**
