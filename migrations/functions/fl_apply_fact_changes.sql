@@ -2,8 +2,14 @@
 -- or one batch of the runner (apply), as one jsonb. Inline, it first checks in one statement that
 -- every stream's stored watermark is the one the changes were folded from (a lateral primary-key
 -- lookup per stream, locking it): if not, it applies nothing and the runner catches up instead.
+-- Before that, inline, it checks the append's frame guards (the Ledger's restatement plans: the
+-- memories fl_restating finds for each statement must still be the ones the plan was made on; the
+-- append lock is held, so no other append can change them before this one commits): if one has
+-- changed, it raises FL412 with every changed guard and its memories as they stand (the DETAIL,
+-- jsonb), the append writes nothing, and the ledger plans again on them without reading them back.
 -- Then it closes and drops history rows, upserts the memories, inserts the new history rows, moves
--- the watermarks and, when the checkpoint stood right before the append, the checkpoint too.
+-- the watermarks and, when the checkpoint stood right before the append, the checkpoint too. Its reply carries,
+-- for each guard, what fl_restating finds once the append is applied (the ledger's next guess).
 -- The current definition: edit it here (see migrations.ts), never in a numbered migration.
 CREATE OR REPLACE FUNCTION fl_apply_fact_changes(p jsonb, p_positions bigint[]) RETURNS jsonb LANGUAGE plpgsql AS $$
 DECLARE
@@ -16,7 +22,21 @@ DECLARE
   v_drops jsonb := p -> 'drops';
   v_inserts jsonb := p -> 'inserts';
   v_watermarks jsonb := p -> 'watermarks';
+  v_guards jsonb := coalesce(p -> 'guards', '[]'::jsonb);
+  v_changed jsonb;
+  v_frames jsonb;
 BEGIN
+  IF p_positions IS NOT NULL AND jsonb_array_length(v_guards) > 0 THEN
+    SELECT jsonb_agg(jsonb_build_object('guard', g.guard, 'rows', g.rows) ORDER BY g.n) INTO v_changed
+    FROM (
+      SELECT x.n, x.guard, fl_restating(x.guard ->> 'tenant', x.guard ->> 'text', x.guard ->> 'stem', (x.guard ->> 'now')::timestamptz, (x.guard ->> 'limit')::int) AS rows
+      FROM jsonb_array_elements(v_guards) WITH ORDINALITY AS x(guard, n)) g
+    WHERE (SELECT coalesce(array_agg(r ->> 'memory_id' ORDER BY r ->> 'memory_id'), '{}') FROM jsonb_array_elements(g.rows) r)
+      IS DISTINCT FROM (SELECT coalesce(array_agg(e ORDER BY e), '{}') FROM jsonb_array_elements_text(g.guard -> 'expect') e);
+    IF v_changed IS NOT NULL THEN
+      RAISE EXCEPTION 'the memories a restatement was planned on have changed' USING ERRCODE = 'FL412', DETAIL = v_changed::text;
+    END IF;
+  END IF;
   IF p_positions IS NOT NULL THEN
     IF jsonb_array_length(v_expect) > 0 THEN
       -- One statement both locks the watermarks we rely on (so that a runner cannot move them
@@ -99,6 +119,10 @@ BEGIN
       AND prepare = coalesce((SELECT max(global_position) FROM fl_events WHERE global_position < p_positions[1]), 0);
     v_moved := FOUND;
   END IF;
-  RETURN jsonb_build_object('projected', true, 'checkpoint', v_moved);
+  IF p_positions IS NOT NULL AND jsonb_array_length(v_guards) > 0 THEN
+    SELECT jsonb_agg(fl_restating(x.guard ->> 'tenant', x.guard ->> 'text', x.guard ->> 'stem', (x.guard ->> 'now')::timestamptz, (x.guard ->> 'limit')::int) ORDER BY x.n)
+    INTO v_frames FROM jsonb_array_elements(v_guards) WITH ORDINALITY AS x(guard, n);
+  END IF;
+  RETURN jsonb_build_object('projected', true, 'checkpoint', v_moved, 'frames', v_frames);
 END;
 $$;

@@ -3,9 +3,11 @@
  * OpenAPI document describes. Inputs themselves are the ledger's own schemas (@factledger/ledger).
  */
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
-import type { AnswerView, AnswerWriteResult, ClaimVerdict, ErasureResult, FactView, HistoryView, IngestResult, Ledger, MemoryView, Revision, RollbackResult, VersionView, WriteResult } from '@factledger/ledger';
+import type { AnswerView, AnswerWriteResult, BeliefChangeView, BeliefDiffView, BeliefView, BelievedView, ChangeEventView, ClaimVerdict, ErasureResult, FactView, HistoryView, IngestResult, Ledger, MemoryView, Revision, RollbackResult, VersionView, WriteResult } from '@factledger/ledger';
 import type { AnswerRow } from '@factledger/projections';
 import {
+  auditDiffQuerySchema,
+  auditQuerySchema,
   erasureSchema,
   factQuerySchema,
   historyQuerySchema,
@@ -79,6 +81,8 @@ export const factQueryParams = factQuerySchema.omit({ scope: true }).extend({ sc
 export const historyQueryParams = historyQuerySchema.omit({ scope: true }).extend({ scope: scopeParam });
 export const subjectQueryParams = subjectQuerySchema.omit({ subject: true });
 export const memoryQueryParams = memoryQuerySchema.omit({ memoryId: true });
+export const auditQueryParams = auditQuerySchema;
+export const auditDiffQueryParams = auditDiffQuerySchema;
 
 // ---- responses ------------------------------------------------------------------------------
 
@@ -230,6 +234,52 @@ export const historyViewSchema = z
   .object({ subject: z.string(), relation: z.string(), scope, entries: z.array(historyEntrySchema) })
   .openapi('History');
 export const memoryHistorySchema = z.object({ memoryId: z.string(), entries: z.array(historyEntrySchema) }).openapi('MemoryHistory');
+
+// ---- the audit: what the ledger believed, and what changed in it ---------------------------------
+
+const believedSchema = z.object({
+  ...versionFields,
+  kind: z.string().openapi({ description: '`fact` (under a key) or `prose`.' }),
+  subject: z.string().nullable(),
+  relation: z.string().nullable(),
+  scope,
+});
+export const beliefViewSchema = z
+  .object({
+    knownAt: instant,
+    validAt: instant,
+    subject: z.string().nullable(),
+    memories: z.array(believedSchema).openapi({ description: 'Every memory in the read paths at (validAt, knownAt), by subject, relation, scope and value.' }),
+    truncated: z.boolean().openapi({ description: 'True when there were more than `limit`.' }),
+  })
+  .openapi('Belief');
+const changeEventSchema = z.object({
+  position: z.number().int(),
+  type: z.string(),
+  memoryId: z.string().nullable(),
+  recordedAt: instant,
+  batch: z.string().nullable().openapi({ description: 'Its batch label: what `rollback` takes to undo it.' }),
+  actor: z.string().nullable().openapi({ description: 'The id of the API key that wrote it (never its secret), or the actor id a host passed; null when nobody was named.' }),
+});
+const beliefChangeSchema = z.object({
+  kind: z.string(),
+  subject: z.string().nullable(),
+  relation: z.string().nullable(),
+  scope,
+  before: z.array(believedSchema),
+  after: z.array(believedSchema),
+  events: z.array(changeEventSchema).openapi({ description: 'The events recorded on this key between the two moments; none when only valid time moved (a value that began or ended).' }),
+});
+export const beliefDiffSchema = z
+  .object({
+    from: instant,
+    to: instant,
+    validAt: instant.nullable(),
+    subject: z.string().nullable(),
+    changes: z.array(beliefChangeSchema),
+    truncated: z.boolean(),
+  })
+  .openapi('BeliefDiff');
 
 export const healthSchema = z
   .object({
@@ -445,7 +495,12 @@ const responsesInSync: [
   Documented<typeof citationNowSchema, AnswerView['citations'][number]>,
   Documented<typeof claimVerdictSchema, ClaimVerdict>,
   Documented<typeof revisionSchema, Revision>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Documented<typeof beliefViewSchema, BeliefView>,
+  Documented<typeof believedSchema, BelievedView>,
+  Documented<typeof beliefDiffSchema, BeliefDiffView>,
+  Documented<typeof beliefChangeSchema, BeliefChangeView>,
+  Documented<typeof changeEventSchema, ChangeEventView>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 void responsesInSync;
 
 // ---- recall ----------------------------------------------------------------------------------

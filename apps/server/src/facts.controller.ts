@@ -1,7 +1,7 @@
-/** Bitemporal reads over HTTP: a key as of (validAt, knownAt), a subject, a key's full history. */
+/** Bitemporal reads over HTTP: a key as of (validAt, knownAt), a subject, a key's full history, and the audit (what the ledger believed, what changed). */
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { GetFactQuery, GetHistoryQuery, GetSubjectQuery } from '@factledger/nest';
+import { GetAuditDiffQuery, GetAuditQuery, GetFactQuery, GetHistoryQuery, GetSubjectQuery } from '@factledger/nest';
 import { queryObject, TenantPipe } from './http/request-input';
 
 const JSON_FIELDS = ['scope'] as const;
@@ -23,5 +23,15 @@ export class FactsController {
   @Get('history')
   history(@Param('tenant', TenantPipe) tenant: string, @Query() query: unknown) {
     return this.queries.execute(new GetHistoryQuery(tenant, queryObject(query, JSON_FIELDS)));
+  }
+
+  @Get('audit')
+  audit(@Param('tenant', TenantPipe) tenant: string, @Query() query: unknown) {
+    return this.queries.execute(new GetAuditQuery(tenant, queryObject(query)));
+  }
+
+  @Get('audit/diff')
+  auditDiff(@Param('tenant', TenantPipe) tenant: string, @Query() query: unknown) {
+    return this.queries.execute(new GetAuditDiffQuery(tenant, queryObject(query)));
   }
 }

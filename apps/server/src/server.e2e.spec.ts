@@ -115,6 +115,38 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
     expect(subject.body.facts).toEqual([expect.objectContaining({ relation: 'port', value: '8000' })]);
   });
 
+  it('answers the audit: what was believed at a moment, and what changed between two, as JSON', async () => {
+    await assertFact('audited', { subject: 'gateway', relation: 'region', value: 'eu-west-1' });
+    const between = new Date(Date.now() + 5);
+    await new Promise((r) => setTimeout(r, 20));
+    const next = await assertFact('audited', { subject: 'gateway', relation: 'region', value: 'eu-central-1', batch: 'region-move' });
+    const after = new Date(Date.now() + 5).toISOString();
+    await new Promise((r) => setTimeout(r, 10));
+
+    const then = await get(`/v1/tenants/audited/audit?${q({ knownAt: between.toISOString(), minPosition: next.position })}`);
+    expect(then.status).toBe(200);
+    expect(then.body).toMatchObject({ subject: null, truncated: false, memories: [expect.objectContaining({ subject: 'gateway', relation: 'region', value: 'eu-west-1', kind: 'fact' })] });
+    const now = await get(`/v1/tenants/audited/audit?${q({ subject: 'gateway' })}`);
+    expect(now.body.memories.map((m: { value: string }) => m.value)).toEqual(['eu-central-1']);
+
+    const diff = await get(`/v1/tenants/audited/audit/diff?${q({ from: between.toISOString(), to: after })}`);
+    expect(diff.status).toBe(200);
+    expect(diff.body.changes).toEqual([
+      expect.objectContaining({
+        subject: 'gateway',
+        relation: 'region',
+        before: [expect.objectContaining({ value: 'eu-west-1' })],
+        after: [expect.objectContaining({ value: 'eu-central-1', memoryId: next.memoryId })],
+        events: expect.arrayContaining([expect.objectContaining({ type: 'FactAsserted', memoryId: next.memoryId, batch: 'region-move', position: expect.any(Number) })]),
+      }),
+    ]);
+    const backwards = await get(`/v1/tenants/audited/audit/diff?${q({ from: after, to: between.toISOString() })}`);
+    expect(backwards.status).toBe(400);
+    expect(backwards.body.issues).toEqual([expect.objectContaining({ path: 'to' })]);
+    // Another tenant believed nothing of it.
+    expect((await get(`/v1/tenants/not-audited/audit`)).body.memories).toEqual([]);
+  });
+
   describe('a 400 names the field and changes nothing', () => {
     const tenant = 'strict';
     const key = q({ subject: 'db', relation: 'host' });

@@ -12,3 +12,4 @@ export * from './answer';
 export * from './erasure';
 export * from './message';
 export * from './restatement';
+export * from './belief';

@@ -3,6 +3,8 @@ import { type Clock, type ReviewPolicy, systemClock } from '@factledger/domain';
 import { AnswerProjection, AnswerReader, FactReader, LocalWorker, namedJobs, PostgresFactProjection, ProjectionRunner, type WorkerJob } from '@factledger/projections';
 import { Answers } from './answers';
 import { Erasures } from './erasures';
+import { Audit } from './audit';
+import { FrameCache } from './frame-cache';
 import { StreamCache } from './stream-cache';
 import { PostgresEmbeddingCache } from '@factledger/embeddings';
 import { ApiKeys } from './api-keys';
@@ -23,6 +25,8 @@ export interface LedgerHandle {
   answers: Answers;
   /** Erasure of a memory, a subject or a tenant (erasures.ts). */
   erasures: Erasures;
+  /** What the ledger believed at a moment, and what changed in it between two (audit.ts). */
+  audit: Audit;
   saga: ReReviewSaga;
   verifier: ClaimVerifier;
   /** The fact read models, for callers that read many memories at once (population triage). */
@@ -75,11 +79,12 @@ export function ledgerOn(
   const runner = new ProjectionRunner(database.db, [facts, new AnswerProjection()], { waitTimeoutMs: options.waitTimeoutMs, sessions: database, log: store, passive: options.passive });
   const reader = new FactReader(database.db);
   const streams = new StreamCache();
-  const ledger = new Ledger({ store, runner, inline: facts, reader, clock, streams, restatement: options.restatement });
+  const frames = new FrameCache();
+  const ledger = new Ledger({ store, runner, inline: facts, reader, clock, streams, frames, restatement: options.restatement });
   const answerReader = new AnswerReader(database.db);
   const answers = new Answers({ store, runner, facts: reader, answers: answerReader, clock });
   const saga = new ReReviewSaga(database.db, { answers, reader: answerReader, runner }, options.reviewPolicy);
-  const erasures = new Erasures({ store, runner, facts: reader, answers: answerReader, clock, streams, embeddingCache: new PostgresEmbeddingCache(database.db), saga });
+  const erasures = new Erasures({ store, runner, facts: reader, answers: answerReader, clock, streams, frames, embeddingCache: new PostgresEmbeddingCache(database.db), saga });
   const verifier = new ClaimVerifier({ reader, now: () => clock.now() });
   // Looking for tables that grew costs ~1 ms natively and ~5 ms on PGlite: once every 10 s is plenty.
   let analyzedAt = Number.NEGATIVE_INFINITY;
@@ -104,6 +109,7 @@ export function ledgerOn(
     runner,
     answers,
     erasures,
+    audit: new Audit({ reader, store, runner, clock }),
     saga,
     verifier,
     reader,

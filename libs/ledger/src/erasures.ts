@@ -34,6 +34,7 @@ import { answerStreamId } from './answers';
 import { decideAgainOnConflict } from './decide-again';
 import { parse } from './ledger';
 import { tenantSchema } from './ledger.schemas';
+import type { FrameCache } from './frame-cache';
 import type { StreamCache } from './stream-cache';
 
 export const erasureSchema = z
@@ -76,6 +77,8 @@ export class Erasures {
       clock: Clock;
       /** The ledger's copies of streams: an erased stream's copy goes. */
       streams?: StreamCache;
+      /** The ledger's copies of restatement's look-ups: those that held an erased memory go. */
+      frames?: FrameCache;
       /** Where embeddings are kept by text hash: the erased texts' entries go. */
       embeddingCache?: Pick<EmbeddingCacheStore, 'forget'>;
       /** The re-review saga, run once the erasure is projected so its answers are reopened before it returns. */
@@ -116,6 +119,7 @@ export class Erasures {
     if (done === null) return this.nothingToErase(t, target);
     const { streamIds, plan, position, last, erasedAt } = done;
     for (const id of streamIds) this.deps.streams?.drop(t, id);
+    this.deps.frames?.forget(t, plan.memoryIds);
     await this.deps.embeddingCache?.forget([...plan.texts].map(textHash));
     // The read side takes the MemoryErased events before the erasure answers.
     await this.deps.runner.awaitPosition(last);

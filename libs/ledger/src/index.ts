@@ -5,6 +5,7 @@ export * from './ledger.config';
 export * from './create-ledger';
 export * from './answers';
 export * from './erasures';
+export * from './audit';
 export * from './api-keys';
 export * from './actor';
 export * from './re-review.saga';

@@ -121,6 +121,36 @@ export const factQuerySchema = z
 
 export const subjectQuerySchema = z.object({ subject: term('subject'), ...asOf }).strict().openapi('SubjectQuery');
 
+const auditLimit = z.coerce.number().int().min(1).max(10_000).optional().openapi({ description: 'At most this many rows (changes, for the diff); default 1,000, at most 10,000.' });
+
+/** What the ledger believed: the tenant's memories (or one subject's) known at `knownAt`, true at `validAt`. */
+export const auditQuerySchema = z
+  .object({
+    knownAt: asOf.knownAt,
+    validAt: isoTime.optional().openapi({ description: 'Valid time: what was true then. Default: knownAt.' }),
+    subject: term('subject').optional(),
+    limit: auditLimit,
+    minPosition: asOf.minPosition,
+  })
+  .strict()
+  .openapi('AuditQuery');
+
+/** What changed in what the ledger believed between two transaction times. */
+export const auditDiffQuerySchema = z
+  .object({
+    from: isoTime.openapi({ description: 'The earlier transaction time.' }),
+    to: isoTime.openapi({ description: 'The later transaction time.' }),
+    validAt: isoTime.optional().openapi({ description: 'Valid time for both sides. Default: each side at its own moment (what the agent would have been told then).' }),
+    subject: term('subject').optional(),
+    limit: auditLimit,
+    minPosition: asOf.minPosition,
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.to instanceof Date && v.from instanceof Date && v.to.getTime() <= v.from.getTime()) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must be later than from' });
+  })
+  .openapi('AuditDiffQuery');
+
 export const historyQuerySchema = z
   .object({
     subject: term('subject'),
@@ -142,4 +172,6 @@ export type RollbackInput = z.input<typeof rollbackSchema>;
 export type FactQueryInput = z.input<typeof factQuerySchema>;
 export type SubjectQueryInput = z.input<typeof subjectQuerySchema>;
 export type HistoryQueryInput = z.input<typeof historyQuerySchema>;
+export type AuditQueryInput = z.input<typeof auditQuerySchema>;
+export type AuditDiffQueryInput = z.input<typeof auditDiffQuerySchema>;
 export type MemoryQueryInput = z.input<typeof memoryQuerySchema>;

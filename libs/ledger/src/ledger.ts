@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { currentActor } from './actor';
-import { decideAgainOnConflict } from './decide-again';
+import { decideAgainOnConflict, MAX_CONFLICT_RETRIES } from './decide-again';
 import {
   type Clock,
   decide,
@@ -37,7 +37,7 @@ import {
   agentTurn,
   changingParts,
 } from '@factledger/domain';
-import { type FactReader, type HistoryRow, type InlineProjection, type MemoryRow, type PendingStream, type ProjectionRunner } from '@factledger/projections';
+import { type FactReader, type FrameGuard, type HistoryRow, type InlineProjection, type MemoryRow, type PendingStream, type ProjectionRunner, RESTATING_LIMIT } from '@factledger/projections';
 import {
   type AppendContext,
   type AppendResult,
@@ -46,6 +46,7 @@ import {
   type RecordedEvent,
   type StreamAppend,
 } from '@factledger/store';
+import { FrameCache } from './frame-cache';
 import { type CachedStream, StreamCache } from './stream-cache';
 import type { z } from 'zod';
 import {
@@ -169,6 +170,8 @@ export interface LedgerDeps {
   newId?: () => string;
   /** The copies of streams this process keeps (shared with erasure, which drops those it erases). */
   streams?: StreamCache;
+  /** The copies of restatement's look-ups this process keeps (shared with erasure, likewise). */
+  frames?: FrameCache;
   /** Whether a prose statement is aligned with the memories it may restate (default true; FACTLEDGER_RESTATEMENT=off). */
   restatement?: boolean;
 }
@@ -201,7 +204,18 @@ export type OpResult = { outcome: Outcome; memoryId: string; restated?: Restatem
 type Planned = { streamId: string; command: MemoryCommand };
 
 /** An op planned: its own command first, then those it brings along (the retirements of what a statement restates). */
-type PlannedOp = { planned: Planned[]; restated?: RestatementDecision[]; replacedParts?: PartDecision[] };
+type PlannedOp = { planned: Planned[]; restated?: RestatementDecision[]; replacedParts?: PartDecision[]; guard?: FrameGuard };
+
+/**
+ * How a write's prose statements find what they may restate: `known`, the memories a refused
+ * append brought back (by frameKey); else the FrameCache's copy; else, when `guess` (a write of
+ * one op), nothing (a new subject and verb, checked by the guard like a new stream's version);
+ * else the look-up.
+ */
+type FramePlanning = { known: Map<string, MemoryRow[]>; guess: boolean };
+
+/** A look-up's identity within a write: its subject and verb, or (none found) its text. */
+const frameKey = (p: { text: string; stem: string | null }): string => (p.stem === null ? `text\u0000${p.text}` : `stem\u0000${p.stem}`);
 
 /** The batch label of the retirements a prose assert's restatements make, when the write has none: `restatement:<memoryId>`. */
 export const RESTATEMENT_BATCH = 'restatement:';
@@ -269,7 +283,7 @@ export function memoryView(m: MemoryRow): MemoryView {
   };
 }
 
-function versionView(h: HistoryRow): VersionView {
+export function versionView(h: HistoryRow): VersionView {
   return {
     memoryId: h.memoryId,
     value: h.value,
@@ -286,10 +300,12 @@ function versionView(h: HistoryRow): VersionView {
 export class Ledger {
   private readonly newId: () => string;
   private readonly streams: StreamCache;
+  private readonly frames: FrameCache;
 
   constructor(private readonly deps: LedgerDeps) {
     this.newId = deps.newId ?? randomUUID;
     this.streams = deps.streams ?? new StreamCache();
+    this.frames = deps.frames ?? new FrameCache();
   }
 
   // ---- commands -------------------------------------------------------------------------
@@ -297,7 +313,7 @@ export class Ledger {
   async assert(tenant: string, input: unknown): Promise<WriteResult> {
     const t = parse(tenantSchema, tenant);
     const a = parse(assertSchema, input);
-    return this.single(t, a, await this.planAssert(t, a));
+    return this.planAgainOnChangedFrames(t, async (known) => this.single(t, a, await this.planAssert(t, a, { known, guess: true })));
   }
 
   async retract(tenant: string, input: unknown): Promise<WriteResult> {
@@ -347,6 +363,14 @@ export class Ledger {
   async writeMany(tenant: string, ops: LedgerOp[], options: WriteManyOptions = {}): Promise<ManyWriteResult> {
     const t = parse(tenantSchema, tenant);
     const meta = parse(writeManyMetaSchema, { commandId: options.commandId, correlationId: options.correlationId, causationId: options.causationId, batch: options.batch });
+    return this.planAgainOnChangedFrames(t, async (known) => {
+      const planned = await this.planOps(t, ops, { known, guess: ops.length === 1 });
+      return this.run(t, { ...meta, batch: batchOf(meta.batch, planned, options.restatementBatch) }, planned, options.attach);
+    });
+  }
+
+  /** Each op of a writeMany planned in order; an invalid one is named by its index (`ops.<i>.<field>`). */
+  private async planOps(t: string, ops: LedgerOp[], frames: FramePlanning): Promise<PlannedOp[]> {
     const planned: PlannedOp[] = [];
     for (const [i, op] of ops.entries()) {
       const where = (issues: { path: string; message: string }[]) => issues.map((x) => ({ path: `ops.${i}.${x.path}`.replace(/\.$/, ''), message: x.message }));
@@ -354,7 +378,7 @@ export class Ledger {
         if ('assert' in op) {
           const a = parse(assertSchema, op.assert);
           rejectOwnMeta(a);
-          planned.push(await this.planAssert(t, a));
+          planned.push(await this.planAssert(t, a, frames));
         } else if ('retract' in op) {
           const r = parse(retractSchema, op.retract);
           rejectOwnMeta(r);
@@ -377,7 +401,7 @@ export class Ledger {
         throw error;
       }
     }
-    return this.run(t, { ...meta, batch: batchOf(meta.batch, planned, options.restatementBatch) }, planned, options.attach);
+    return planned;
   }
 
   /** Undoes a batch's lifecycle changes across every stream they touched, in one append. */
@@ -538,12 +562,12 @@ export class Ledger {
    * restatement.ts): then under the frame's key (or the restated fact's own), with the
    * retirements of what it replaces in the same append.
    */
-  private async planAssert(tenant: string, a: z.output<typeof assertSchema>): Promise<PlannedOp> {
+  private async planAssert(tenant: string, a: z.output<typeof assertSchema>, frames: FramePlanning): Promise<PlannedOp> {
     const isFact = a.subject !== undefined;
     const text = a.text ?? `${a.subject} ${a.relation} ${a.value}`;
     const memoryId = this.newId();
     const validFrom = a.validFrom ?? this.deps.clock.now();
-    const plan = isFact ? null : await this.restatementOf(tenant, { memoryId, text, speaker: a.speaker, authority: a.authority, validFrom });
+    const { plan, guard } = isFact ? { plan: null, guard: undefined } : await this.restatementOf(tenant, { memoryId, text, speaker: a.speaker, authority: a.authority, validFrom }, frames);
     const key = isFact ? { subject: a.subject!, relation: a.relation!, scope: a.scope ?? {}, value: a.value!, cardinality: a.cardinality } : plan?.key;
     const streamId = key ? factStreamId(key) : proseStreamId(text);
     const command: MemoryCommand = {
@@ -575,6 +599,7 @@ export class Ledger {
       planned: [{ streamId, command }, ...retirements, ...(parts?.planned ?? [])],
       ...(plan ? { restated: plan.decisions } : {}),
       ...(parts ? { replacedParts: parts.decisions } : {}),
+      ...(guard ? { guard } : {}),
     };
   }
 
@@ -608,15 +633,28 @@ export class Ledger {
     return { planned, decisions };
   }
 
-  /** What a prose statement restates (null when restatement is off or nothing is found to align with). */
-  private async restatementOf(tenant: string, next: { memoryId: string; text: string; speaker: string; authority: number; validFrom: Date }): Promise<(RestatementPlan & { streams: Map<string, string> }) | null> {
-    if (this.deps.restatement === false) return null;
+  /**
+   * What a prose statement restates (plan: null when restatement is off or nothing is found to
+   * align with), and, where the store checks it (an inline projection), the guard that the
+   * memories the plan was made on are still those when it lands.
+   */
+  private async restatementOf(
+    tenant: string,
+    next: { memoryId: string; text: string; speaker: string; authority: number; validFrom: Date },
+    frames: FramePlanning,
+  ): Promise<{ plan: (RestatementPlan & { streams: Map<string, string> }) | null; guard?: FrameGuard }> {
+    if (this.deps.restatement === false) return { plan: null };
     const language = languageOf(next.text);
     const framed = frameStatement(next.text, language);
-    if (!framed || framed.predicate < 0) return null;
+    if (!framed || framed.predicate < 0) return { plan: null };
     const now = this.deps.clock.now();
-    const earlier = await this.deps.reader.restating(tenant, { text: next.text, stem: frameStem(framed), now });
-    if (earlier.length === 0) return null;
+    const question = { text: next.text, stem: frameStem(framed), now };
+    const guarded = this.deps.store.capabilities.inlineProjection && this.deps.inline !== undefined;
+    const earlier = (guarded ? this.knownFrame(tenant, question, frames) : undefined) ?? (await this.deps.reader.restating(tenant, question));
+    const guard: FrameGuard | undefined = guarded
+      ? { tenant, text: question.text, stem: question.stem, now: now.toISOString(), limit: RESTATING_LIMIT, expect: earlier.map((e) => e.memoryId) }
+      : undefined;
+    if (earlier.length === 0) return { plan: null, guard };
     const plan = planRestatement(
       { ...next, saidAt: now },
       earlier.map((e) => ({
@@ -630,7 +668,41 @@ export class Ledger {
       })),
       language,
     );
-    return plan.decisions.length ? { ...plan, streams: new Map(earlier.map((e) => [e.memoryId, e.streamId])) } : null;
+    return { plan: plan.decisions.length ? { ...plan, streams: new Map(earlier.map((e) => [e.memoryId, e.streamId])) } : null, guard };
+  }
+
+  /**
+   * The memories a statement may restate without the look-up, when known (FramePlanning; of a
+   * copy, those still valid at `now`). Undefined: look them up.
+   */
+  private knownFrame(tenant: string, question: { text: string; stem: string | null; now: Date }, frames: FramePlanning): MemoryRow[] | undefined {
+    const known = frames.known.get(frameKey(question));
+    if (known) return known;
+    if (question.stem === null) return undefined;
+    const now = question.now.getTime();
+    const copy = this.frames.get(tenant, question.stem)?.filter((m) => m.validTo === null || m.validTo > now);
+    return copy ?? (frames.guess ? [] : undefined);
+  }
+
+  /**
+   * Plans and runs a write; when its append was refused because the memories a statement's
+   * restatement was planned on changed (the frame guard, fl_apply_fact_changes), plans it again
+   * on the memories the refusal brought back, at most MAX_CONFLICT_RETRIES more times.
+   */
+  private async planAgainOnChangedFrames<T>(tenant: string, go: (known: Map<string, MemoryRow[]>) => Promise<T>): Promise<T> {
+    const known = new Map<string, MemoryRow[]>();
+    for (let n = 0; ; n++) {
+      try {
+        return await go(known);
+      } catch (error) {
+        const changed = this.deps.inline?.changedFrames(error);
+        if (!changed || n >= MAX_CONFLICT_RETRIES) throw error;
+        for (const { guard, rows } of changed) {
+          known.set(frameKey(guard), rows);
+          if (guard.stem !== null) this.frames.put(tenant, guard.stem, rows);
+        }
+      }
+    }
   }
 
   private async planLifecycle(tenant: string, command: MemoryCommand & { memoryId: string }): Promise<PlannedOp> {
@@ -798,10 +870,15 @@ export class Ledger {
         offset += a.events.length;
         return { stream: known?.events ?? [], pending, rows: known?.rows };
       });
-      const inline = this.deps.store.capabilities.inlineProjection ? this.deps.inline?.inline(parts) : undefined;
+      const guards = ops.flatMap((op) => (op.guard ? [op.guard] : []));
+      const inline = this.deps.store.capabilities.inlineProjection ? this.deps.inline?.inline(parts, guards) : undefined;
       const followUp = inline?.followUp ?? undefined;
       const result = await this.deps.store.append(context, appends, followUp);
       this.remember(tenant, byStream, parts, result, inline?.rowsAfter(result.positions));
+      const after = followUp ? this.deps.inline?.framesAfter(result.followUp) : null;
+      guards.forEach((g, i) => {
+        if (g.stem !== null && after?.[i]) this.frames.put(tenant, g.stem, after[i]!);
+      });
       if (!(followUp && this.deps.inline?.settled(result.followUp))) await this.deps.runner.catchUp();
       return { position: result.position, replayed: result.duplicate, results, batch: meta.batch ?? null };
     }, (conflict) => {

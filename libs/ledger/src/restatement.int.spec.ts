@@ -1,5 +1,6 @@
 import { ManualClock } from '@factledger/domain';
 import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
+import { sql } from 'kysely';
 import { type LedgerHandle, ledgerOn } from './create-ledger';
 
 /** A prose statement said again with one value changed (frame alignment), through the real write path and read models. */
@@ -45,6 +46,31 @@ describe.each(testBackends())('restatement on %s', (backend) => {
     const fact = await ledger.fact('r1', { subject: 'the staging database', relation: 'runs on …' });
     expect(fact.values).toEqual(['db-11.internal']);
     expect((await ledger.fact('r1', { subject: 'the staging database', relation: 'runs on …', validAt: '2026-03-02T12:00:00Z' })).values).toEqual(['db-09.internal']);
+  });
+
+  it('plans again on what stands when another writer changed what a restatement was planned on (the frame guard)', async () => {
+    // Another process on the same log, with copies of its own.
+    const other = ledgerOn(database, { clock });
+    const first = await handle.ledger.assert('r9', { text: 'The build cache lives on cache-01.internal.', speaker: 'tool' });
+    day();
+    // The other process has no copy of this subject and verb: it guesses nothing stands, the guard
+    // refuses the append with what does, and the restatement is planned again on it.
+    const second = await other.ledger.assert('r9', { text: 'The build cache lives on cache-02.internal.', speaker: 'tool' });
+    expect(second.restated).toEqual([expect.objectContaining({ memoryId: first.memoryId, effect: 'retracted' })]);
+    day();
+    // This process's copy still holds the first value: planned on it, the append is refused, and
+    // the restatement lands on the second value instead.
+    const third = await handle.ledger.assert('r9', { text: 'The build cache lives on cache-03.internal.', speaker: 'tool' });
+    expect(third.restated).toEqual([expect.objectContaining({ memoryId: second.memoryId, effect: 'retracted', earlierValue: 'cache-02.internal' })]);
+    const fact = await handle.ledger.fact('r9', { subject: 'the build cache', relation: 'lives on …', minPosition: third.position });
+    expect(fact.values).toEqual(['cache-03.internal']);
+    const active = (await handle.ledger.activeMemories('r9', {})).map((m) => m.text);
+    expect(active).toEqual(['The build cache lives on cache-03.internal.']);
+    expect(await handle.ledger.memory('r9', { memoryId: first.memoryId })).toMatchObject({ status: 'retired', supersededBy: second.memoryId });
+    expect(await handle.ledger.memory('r9', { memoryId: second.memoryId })).toMatchObject({ status: 'retired', supersededBy: third.memoryId });
+    // Nothing of the refused appends is in the log: each statement was written once.
+    const texts = await sql<{ text: string }>`SELECT data ->> 'text' AS text FROM fl_events WHERE tenant = 'r9' AND type = 'FactAsserted'`.execute(handle.database.db);
+    expect(texts.rows.map((r) => r.text).sort()).toEqual(['The build cache lives on cache-01.internal.', 'The build cache lives on cache-02.internal.', 'The build cache lives on cache-03.internal.']);
   });
 
   it('keeps both where the frame holds a set, an event or nothing certain, and says so', async () => {

@@ -6,7 +6,7 @@ import { Command, type IEvent, Query } from '@nestjs/cqrs';
 import type { AnswerRow } from '@factledger/projections';
 import { LlmNotConfiguredError } from '@factledger/llm';
 import { parse, reviseAnswerSchema } from '@factledger/ledger';
-import type { ErasureResult, IngestResult, AnswerView, AnswerWriteResult, ClaimVerdict, Revision, FactView, HistoryView, Ledger, LedgerHandle, MemoryView, RollbackResult, WriteResult } from '@factledger/ledger';
+import type { BeliefDiffView, BeliefView, ErasureResult, IngestResult, AnswerView, AnswerWriteResult, ClaimVerdict, Revision, FactView, HistoryView, Ledger, LedgerHandle, MemoryView, RollbackResult, WriteResult } from '@factledger/ledger';
 import type { RecallResult } from '@factledger/recall';
 
 /**
@@ -43,6 +43,10 @@ export class GetFactQuery extends TenantQuery<FactView> {}
 export class GetSubjectQuery extends TenantQuery<Awaited<ReturnType<Ledger['subject']>>> {}
 export class GetHistoryQuery extends TenantQuery<{ entries: HistoryView[] } & Awaited<ReturnType<Ledger['history']>>> {}
 export class GetMemoryQuery extends TenantQuery<MemoryView> {}
+/** What the ledger believed at `knownAt` (true at `validAt`), for the whole tenant or one `subject`. */
+export class GetAuditQuery extends TenantQuery<BeliefView> {}
+/** What changed in what the ledger believed between transaction times `from` and `to`. */
+export class GetAuditDiffQuery extends TenantQuery<BeliefDiffView> {}
 export class GetMemoryHistoryQuery extends TenantQuery<Awaited<ReturnType<Ledger['memoryHistory']>>> {}
 export class ListMemoriesQuery extends TenantQuery<MemoryView[]> {}
 export class GetAnswerQuery extends TenantQuery<AnswerView> {}
@@ -73,6 +77,8 @@ export const QUERY_ROUTES = [
   [GetSubjectQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.subject(q.tenant, q.input)],
   [GetHistoryQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.history(q.tenant, q.input)],
   [GetMemoryQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.memory(q.tenant, q.input)],
+  [GetAuditQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.audit.believed(q.tenant, q.input)],
+  [GetAuditDiffQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.audit.changes(q.tenant, q.input)],
   [GetMemoryHistoryQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.memoryHistory(q.tenant, q.input)],
   [ListMemoriesQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.activeMemories(q.tenant, (q.input ?? {}) as { limit?: number; minPosition?: number })],
   [GetAnswerQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.answers.answer(q.tenant, q.input)],

@@ -9,6 +9,32 @@ import type { HistoryRow, MemoryRow } from './fact-projection';
 import { HISTORY_COLUMNS, historyFromDb, memoryFromDb } from './postgres-fact-projection';
 import type { ProjectionExecutor } from './projection';
 
+/** What restatement's look-up asks (FactReader.restating, fl_restating): the statement, its subject and verb as written (null: none found), and the moment. */
+export interface RestatingQuestion {
+  text: string;
+  stem: string | null;
+  now: Date;
+  limit?: number;
+}
+
+/** The most memories restatement's look-up hands back. */
+export const RESTATING_LIMIT = 50;
+
+/**
+ * A restatement plan's guard, checked by the fact projection's inline follow-up under the append
+ * lock (fl_apply_fact_changes): the look-up's question, and the memories (ids) the plan was made
+ * on. When fl_restating no longer finds exactly those, the append is refused (FollowUpRefused).
+ */
+export interface FrameGuard {
+  tenant: string;
+  text: string;
+  stem: string | null;
+  /** The moment asked about, ISO 8601. */
+  now: string;
+  limit: number;
+  expect: string[];
+}
+
 export interface ErasedMemory {
   erasureId: string;
   erasedAt: string;
@@ -75,6 +101,22 @@ export class FactReader {
       WHERE tenant = ${tenant} AND subject_norm = ${subjectNorm} AND status = 'active'
         AND valid @> ${at.validAt.toISOString()}::timestamptz AND tx @> ${at.knownAt.toISOString()}::timestamptz
       ORDER BY relation, scope::text, value`.execute(this.db);
+    return rows.rows.map(historyFromDb);
+  }
+
+  /**
+   * What the ledger believed at (validAt, knownAt): every memory of the tenant in the read paths
+   * then (facts and prose), or one subject's; ordered by subject, relation, scope, value and text;
+   * at most `limit` rows (null: all). The audit (Audit in @factledger/ledger).
+   */
+  async believedAt(tenant: string, at: AsOf, p: { subjectNorm: string | null; limit: number | null }): Promise<HistoryRow[]> {
+    const rows = await sql`
+      SELECT ${HISTORY_COLUMNS} FROM fl_fact_history
+      WHERE tenant = ${tenant} AND status = 'active'
+        AND (${p.subjectNorm}::text IS NULL OR subject_norm = ${p.subjectNorm})
+        AND valid @> ${at.validAt.toISOString()}::timestamptz AND tx @> ${at.knownAt.toISOString()}::timestamptz
+      ORDER BY subject_norm NULLS LAST, relation, scope::text, value, text, memory_id
+      LIMIT ${p.limit}`.execute(this.db);
     return rows.rows.map(historyFromDb);
   }
 
@@ -151,20 +193,14 @@ export class FactReader {
 
   /**
    * Memories of any speaker in the read paths that a new statement may restate (frame alignment,
-   * @factledger/domain restatement.ts): prose and frame keys of the same subject and verb (`stem`,
-   * its words as written, compared as fl_frame_text makes them), or, without a stem (Korean), that
-   * begin with the statement's first word (fl_frame_head); a range on index fl_memories_frame_text
-   * (byte order, so that a plan made once serves any words). Newest first, at most `limit`.
+   * @factledger/domain restatement.ts): those the database function fl_restating finds for it
+   * (prose and frame keys of the same subject and verb, `stem`, or without a stem (Korean) that
+   * begin with the statement's first word). Newest first, at most `limit` (RESTATING_LIMIT).
    */
-  async restating(tenant: string, p: { text: string; stem: string | null; now: Date; limit?: number }): Promise<MemoryRow[]> {
-    const rows = await sql`${PREPARED}
-      SELECT * FROM fl_memories
-      WHERE tenant = ${tenant} AND status = 'active' AND (kind = 'prose' OR relation LIKE '%…%')
-        AND fl_frame_text(text) ~>=~ (CASE WHEN ${p.stem}::text IS NULL THEN fl_frame_head(${p.text}) ELSE fl_frame_text(${p.stem}) || ' ' END)
-        AND fl_frame_text(text) ~<~ (CASE WHEN ${p.stem}::text IS NULL THEN fl_frame_head(${p.text}) || chr(1114111) ELSE fl_frame_text(${p.stem}) || '!' END)
-        AND (valid_to IS NULL OR valid_to > ${p.now.toISOString()}::timestamptz)
-      ORDER BY recorded_at DESC LIMIT ${p.limit ?? 50}`.execute(this.db);
-    return rows.rows.map(memoryFromDb);
+  async restating(tenant: string, p: RestatingQuestion): Promise<MemoryRow[]> {
+    const rows = await sql<{ r: unknown[] }>`${PREPARED}
+      SELECT fl_restating(${tenant}, ${p.text}, ${p.stem}, ${p.now.toISOString()}::timestamptz, ${p.limit ?? RESTATING_LIMIT}) AS r`.execute(this.db);
+    return rows.rows[0]!.r.map(memoryFromDb);
   }
 
   /**

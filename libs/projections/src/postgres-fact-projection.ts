@@ -4,7 +4,7 @@
  * statements per batch (rows travel as one jsonb parameter each).
  */
 import { MEMORY_ERASED, type MemoryErased, normalizeTerm, scopeKey } from '@factledger/domain';
-import type { RecordedEvent } from '@factledger/store';
+import { FollowUpRefused, type RecordedEvent } from '@factledger/store';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import {
   FactFold,
@@ -18,6 +18,7 @@ import {
   streamKey,
 } from './fact-projection';
 import type { InlineFollowUp, InlineProjection, PendingStream, Projection, ProjectionRebuild, RebuildSink } from './projection';
+import type { FrameGuard } from './fact-reader';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Executor = Kysely<any> | Transaction<any>;
@@ -199,7 +200,7 @@ export class PostgresFactProjection implements Projection, InlineProjection {
    * append. An append without memory events (an ingest record alone) still moves the checkpoint
    * inline, so the runner has nothing to catch up on afterwards.
    */
-  inline(streams: PendingStream[]): InlineFollowUp {
+  inline(streams: PendingStream[], guards: FrameGuard[] = []): InlineFollowUp {
     const merged: Record<string, unknown[]> = { closes: [], drops: [], memories: [], inserts: [], watermarks: [] };
     const expect: { tenant: string; streamId: string; version: number }[] = [];
     const steps: { loaded: LoadedRows; changes: ProjectionChanges | null }[] = [];
@@ -217,13 +218,23 @@ export class PostgresFactProjection implements Projection, InlineProjection {
       expect.push({ tenant, streamId, version: loaded.watermarks.get(streamKey(tenant, streamId)) ?? -1 });
     }
     return {
-      followUp: { fn: 'fl_apply_fact_changes', payload: { ...merged, expect, checkpoint: this.name } },
+      followUp: { fn: 'fl_apply_fact_changes', payload: { ...merged, expect, checkpoint: this.name, ...(guards.length ? { guards } : {}) } },
       rowsAfter: (positions) => steps.map(({ loaded, changes }) => (changes ? rowsAfter(loaded, changes, positions) : loaded)),
     };
   }
 
   settled(reply: unknown): boolean {
     return (reply as { checkpoint?: boolean } | null)?.checkpoint === true;
+  }
+
+  framesAfter(reply: unknown): MemoryRow[][] | null {
+    const frames = (reply as { frames?: unknown[][] | null } | null)?.frames;
+    return frames ? frames.map((rows) => rows.map(memoryFromDb)) : null;
+  }
+
+  changedFrames(error: unknown): { guard: FrameGuard; rows: MemoryRow[] }[] | null {
+    if (!(error instanceof FollowUpRefused) || !Array.isArray(error.detail)) return null;
+    return (error.detail as { guard: FrameGuard; rows: unknown[] }[]).map((c) => ({ guard: c.guard, rows: c.rows.map(memoryFromDb) }));
   }
 
   private async write(trx: Executor, changes: ProjectionChanges): Promise<void> {

@@ -1,6 +1,8 @@
 /** What a projection is to its runner: a name (its checkpoint), a way to apply events, a reset. */
 import type { AppendFollowUp, RecordedEvent } from '@factledger/store';
 import type { Kysely, Transaction } from 'kysely';
+import type { MemoryRow } from './fact-projection';
+import type { FrameGuard } from './fact-reader';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ProjectionExecutor = Kysely<any> | Transaction<any>;
@@ -64,7 +66,12 @@ export interface InlineFollowUp {
 
 /** A projection that can also apply an append's new events inside the append's transaction. */
 export interface InlineProjection {
-  inline(streams: PendingStream[]): InlineFollowUp;
+  /** `guards`: restatement plans the follow-up checks before it applies anything (FrameGuard). */
+  inline(streams: PendingStream[], guards?: FrameGuard[]): InlineFollowUp;
   /** Whether the follow-up's reply shows the projection fully caught up with the append. */
   settled(reply: unknown): boolean;
+  /** For each guard given to `inline`, in order, what restatement's look-up finds once the append is applied; null when the reply has none. */
+  framesAfter(reply: unknown): MemoryRow[][] | null;
+  /** When `error` is the follow-up refusing the append over its guards: each changed guard, with the memories the look-up finds now. */
+  changedFrames(error: unknown): { guard: FrameGuard; rows: MemoryRow[] }[] | null;
 }

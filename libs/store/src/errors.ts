@@ -28,3 +28,18 @@ export class StoreCapabilityError extends LedgerError {
     super(`${store} cannot ${capability}; this needs the PostgreSQL event store`);
   }
 }
+
+/**
+ * The append's follow-up refused it (it raised SQLSTATE FL412): nothing was written. `detail` is
+ * the follow-up's reason as it gave it (JSON), for the writer that made the follow-up to read and
+ * decide again on. To anyone else it is a version conflict: what the write was decided on changed.
+ */
+export class FollowUpRefused extends LedgerError {
+  readonly code = 'version_conflict';
+  constructor(readonly detail: unknown) {
+    super('what this write was decided on changed before it landed; decide again');
+  }
+}
+
+/** The SQLSTATE a follow-up raises to refuse an append (see FollowUpRefused). */
+export const FOLLOW_UP_REFUSED = 'FL412';

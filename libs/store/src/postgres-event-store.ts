@@ -23,7 +23,7 @@
 import type { Kysely, RawBuilder, Transaction } from 'kysely';
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import { ExpectedVersionConflict } from './errors';
+import { ExpectedVersionConflict, FOLLOW_UP_REFUSED, FollowUpRefused } from './errors';
 import { PREPARED } from './database';
 import {
   ERASURE_RECORDED,
@@ -300,7 +300,7 @@ async function appendWith(executor: Db | Trx, context: AppendContext, appends: S
         ${context.recordedAt.toISOString()}::timestamptz, ${JSON.stringify(streams)}::jsonb, ${JSON.stringify(events)}::jsonb,
         ${followUp?.fn ?? null}::regproc, ${followUp ? JSON.stringify(followUp.payload) : null}::jsonb) AS r
       -- The actor of this append's events, for this transaction only (fl_events.actor's default, migrations/017).
-      FROM (SELECT set_config('factledger.actor', ${context.actor ?? ''}, true)) AS actor`.execute(executor);
+      FROM (SELECT set_config('factledger.actor', ${context.actor ?? ''}, true)) AS actor`.execute(executor).catch(refusedByFollowUp);
     const reply = result.rows[0]!.r;
     if (reply.conflict) {
       const c = reply.conflict;
@@ -315,6 +315,13 @@ async function appendWith(executor: Db | Trx, context: AppendContext, appends: S
       followUp: reply.duplicate ? null : (reply.then ?? null),
     };
   }
+
+/** A follow-up's refusal (SQLSTATE FL412, its reason as JSON in the DETAIL) as FollowUpRefused; any other error as it is. */
+function refusedByFollowUp(error: unknown): never {
+  const e = error as { code?: string; detail?: string };
+  if (e.code === FOLLOW_UP_REFUSED) throw new FollowUpRefused(e.detail ? JSON.parse(e.detail) : null);
+  throw error;
+}
 
 /** Reads the log in commit order after `after`; usable inside a projection's transaction. */
 export async function readLog(executor: Db | Trx, after: LogPosition, limit: number): Promise<RecordedEvent[]> {
