@@ -1,0 +1,153 @@
+/** One memory: as it stands, its bitemporal history with the events that opened and closed each row, the answers that cited it, and its lifecycle. */
+import { useState } from 'preact/hooks';
+import { api, explain, tenantPath } from '../api';
+import { Loaded, Time } from '../parts';
+import { useRead } from '../read';
+import { tenantHref } from '../router';
+import type { CitingAnswer, HistoryEntry, Memory } from '../types';
+
+export function MemoryPage({ tenant, memoryId }: { tenant: string; memoryId: string }) {
+  const id = encodeURIComponent(memoryId);
+  const [memory, reload] = useRead(`${tenant}/${memoryId}`, (signal) => api<Memory>(tenantPath(tenant, `memories/${id}`), { signal }));
+  const [history] = useRead(memory.state === 'done' ? `${memory.data.memoryId}/${memory.data.status}` : null, (signal) =>
+    api<{ entries: HistoryEntry[] }>(tenantPath(tenant, `memories/${id}/history`), { signal }),
+  );
+  const [answers] = useRead(`${tenant}/${memoryId}`, (signal) => api<CitingAnswer[]>(tenantPath(tenant, `memories/${id}/answers`), { signal }));
+  return (
+    <section>
+      <Loaded read={memory}>
+        {(m) => (
+          <>
+            <h2>{m.subject ? `${m.subject} · ${m.relation} · ${m.value}` : 'Prose memory'}</h2>
+            <dl class="facts">
+              <dt>text</dt>
+              <dd>{m.text}</dd>
+              <dt>status</dt>
+              <dd>
+                <span class={`status ${m.status}`}>{m.status}</span>
+                {m.supersededBy && (
+                  <>
+                    {' '}
+                    by <a href={tenantHref(tenant, `/memories/${encodeURIComponent(m.supersededBy)}`)}>{m.supersededBy}</a>
+                  </>
+                )}
+              </dd>
+              <dt>type · speaker · source</dt>
+              <dd>
+                {m.type} · {m.speaker} · {m.source ?? '—'}
+              </dd>
+              <dt>valid</dt>
+              <dd>
+                <Time iso={m.validFrom} /> → <Time iso={m.validTo} />
+              </dd>
+              <dt>recorded</dt>
+              <dd>
+                <Time iso={m.recordedAt} />
+              </dd>
+              <dt>id</dt>
+              <dd>
+                <code>{m.memoryId}</code>
+              </dd>
+            </dl>
+            <Lifecycle tenant={tenant} memory={m} done={reload} />
+          </>
+        )}
+      </Loaded>
+      <h3>History</h3>
+      <Loaded read={history} empty={(h) => (h.entries.length === 0 ? 'No history rows.' : null)}>
+        {(h) => (
+          <div class="scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th>value</th>
+                  <th>status</th>
+                  <th>valid from → to</th>
+                  <th>known from → to</th>
+                  <th>opened by</th>
+                  <th>closed by</th>
+                </tr>
+              </thead>
+              <tbody>
+                {h.entries.map((e) => (
+                  <tr key={`${e.memoryId}-${e.openedBy.position}`}>
+                    <td>{e.value ?? e.text}</td>
+                    <td>{e.status}</td>
+                    <td>
+                      <Time iso={e.validFrom} /> → <Time iso={e.validTo} />
+                    </td>
+                    <td>
+                      <Time iso={e.knownFrom} /> → <Time iso={e.knownTo} />
+                    </td>
+                    <td>
+                      {e.openedBy.event} #{e.openedBy.position}
+                      {e.openedBy.actor && <span class="muted"> · key {e.openedBy.actor}</span>}
+                    </td>
+                    <td>
+                      {e.closedBy ? (
+                        <>
+                          {e.closedBy.event} #{e.closedBy.position}
+                          {e.closedBy.batch && <span class="muted"> · batch {e.closedBy.batch}</span>}
+                          {e.closedBy.reason && <div class="muted">{e.closedBy.reason}</div>}
+                        </>
+                      ) : (
+                        <span class="muted">open</span>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Loaded>
+      <h3>Answers that cited it</h3>
+      <Loaded read={answers} empty={(a) => (a.length === 0 ? 'No recorded answer cited this memory.' : null)}>
+        {(a) => (
+          <ul>
+            {a.map((x) => (
+              <li key={x.answerId}>
+                <strong>{x.question || '(no question)'}</strong> — {x.text} <span class="muted">({x.status})</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Loaded>
+    </section>
+  );
+}
+
+/** Quarantine or restore, each with a reason (a key with `write` scope). */
+function Lifecycle({ tenant, memory, done }: { tenant: string; memory: Memory; done: () => void }) {
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const action = memory.status === 'quarantined' ? 'restore' : memory.status === 'active' ? 'quarantine' : null;
+  if (!action) return null;
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      await api(tenantPath(tenant, `memories/${encodeURIComponent(memory.memoryId)}/${action}`), { method: 'POST', body: action === 'quarantine' ? { reason } : {} });
+      setReason('');
+      done();
+    } catch (err) {
+      setError(explain(err));
+    }
+  };
+  return (
+    <form class="lifecycle" onSubmit={submit}>
+      {action === 'quarantine' && (
+        <label>
+          Reason
+          <input name="reason" value={reason} onInput={(e) => setReason((e.target as HTMLInputElement).value)} required />
+        </label>
+      )}
+      <button type="submit">{action === 'quarantine' ? 'Quarantine' : 'Restore'}</button>
+      {error && (
+        <p class="state error" role="alert">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
