@@ -21,3 +21,14 @@ export function Loaded<T>({ read, empty, children }: { read: Read<T>; empty?: (d
   if (nothing) return <p class="state">{nothing}</p>;
   return <>{children(read.data)}</>;
 }
+
+/** An event of the log: its type (a link when given), position, batch and the key that wrote it. */
+export function EventRef({ type, position, batch, actor, href }: { type: string; position: number; batch?: string | null; actor?: string | null; href?: string }) {
+  return (
+    <>
+      {href ? <a href={href}>{type}</a> : type} #{position}
+      {batch && <span class="muted"> · batch {batch}</span>}
+      {actor && <span class="muted"> · key {actor}</span>}
+    </>
+  );
+}

@@ -5,7 +5,7 @@
  */
 import { useState } from 'preact/hooks';
 import { api, tenantPath } from '../api';
-import { Loaded, Time } from '../parts';
+import { EventRef, Loaded, Time } from '../parts';
 import { useRead } from '../read';
 import { navigate, tenantHref, useLocation } from '../router';
 import type { Belief, BeliefDiff, Believed } from '../types';
@@ -146,9 +146,7 @@ export function DiffPage({ tenant }: { tenant: string }) {
                           ) : (
                             c.events.map((e) => (
                               <div key={e.position}>
-                                {e.memoryId ? <a href={tenantHref(tenant, `/memories/${encodeURIComponent(e.memoryId)}`)}>{e.type}</a> : e.type} #{e.position} <Time iso={e.recordedAt} />
-                                {e.batch && <span class="muted"> · batch {e.batch}</span>}
-                                {e.actor && <span class="muted"> · key {e.actor}</span>}
+                                <EventRef type={e.type} position={e.position} batch={e.batch} actor={e.actor} href={e.memoryId ? tenantHref(tenant, `/memories/${encodeURIComponent(e.memoryId)}`) : undefined} /> <Time iso={e.recordedAt} />
                               </div>
                             ))
                           )}

@@ -1,7 +1,7 @@
 /** One memory: as it stands, its bitemporal history with the events that opened and closed each row, the answers that cited it, and its lifecycle. */
 import { useState } from 'preact/hooks';
 import { api, explain, tenantPath } from '../api';
-import { Loaded, Time } from '../parts';
+import { EventRef, Loaded, Time } from '../parts';
 import { useRead } from '../read';
 import { tenantHref } from '../router';
 import type { CitingAnswer, HistoryEntry, Memory } from '../types';
@@ -80,14 +80,12 @@ export function MemoryPage({ tenant, memoryId }: { tenant: string; memoryId: str
                       <Time iso={e.knownFrom} /> → <Time iso={e.knownTo} />
                     </td>
                     <td>
-                      {e.openedBy.event} #{e.openedBy.position}
-                      {e.openedBy.actor && <span class="muted"> · key {e.openedBy.actor}</span>}
+                      <EventRef type={e.openedBy.event} position={e.openedBy.position} actor={e.openedBy.actor} />
                     </td>
                     <td>
                       {e.closedBy ? (
                         <>
-                          {e.closedBy.event} #{e.closedBy.position}
-                          {e.closedBy.batch && <span class="muted"> · batch {e.closedBy.batch}</span>}
+                          <EventRef type={e.closedBy.event} position={e.closedBy.position} batch={e.closedBy.batch} actor={e.closedBy.actor} />
                           {e.closedBy.reason && <div class="muted">{e.closedBy.reason}</div>}
                         </>
                       ) : (
