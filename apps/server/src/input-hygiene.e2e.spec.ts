@@ -80,7 +80,7 @@ describe.each(testBackends())('Unstorable text on every route, on %s', (backend)
         op.queryParams.includes('minPosition')
           ? send(
               op.method,
-              `${fill(op.path, { memoryId: written.body.memoryId, subject: 'api' })}?${new URLSearchParams({ minPosition: String(position), ...(op.queryParams.includes('subject') ? { subject: 'api' } : {}), ...(op.queryParams.includes('relation') ? { relation: 'port' } : {}) })}`,
+              `${fill(op.path, { memoryId: written.body.memoryId, subject: 'api' })}?${new URLSearchParams({ minPosition: String(position), ...(op.queryParams.includes('subject') ? { subject: 'api' } : {}), ...(op.queryParams.includes('relation') ? { relation: 'port' } : {}), ...(op.queryParams.includes('from') ? { from: '2026-01-01', to: '2026-01-02' } : {}) })}`,
               op.method === 'POST' ? {} : undefined,
             )
           : send(op.method, fill(op.path, {}), { minPosition: position, query: 'Which port?' });
