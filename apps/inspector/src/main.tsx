@@ -3,6 +3,7 @@ import { render } from 'preact';
 import { session } from './api';
 import { href, onLink, parseRoute, tenantHref, useLocation } from './router';
 import { AuditPage, DiffPage } from './views/audit';
+import { FactPage } from './views/fact';
 import { Memories } from './views/memories';
 import { MemoryPage } from './views/memory';
 import { SignIn } from './views/sign-in';
@@ -25,7 +26,7 @@ function App() {
         {tenant && (
           <nav aria-label="views">
             <span class="tenant">{tenant}</span>
-            <a href={tenantHref(tenant, '/memories')} aria-current={route.view === 'memories' || route.view === 'memory' ? 'page' : undefined}>
+            <a href={tenantHref(tenant, '/memories')} aria-current={route.view === 'memories' || route.view === 'memory' || route.view === 'fact' ? 'page' : undefined}>
               Memories
             </a>
             <a href={tenantHref(tenant, '/audit')} aria-current={route.view === 'audit' || route.view === 'diff' ? 'page' : undefined}>
@@ -47,6 +48,7 @@ function App() {
       <main>
         {route.view === 'memories' && <Memories key={route.tenant} tenant={route.tenant} />}
         {route.view === 'memory' && <MemoryPage key={`${route.tenant}/${route.memoryId}`} tenant={route.tenant} memoryId={route.memoryId} />}
+        {route.view === 'fact' && <FactPage key={route.tenant} tenant={route.tenant} />}
         {route.view === 'audit' && <AuditPage key={route.tenant} tenant={route.tenant} />}
         {route.view === 'diff' && <DiffPage key={route.tenant} tenant={route.tenant} />}
         {route.view === 'unknown' && <p class="state error">No such page. Start from the memories of a tenant.</p>}

@@ -7,6 +7,7 @@ export type Route =
   | { view: 'home' }
   | { view: 'memories'; tenant: string }
   | { view: 'memory'; tenant: string; memoryId: string }
+  | { view: 'fact'; tenant: string }
   | { view: 'audit'; tenant: string }
   | { view: 'diff'; tenant: string }
   | { view: 'unknown' };
@@ -20,6 +21,7 @@ export function parseRoute(pathname: string): Route {
   const [section, id, more] = parts.slice(2);
   if (section === 'memories' && !id) return { view: 'memories', tenant };
   if (section === 'memories' && id && !more) return { view: 'memory', tenant, memoryId: id };
+  if (section === 'facts' && !id) return { view: 'fact', tenant };
   if (section === 'audit' && !id) return { view: 'audit', tenant };
   if (section === 'audit' && id === 'diff') return { view: 'diff', tenant };
   return { view: 'unknown' };
@@ -27,6 +29,14 @@ export function parseRoute(pathname: string): Route {
 
 export const href = (path: string): string => `${BASE}${path}`;
 export const tenantHref = (tenant: string, path: string): string => href(`/tenants/${encodeURIComponent(tenant)}${path}`);
+
+/** A key's history page: subject, relation and (when not empty) scope. */
+export function factHref(tenant: string, key: { subject: string | null; relation: string | null; scope?: Record<string, string> }, asOf: { validAt?: string; knownAt?: string } = {}): string {
+  const q = new URLSearchParams({ subject: key.subject ?? '', relation: key.relation ?? '' });
+  if (key.scope && Object.keys(key.scope).length) q.set('scope', JSON.stringify(key.scope));
+  for (const [k, v] of Object.entries(asOf)) if (v) q.set(k, v);
+  return tenantHref(tenant, `/facts?${q.toString()}`);
+}
 
 export function navigate(to: string): void {
   history.pushState(null, '', to);

@@ -35,6 +35,7 @@ describeWithBrowser.each(testBackends())('web inspector on %s', (backend) => {
   const ids: Record<string, string> = {};
   let before = '';
   let after = '';
+  let beforeCorrection = '';
 
   beforeAll(async () => {
     ensureBuilt();
@@ -55,7 +56,18 @@ describeWithBrowser.each(testBackends())('web inspector on %s', (backend) => {
     ids.lisbon = lisbon.memoryId;
     await new Promise((r) => setTimeout(r, 20));
     after = new Date().toISOString();
-    await server.handle.runner.awaitPosition(lisbon.position, 'facts');
+    // A key with an update, a late-arriving older document and a correction, each learned apart.
+    const pause = () => new Promise((r) => setTimeout(r, 20));
+    await ledger.assert('acme', { subject: 'payments', relation: 'port', value: '8000', validFrom: '2026-01-05' });
+    await pause();
+    await ledger.assert('acme', { subject: 'payments', relation: 'port', value: '8080', validFrom: '2026-02-01' });
+    await pause();
+    beforeCorrection = new Date().toISOString();
+    await pause();
+    await ledger.assert('acme', { subject: 'payments', relation: 'port', value: '7000', validFrom: '2025-10-01', source: 'old-runbook.md' });
+    await pause();
+    const corrected = await ledger.assert('acme', { subject: 'payments', relation: 'port', value: '8443', mode: 'correction' });
+    await server.handle.runner.awaitPosition(corrected.position, 'facts');
     browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
     mkdirSync(SHOTS, { recursive: true });
   });
@@ -149,6 +161,34 @@ describeWithBrowser.each(testBackends())('web inspector on %s', (backend) => {
     await page.screenshot({ path: join(SHOTS, `audit-diff-${backend}-wide.png`), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: join(SHOTS, `audit-diff-${backend}-narrow.png`), fullPage: true });
+  });
+
+  it("draws a key's versions on two time axes, marks the one held at the as-of point, and says what the agent would have been told", async () => {
+    const page = await fresh();
+    const key = `subject=payments&relation=port&validAt=2026-03-01&knownAt=${encodeURIComponent(beforeCorrection)}`;
+    await page.goto(`${server.base}/inspector/tenants/acme/facts?${key}`);
+    await signIn(page, keys.acme!);
+    const told = page.locator('p.told');
+    await told.waitFor();
+    expect(await told.innerText()).toContain('the agent would have been told: 8080');
+    const versions = page.locator('svg.timeline g.version');
+    expect(await versions.count()).toBeGreaterThanOrEqual(4);
+    expect(await page.locator('svg.timeline g.version.corrected').count()).toBeGreaterThanOrEqual(1);
+    expect(await page.locator('svg.timeline g.version.marked').getAttribute('data-value')).toBe('8080');
+    expect(await page.locator('tr.marked').innerText()).toContain('8080');
+    // Known now: the correction says 8080 never held, and 8443 did.
+    await page.getByLabel('Known at').fill('');
+    await page.getByRole('button', { name: 'Mark' }).click();
+    await page.locator('p.told', { hasText: '8443' }).waitFor();
+    expect(await page.locator('svg.timeline g.version.marked').getAttribute('data-value')).toBe('8443');
+    expect(page.url()).not.toContain('knownAt=');
+    // Valid in 2025, known now: the late-arriving older document's value.
+    await page.getByLabel('Valid at').fill('2025-11-01');
+    await page.getByRole('button', { name: 'Mark' }).click();
+    await page.locator('p.told', { hasText: '7000' }).waitFor();
+    await page.screenshot({ path: join(SHOTS, `history-${backend}-wide.png`), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: join(SHOTS, `history-${backend}-narrow.png`), fullPage: true });
   });
 
   it("shows nothing of a tenant to another tenant's key", async () => {

@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 import { api, tenantPath } from '../api';
 import { EventRef, Loaded, Time } from '../parts';
 import { useRead } from '../read';
-import { navigate, tenantHref, useLocation } from '../router';
+import { factHref, navigate, tenantHref, useLocation } from '../router';
 import type { Belief, BeliefDiff, Believed } from '../types';
 
 const label = (m: Pick<Believed, 'subject' | 'relation' | 'value' | 'text'>) => (m.subject ? `${m.subject} · ${m.relation} · ${m.value}` : m.text);
@@ -76,6 +76,14 @@ export function AuditPage({ tenant }: { tenant: string }) {
                       <tr key={m.memoryId}>
                         <td>
                           <a href={tenantHref(tenant, `/memories/${encodeURIComponent(m.memoryId)}`)}>{label(m)}</a>
+                          {m.subject && (
+                            <>
+                              {' · '}
+                              <a class="muted" href={factHref(tenant, m, { validAt: b.validAt, knownAt: b.knownAt })}>
+                                history
+                              </a>
+                            </>
+                          )}
                         </td>
                         <td>
                           <Time iso={m.validFrom} /> → <Time iso={m.validTo} />

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api, explain, tenantPath } from '../api';
 import { EventRef, Loaded, Time } from '../parts';
 import { useRead } from '../read';
-import { tenantHref } from '../router';
+import { factHref, tenantHref } from '../router';
 import type { CitingAnswer, HistoryEntry, Memory } from '../types';
 
 export function MemoryPage({ tenant, memoryId }: { tenant: string; memoryId: string }) {
@@ -49,6 +49,11 @@ export function MemoryPage({ tenant, memoryId }: { tenant: string; memoryId: str
                 <code>{m.memoryId}</code>
               </dd>
             </dl>
+            {m.subject && m.relation && (
+              <p>
+                <a href={factHref(tenant, m)}>The key's history, as a chart →</a>
+              </p>
+            )}
             <Lifecycle tenant={tenant} memory={m} done={reload} />
           </>
         )}
