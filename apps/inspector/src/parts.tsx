@@ -1,7 +1,9 @@
 /** Small pieces every view uses: times, and the loading, empty and error states. */
 import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
 import { explain } from './api';
 import type { Read } from './read';
+import { navigate } from './router';
 
 /** A time in the browser's time zone, the UTC instant on hover. */
 export function Time({ iso }: { iso: string | null }) {
@@ -32,3 +34,25 @@ export function EventRef({ type, position, batch, actor, href }: { type: string;
     </>
   );
 }
+
+/** A form whose fields become the page's query string on submit (with the `keep` parameters of the page's own). */
+export function QueryForm({ fields, submit, initial, keep = [] }: { fields: { name: string; label: string; required?: boolean; hint?: string }[]; submit: string; initial: URLSearchParams; keep?: string[] }) {
+  const [values, setValues] = useState(() => Object.fromEntries(fields.map((f) => [f.name, initial.get(f.name) ?? ''])));
+  const go = (e: Event) => {
+    e.preventDefault();
+    const q = new URLSearchParams([...keep.flatMap((k) => (initial.has(k) ? [[k, initial.get(k)!]] : [])), ...Object.entries(values).filter(([, v]) => v.trim() !== '')]);
+    navigate(`${location.pathname}?${q.toString()}`);
+  };
+  return (
+    <form class="filters" onSubmit={go}>
+      {fields.map((f) => (
+        <label key={f.name}>
+          {f.label}
+          <input name={f.name} value={values[f.name]} required={f.required} placeholder={f.hint} onInput={(e) => setValues({ ...values, [f.name]: (e.target as HTMLInputElement).value })} />
+        </label>
+      ))}
+      <button type="submit">{submit}</button>
+    </form>
+  );
+}
+

@@ -98,7 +98,7 @@ describeWithBrowser.each(testBackends())('web inspector on %s', (backend) => {
     // The superseded Berlin is not in the read paths.
     expect(await page.getByText('Ada · lives in · Berlin').count()).toBe(0);
     await page.getByRole('searchbox').fill('quarterly');
-    await page.getByText('1 of 2 memories').waitFor();
+    await page.getByText(/^1 of 3 memories/).waitFor();
     expect(page.url()).toContain('q=quarterly');
     await page.getByLabel('Speaker').selectOption('document');
     expect(await page.getByRole('link', { name: 'The quarterly review moved to the big room.' }).count()).toBe(1);

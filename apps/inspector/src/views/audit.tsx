@@ -3,35 +3,13 @@
  * `knownAt`, true at `validAt`), and what changed in that between two moments, each change with
  * its events, batch and key. The inputs are the URL's query, so a view is a link.
  */
-import { useState } from 'preact/hooks';
 import { api, tenantPath } from '../api';
-import { EventRef, Loaded, Time } from '../parts';
+import { EventRef, Loaded, QueryForm, Time } from '../parts';
 import { useRead } from '../read';
-import { factHref, navigate, tenantHref, useLocation } from '../router';
+import { factHref, tenantHref, useLocation } from '../router';
 import type { Belief, BeliefDiff, Believed } from '../types';
 
 const label = (m: Pick<Believed, 'subject' | 'relation' | 'value' | 'text'>) => (m.subject ? `${m.subject} · ${m.relation} · ${m.value}` : m.text);
-
-/** A form whose fields become the page's query string on submit. */
-function QueryForm({ fields, submit, initial }: { fields: { name: string; label: string; required?: boolean; hint?: string }[]; submit: string; initial: URLSearchParams }) {
-  const [values, setValues] = useState(() => Object.fromEntries(fields.map((f) => [f.name, initial.get(f.name) ?? ''])));
-  const go = (e: Event) => {
-    e.preventDefault();
-    const q = new URLSearchParams(Object.entries(values).filter(([, v]) => v.trim() !== ''));
-    navigate(`${location.pathname}?${q.toString()}`);
-  };
-  return (
-    <form class="filters" onSubmit={go}>
-      {fields.map((f) => (
-        <label key={f.name}>
-          {f.label}
-          <input name={f.name} value={values[f.name]} required={f.required} placeholder={f.hint} onInput={(e) => setValues({ ...values, [f.name]: (e.target as HTMLInputElement).value })} />
-        </label>
-      ))}
-      <button type="submit">{submit}</button>
-    </form>
-  );
-}
 
 export function AuditPage({ tenant }: { tenant: string }) {
   const { search } = useLocation();

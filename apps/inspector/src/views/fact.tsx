@@ -4,11 +4,11 @@
  * closed each; and an as-of control (valid time, transaction time; taken from and kept in the URL)
  * that marks which version held there and says what the agent would have been told.
  */
-import { useState } from 'preact/hooks';
 import { api, tenantPath } from '../api';
-import { EventRef, Loaded, Time } from '../parts';
+import { Loaded, QueryForm, Time } from '../parts';
+import { HistoryTable } from './history-table';
 import { useRead } from '../read';
-import { navigate, tenantHref, useLocation } from '../router';
+import { useLocation } from '../router';
 import type { HistoryEntry } from '../types';
 
 const W = 720;
@@ -78,7 +78,7 @@ function Chart({ entries, at }: { entries: HistoryEntry[]; at: { validAt: number
 }
 
 export function FactPage({ tenant }: { tenant: string }) {
-  const { pathname, search } = useLocation();
+  const { search } = useLocation();
   const subject = search.get('subject') ?? '';
   const relation = search.get('relation') ?? '';
   const scope = search.get('scope') ?? undefined;
@@ -89,33 +89,21 @@ export function FactPage({ tenant }: { tenant: string }) {
   const [told] = useRead(key ? `${key}|${validAtText}|${knownAtText}` : null, (signal) =>
     api<{ value: string | null; values: string[]; validAt: string; knownAt: string }>(tenantPath(tenant, 'facts', { subject, relation, scope, validAt: validAtText || undefined, knownAt: knownAtText || undefined }), { signal }),
   );
-  const [form, setForm] = useState({ validAt: validAtText, knownAt: knownAtText });
-  const asOf = (e: Event) => {
-    e.preventDefault();
-    const next = new URLSearchParams(search);
-    for (const [k, v] of Object.entries(form)) {
-      if (v.trim()) next.set(k, v.trim());
-      else next.delete(k);
-    }
-    navigate(`${pathname}?${next.toString()}`);
-  };
   if (!key) return <p class="state">Name a key: open it from a memory, or add ?subject=…&amp;relation=… to the URL.</p>;
   return (
     <section>
       <h2>
         {subject} · {relation}
       </h2>
-      <form class="filters" onSubmit={asOf} aria-label="as of">
-        <label>
-          Valid at
-          <input name="validAt" value={form.validAt} placeholder="now" onInput={(e) => setForm({ ...form, validAt: (e.target as HTMLInputElement).value })} />
-        </label>
-        <label>
-          Known at
-          <input name="knownAt" value={form.knownAt} placeholder="now" onInput={(e) => setForm({ ...form, knownAt: (e.target as HTMLInputElement).value })} />
-        </label>
-        <button type="submit">Mark</button>
-      </form>
+      <QueryForm
+        initial={search}
+        keep={['subject', 'relation', 'scope']}
+        submit="Mark"
+        fields={[
+          { name: 'validAt', label: 'Valid at', hint: 'now' },
+          { name: 'knownAt', label: 'Known at', hint: 'now' },
+        ]}
+      />
       <Loaded read={told}>
         {(t) => (
           <p class="told" role="status">
@@ -135,40 +123,7 @@ export function FactPage({ tenant }: { tenant: string }) {
               <p class="legend muted">
                 <span class="swatch plain" /> a version <span class="swatch corrected" /> corrected <span class="swatch quarantined" /> quarantined <span class="swatch overruled" /> overruled · the dot is the as-of point
               </p>
-              <div class="scroll">
-                <table>
-                  <thead>
-                    <tr>
-                      <th>value</th>
-                      <th>status</th>
-                      <th>valid from → to</th>
-                      <th>known from → to</th>
-                      <th>opened by</th>
-                      <th>closed by</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {h.entries.map((e) => (
-                      <tr key={`${e.memoryId}-${e.openedBy.position}`} class={at.marked.has(e) ? 'marked' : undefined} aria-current={at.marked.has(e) ? 'true' : undefined}>
-                        <td>
-                          <a href={tenantHref(tenant, `/memories/${encodeURIComponent(e.memoryId)}`)}>{e.value ?? e.text}</a>
-                        </td>
-                        <td>{e.status}</td>
-                        <td>
-                          <Time iso={e.validFrom} /> → <Time iso={e.validTo} />
-                        </td>
-                        <td>
-                          <Time iso={e.knownFrom} /> → <Time iso={e.knownTo} />
-                        </td>
-                        <td>
-                          <EventRef type={e.openedBy.event} position={e.openedBy.position} actor={e.openedBy.actor} />
-                        </td>
-                        <td>{e.closedBy ? <EventRef type={e.closedBy.event} position={e.closedBy.position} batch={e.closedBy.batch} actor={e.closedBy.actor} /> : <span class="muted">open</span>}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <HistoryTable tenant={tenant} entries={h.entries} marked={at.marked} />
             </>
           );
         }}

@@ -1,7 +1,8 @@
 /** One memory: as it stands, its bitemporal history with the events that opened and closed each row, the answers that cited it, and its lifecycle. */
 import { useState } from 'preact/hooks';
 import { api, explain, tenantPath } from '../api';
-import { EventRef, Loaded, Time } from '../parts';
+import { Loaded, Time } from '../parts';
+import { HistoryTable } from './history-table';
 import { useRead } from '../read';
 import { factHref, tenantHref } from '../router';
 import type { CitingAnswer, HistoryEntry, Memory } from '../types';
@@ -60,49 +61,7 @@ export function MemoryPage({ tenant, memoryId }: { tenant: string; memoryId: str
       </Loaded>
       <h3>History</h3>
       <Loaded read={history} empty={(h) => (h.entries.length === 0 ? 'No history rows.' : null)}>
-        {(h) => (
-          <div class="scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th>value</th>
-                  <th>status</th>
-                  <th>valid from → to</th>
-                  <th>known from → to</th>
-                  <th>opened by</th>
-                  <th>closed by</th>
-                </tr>
-              </thead>
-              <tbody>
-                {h.entries.map((e) => (
-                  <tr key={`${e.memoryId}-${e.openedBy.position}`}>
-                    <td>{e.value ?? e.text}</td>
-                    <td>{e.status}</td>
-                    <td>
-                      <Time iso={e.validFrom} /> → <Time iso={e.validTo} />
-                    </td>
-                    <td>
-                      <Time iso={e.knownFrom} /> → <Time iso={e.knownTo} />
-                    </td>
-                    <td>
-                      <EventRef type={e.openedBy.event} position={e.openedBy.position} actor={e.openedBy.actor} />
-                    </td>
-                    <td>
-                      {e.closedBy ? (
-                        <>
-                          <EventRef type={e.closedBy.event} position={e.closedBy.position} batch={e.closedBy.batch} actor={e.closedBy.actor} />
-                          {e.closedBy.reason && <div class="muted">{e.closedBy.reason}</div>}
-                        </>
-                      ) : (
-                        <span class="muted">open</span>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        {(h) => <HistoryTable tenant={tenant} entries={h.entries} />}
       </Loaded>
       <h3>Answers that cited it</h3>
       <Loaded read={answers} empty={(a) => (a.length === 0 ? 'No recorded answer cited this memory.' : null)}>
