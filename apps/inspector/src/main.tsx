@@ -6,6 +6,7 @@ import { AuditPage, DiffPage } from './views/audit';
 import { FactPage } from './views/fact';
 import { Memories } from './views/memories';
 import { MemoryPage } from './views/memory';
+import { RecallPage, TracePage } from './views/recall';
 import { SignIn } from './views/sign-in';
 import './style.css';
 
@@ -29,6 +30,9 @@ function App() {
             <a href={tenantHref(tenant, '/memories')} aria-current={route.view === 'memories' || route.view === 'memory' || route.view === 'fact' ? 'page' : undefined}>
               Memories
             </a>
+            <a href={tenantHref(tenant, '/recall')} aria-current={route.view === 'recall' || route.view === 'trace' ? 'page' : undefined}>
+              Recall
+            </a>
             <a href={tenantHref(tenant, '/audit')} aria-current={route.view === 'audit' || route.view === 'diff' ? 'page' : undefined}>
               Audit
             </a>
@@ -49,6 +53,8 @@ function App() {
         {route.view === 'memories' && <Memories key={route.tenant} tenant={route.tenant} />}
         {route.view === 'memory' && <MemoryPage key={`${route.tenant}/${route.memoryId}`} tenant={route.tenant} memoryId={route.memoryId} />}
         {route.view === 'fact' && <FactPage key={route.tenant} tenant={route.tenant} />}
+        {route.view === 'recall' && <RecallPage key={route.tenant} tenant={route.tenant} />}
+        {route.view === 'trace' && <TracePage key={`${route.tenant}/${route.traceId}`} tenant={route.tenant} id={route.traceId} />}
         {route.view === 'audit' && <AuditPage key={route.tenant} tenant={route.tenant} />}
         {route.view === 'diff' && <DiffPage key={route.tenant} tenant={route.tenant} />}
         {route.view === 'unknown' && <p class="state error">No such page. Start from the memories of a tenant.</p>}

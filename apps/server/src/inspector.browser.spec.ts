@@ -41,6 +41,7 @@ describeWithBrowser.each(testBackends())('web inspector on %s', (backend) => {
     ensureBuilt();
     server = await startTestServer(backend, {
       config: { auth: 'required', rateLimit: 0 },
+      startRecall: true,
       prepare: async (handle) => {
         keys.acme = (await handle.keys.create({ tenant: 'acme', scopes: 'read,write', name: 'acme ops' })).secret;
         keys.beta = (await handle.keys.create({ tenant: 'beta', scopes: 'read', name: 'beta reader' })).secret;
@@ -128,7 +129,39 @@ describeWithBrowser.each(testBackends())('web inspector on %s', (backend) => {
     await page.getByRole('link', { name: ids.lisbon! }).waitFor();
   });
 
-  it('quarantines a memory from its page, with a reason; it leaves the read paths', async () => {
+  /** What recall hands the model for `query`, asked over HTTP with tenant acme's key. */
+  async function recalled(query: string): Promise<string> {
+    const res = await fetch(`${server.base}/v1/tenants/acme/context`, { method: 'POST', headers: { authorization: `Bearer ${keys.acme}`, 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { text: string }).text;
+  }
+
+  it('recalls with a budget and shows the context as the model gets it, and the trace as a funnel with each score named', async () => {
+    const page = await fresh();
+    await page.goto(`${server.base}/inspector/tenants/acme/recall`);
+    await signIn(page, keys.acme!);
+    await page.getByLabel('Query').fill('Where does Ada live?');
+    await page.getByLabel('Budget (tokens)').fill('200');
+    await page.getByLabel('Query').press('Enter');
+    const context = page.locator('pre.context');
+    await context.waitFor();
+    expect(await context.innerText()).toContain('Lisbon');
+    expect(await context.innerText()).not.toContain('Berlin');
+    await page.getByRole('list', { name: 'funnel' }).waitFor();
+    const headers = await page.locator('table.pool th').allInnerTexts();
+    expect(headers.map((h) => h.toLowerCase())).toEqual(expect.arrayContaining(['cosine similarity', 'bm25 rank score', 'trigram word similarity']));
+    expect(headers.join(' ').toLowerCase()).not.toContain('distance');
+    expect(await page.locator('table.pool tr.marked').filter({ hasText: 'Lisbon' }).count()).toBe(1);
+    await page.screenshot({ path: join(SHOTS, `recall-${backend}-wide.png`), fullPage: true });
+    // The trace is a page of its own.
+    await page.getByRole('link', { name: "This assembly's trace, as a link" }).click();
+    await page.waitForURL(/\/inspector\/tenants\/acme\/traces\/[0-9a-f-]{36}$/);
+    await page.getByRole('list', { name: 'funnel' }).waitFor();
+    expect(await page.getByText('“Where does Ada live?”').count()).toBe(1);
+  });
+
+  it('quarantines a memory from its page, with a reason; it leaves the read paths and recall', async () => {
+    expect(await recalled('Where is the quarterly review?')).toContain('quarterly review moved to the big room');
     const page = await fresh();
     await page.goto(`${server.base}/inspector/tenants/acme/memories/${ids.note}`);
     await signIn(page, keys.acme!);
@@ -138,6 +171,7 @@ describeWithBrowser.each(testBackends())('web inspector on %s', (backend) => {
     const memory = await server.handle.ledger.memory('acme', { memoryId: ids.note });
     expect(memory.status).toBe('quarantined');
     expect((await server.handle.ledger.activeMemories('acme')).map((m) => m.memoryId)).not.toContain(ids.note);
+    expect(await recalled('Where is the quarterly review?')).not.toContain('quarterly review moved to the big room');
     await page.getByRole('button', { name: 'Restore' }).click();
     await page.getByRole('button', { name: 'Quarantine' }).waitFor();
     expect((await server.handle.ledger.memory('acme', { memoryId: ids.note })).status).toBe('active');
