@@ -2,6 +2,7 @@
 import { render } from 'preact';
 import { session } from './api';
 import { href, onLink, parseRoute, tenantHref, useLocation } from './router';
+import { AnswersPage } from './views/answers';
 import { AuditPage, DiffPage } from './views/audit';
 import { FactPage } from './views/fact';
 import { Memories } from './views/memories';
@@ -33,6 +34,9 @@ function App() {
             <a href={tenantHref(tenant, '/recall')} aria-current={route.view === 'recall' || route.view === 'trace' ? 'page' : undefined}>
               Recall
             </a>
+            <a href={tenantHref(tenant, '/answers')} aria-current={route.view === 'answers' ? 'page' : undefined}>
+              Answers
+            </a>
             <a href={tenantHref(tenant, '/audit')} aria-current={route.view === 'audit' || route.view === 'diff' ? 'page' : undefined}>
               Audit
             </a>
@@ -55,6 +59,7 @@ function App() {
         {route.view === 'fact' && <FactPage key={route.tenant} tenant={route.tenant} />}
         {route.view === 'recall' && <RecallPage key={route.tenant} tenant={route.tenant} />}
         {route.view === 'trace' && <TracePage key={`${route.tenant}/${route.traceId}`} tenant={route.tenant} id={route.traceId} />}
+        {route.view === 'answers' && <AnswersPage key={route.tenant} tenant={route.tenant} />}
         {route.view === 'audit' && <AuditPage key={route.tenant} tenant={route.tenant} />}
         {route.view === 'diff' && <DiffPage key={route.tenant} tenant={route.tenant} />}
         {route.view === 'unknown' && <p class="state error">No such page. Start from the memories of a tenant.</p>}

@@ -18,7 +18,7 @@ export function Time({ iso }: { iso: string | null }) {
 
 export function Loaded<T>({ read, empty, children }: { read: Read<T>; empty?: (data: T) => string | null; children: (data: T) => ComponentChildren }) {
   if (read.state === 'loading') return <p class="state" role="status">Loading…</p>;
-  if (read.state === 'failed') return <p class="state error" role="alert">{explain(read.error)}</p>;
+  if (read.state === 'failed') return <Problem message={explain(read.error)} />;
   const nothing = empty?.(read.data);
   if (nothing) return <p class="state">{nothing}</p>;
   return <>{children(read.data)}</>;
@@ -56,3 +56,12 @@ export function QueryForm({ fields, submit, initial, keep = [] }: { fields: { na
   );
 }
 
+
+/** What went wrong, said where it happened (nothing when nothing did). */
+export function Problem({ message }: { message: string | null }) {
+  return message ? (
+    <p class="state error" role="alert">
+      {message}
+    </p>
+  ) : null;
+}

@@ -9,6 +9,7 @@ export type Route =
   | { view: 'memory'; tenant: string; memoryId: string }
   | { view: 'fact'; tenant: string }
   | { view: 'recall'; tenant: string }
+  | { view: 'answers'; tenant: string }
   | { view: 'trace'; tenant: string; traceId: string }
   | { view: 'audit'; tenant: string }
   | { view: 'diff'; tenant: string }
@@ -25,6 +26,7 @@ export function parseRoute(pathname: string): Route {
   if (section === 'memories' && id && !more) return { view: 'memory', tenant, memoryId: id };
   if (section === 'facts' && !id) return { view: 'fact', tenant };
   if (section === 'recall' && !id) return { view: 'recall', tenant };
+  if (section === 'answers' && !id) return { view: 'answers', tenant };
   if (section === 'traces' && id && !more) return { view: 'trace', tenant, traceId: id };
   if (section === 'audit' && !id) return { view: 'audit', tenant };
   if (section === 'audit' && id === 'diff') return { view: 'diff', tenant };

@@ -225,6 +225,24 @@ describeWithBrowser.each(testBackends())('web inspector on %s', (backend) => {
     await page.screenshot({ path: join(SHOTS, `history-${backend}-narrow.png`), fullPage: true });
   });
 
+  it('lists an answer reopened by a supersession with the cited and the current value side by side, until it is marked reviewed', async () => {
+    const { ledger, answers, saga, runner } = server.handle;
+    const floor = await ledger.assert('acme', { subject: 'office', relation: 'floor', value: '3' });
+    await answers.record('acme', { question: 'Which floor is the office on?', text: 'The office is on floor 3.', cites: [floor.memoryId] });
+    const moved = await ledger.assert('acme', { subject: 'office', relation: 'floor', value: '5' });
+    await runner.awaitPosition(moved.position);
+    await saga.catchUp();
+    const page = await fresh();
+    await page.goto(`${server.base}/inspector/tenants/acme/answers`);
+    await signIn(page, keys.acme!);
+    const answer = page.getByRole('article', { name: /answer/ }).filter({ hasText: 'Which floor is the office on?' });
+    await answer.waitFor();
+    await answer.locator('td.after', { hasText: '5' }).waitFor();
+    expect(await answer.locator('td.before').innerText()).toBe('3');
+    await answer.getByRole('button', { name: 'Reviewed' }).click();
+    await page.getByText('No answer waits for re-review').waitFor();
+  });
+
   it("shows nothing of a tenant to another tenant's key", async () => {
     const page = await fresh();
     await page.goto(`${server.base}/inspector/tenants/acme/memories`);

@@ -1,7 +1,7 @@
 /** One memory: as it stands, its bitemporal history with the events that opened and closed each row, the answers that cited it, and its lifecycle. */
 import { useState } from 'preact/hooks';
 import { api, explain, tenantPath } from '../api';
-import { Loaded, Time } from '../parts';
+import { Loaded, Problem, Time } from '../parts';
 import { HistoryTable } from './history-table';
 import { useRead } from '../read';
 import { factHref, tenantHref } from '../router';
@@ -105,11 +105,7 @@ function Lifecycle({ tenant, memory, done }: { tenant: string; memory: Memory; d
         </label>
       )}
       <button type="submit">{action === 'quarantine' ? 'Quarantine' : 'Restore'}</button>
-      {error && (
-        <p class="state error" role="alert">
-          {error}
-        </p>
-      )}
+      <Problem message={error} />
     </form>
   );
 }

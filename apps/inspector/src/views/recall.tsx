@@ -4,7 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import { api, explain, tenantPath } from '../api';
-import { Loaded, Time } from '../parts';
+import { Loaded, Problem, Time } from '../parts';
 import { useRead } from '../read';
 import { tenantHref } from '../router';
 import type { Recalled, Trace } from '../types';
@@ -52,11 +52,7 @@ export function RecallPage({ tenant }: { tenant: string }) {
           Assembling…
         </p>
       )}
-      {result.state === 'failed' && (
-        <p class="state error" role="alert">
-          {result.message}
-        </p>
-      )}
+      <Problem message={result.state === 'failed' ? result.message : null} />
       {result.state === 'done' && (
         <>
           <h3>

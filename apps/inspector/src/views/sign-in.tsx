@@ -1,6 +1,7 @@
 /** Sign-in: an API key (kept for this browser session), then the page asked for. */
 import { useState } from 'preact/hooks';
 import { api, ApiError, session, tenantPath } from '../api';
+import { Problem } from '../parts';
 import { navigate, tenantHref } from '../router';
 
 export function SignIn({ tenant, then }: { tenant: string | null; then: string | null }) {
@@ -48,11 +49,7 @@ export function SignIn({ tenant, then }: { tenant: string | null; then: string |
         <button type="submit" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
-        {error && (
-          <p class="state error" role="alert">
-            {error}
-          </p>
-        )}
+        <Problem message={error} />
         <p class="muted">On a server on loopback with auth off, leave the key empty.</p>
       </form>
     </main>
