@@ -7,6 +7,7 @@ import { AuditPage, DiffPage } from './views/audit';
 import { FactPage } from './views/fact';
 import { Memories } from './views/memories';
 import { MemoryPage } from './views/memory';
+import { MessagePage } from './views/message';
 import { RecallPage, TracePage } from './views/recall';
 import { SignIn } from './views/sign-in';
 import './style.css';
@@ -59,6 +60,7 @@ function App() {
         {route.view === 'fact' && <FactPage key={route.tenant} tenant={route.tenant} />}
         {route.view === 'recall' && <RecallPage key={route.tenant} tenant={route.tenant} />}
         {route.view === 'trace' && <TracePage key={`${route.tenant}/${route.traceId}`} tenant={route.tenant} id={route.traceId} />}
+        {route.view === 'message' && <MessagePage key={`${route.tenant}/${route.messageId}`} tenant={route.tenant} messageId={route.messageId} />}
         {route.view === 'answers' && <AnswersPage key={route.tenant} tenant={route.tenant} />}
         {route.view === 'audit' && <AuditPage key={route.tenant} tenant={route.tenant} />}
         {route.view === 'diff' && <DiffPage key={route.tenant} tenant={route.tenant} />}

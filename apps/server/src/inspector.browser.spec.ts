@@ -243,6 +243,28 @@ describeWithBrowser.each(testBackends())('web inspector on %s', (backend) => {
     await page.getByText('No answer waits for re-review').waitFor();
   });
 
+  it("shows a message's triage and every candidate with its verdict and gates, reached from the memory it stored", async () => {
+    const res = await fetch(`${server.base}/v1/tenants/acme/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${keys.acme}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'I moved to Daejeon last week.', speaker: 'user', messageId: 'msg-1' }),
+    });
+    expect(res.status).toBe(201);
+    const ingested = (await res.json()) as { stored: string[] };
+    expect(ingested.stored.length).toBeGreaterThan(0);
+    const page = await fresh();
+    await page.goto(`${server.base}/inspector/tenants/acme/memories/${ingested.stored[0]}`);
+    await signIn(page, keys.acme!);
+    await page.getByRole('link', { name: 'message:msg-1' }).click();
+    await page.waitForURL('**/inspector/tenants/acme/messages/msg-1');
+    const candidate = page.getByRole('article', { name: 'candidate 1' });
+    await candidate.waitFor();
+    expect(await candidate.locator('.verdict').innerText()).toBe('admitted');
+    expect(await candidate.innerText()).toContain('Daejeon');
+    expect(await candidate.locator('tbody tr').count()).toBeGreaterThan(0);
+    expect(await page.locator('dl.facts').innerText()).toContain('inform');
+  });
+
   it("shows nothing of a tenant to another tenant's key", async () => {
     const page = await fresh();
     await page.goto(`${server.base}/inspector/tenants/acme/memories`);

@@ -35,7 +35,8 @@ export function MemoryPage({ tenant, memoryId }: { tenant: string; memoryId: str
               </dd>
               <dt>type · speaker · source</dt>
               <dd>
-                {m.type} · {m.speaker} · {m.source ?? '—'}
+                {m.type} · {m.speaker} ·{' '}
+                {m.source?.startsWith('message:') ? <a href={tenantHref(tenant, `/messages/${encodeURIComponent(m.source.slice('message:'.length))}`)}>{m.source}</a> : (m.source ?? '—')}
               </dd>
               <dt>valid</dt>
               <dd>
