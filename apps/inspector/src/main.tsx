@@ -4,6 +4,7 @@ import { session } from './api';
 import { href, onLink, parseRoute, tenantHref, useLocation } from './router';
 import { AnswersPage } from './views/answers';
 import { AuditPage, DiffPage } from './views/audit';
+import { BatchPage } from './views/batch';
 import { FactPage } from './views/fact';
 import { Memories } from './views/memories';
 import { MemoryPage } from './views/memory';
@@ -60,6 +61,7 @@ function App() {
         {route.view === 'fact' && <FactPage key={route.tenant} tenant={route.tenant} />}
         {route.view === 'recall' && <RecallPage key={route.tenant} tenant={route.tenant} />}
         {route.view === 'trace' && <TracePage key={`${route.tenant}/${route.traceId}`} tenant={route.tenant} id={route.traceId} />}
+        {route.view === 'batch' && <BatchPage key={`${route.tenant}/${route.batch}`} tenant={route.tenant} batch={route.batch} />}
         {route.view === 'message' && <MessagePage key={`${route.tenant}/${route.messageId}`} tenant={route.tenant} messageId={route.messageId} />}
         {route.view === 'answers' && <AnswersPage key={route.tenant} tenant={route.tenant} />}
         {route.view === 'audit' && <AuditPage key={route.tenant} tenant={route.tenant} />}

@@ -3,7 +3,7 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { explain } from './api';
 import type { Read } from './read';
-import { navigate } from './router';
+import { navigate, tenantHref } from './router';
 
 /** A time in the browser's time zone, the UTC instant on hover. */
 export function Time({ iso }: { iso: string | null }) {
@@ -25,11 +25,11 @@ export function Loaded<T>({ read, empty, children }: { read: Read<T>; empty?: (d
 }
 
 /** An event of the log: its type (a link when given), position, batch and the key that wrote it. */
-export function EventRef({ type, position, batch, actor, href }: { type: string; position: number; batch?: string | null; actor?: string | null; href?: string }) {
+export function EventRef({ type, position, batch, actor, href, tenant }: { type: string; position: number; batch?: string | null; actor?: string | null; href?: string; tenant?: string }) {
   return (
     <>
       {href ? <a href={href}>{type}</a> : type} #{position}
-      {batch && <span class="muted"> · batch {batch}</span>}
+      {batch && <span class="muted"> · batch {tenant ? <a href={tenantHref(tenant, `/batches/${encodeURIComponent(batch)}`)}>{batch}</a> : batch}</span>}
       {actor && <span class="muted"> · key {actor}</span>}
     </>
   );

@@ -11,6 +11,7 @@ export type Route =
   | { view: 'recall'; tenant: string }
   | { view: 'answers'; tenant: string }
   | { view: 'message'; tenant: string; messageId: string }
+  | { view: 'batch'; tenant: string; batch: string }
   | { view: 'trace'; tenant: string; traceId: string }
   | { view: 'audit'; tenant: string }
   | { view: 'diff'; tenant: string }
@@ -29,6 +30,7 @@ export function parseRoute(pathname: string): Route {
   if (section === 'recall' && !id) return { view: 'recall', tenant };
   if (section === 'answers' && !id) return { view: 'answers', tenant };
   if (section === 'messages' && id && !more) return { view: 'message', tenant, messageId: id };
+  if (section === 'batches' && id && !more) return { view: 'batch', tenant, batch: id };
   if (section === 'traces' && id && !more) return { view: 'trace', tenant, traceId: id };
   if (section === 'audit' && !id) return { view: 'audit', tenant };
   if (section === 'audit' && id === 'diff') return { view: 'diff', tenant };

@@ -3,11 +3,12 @@
  * OpenAPI document describes. Inputs themselves are the ledger's own schemas (@factledger/ledger).
  */
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
-import type { AnswerView, AnswerWriteResult, BeliefChangeView, BeliefDiffView, BeliefView, BelievedView, ChangeEventView, ClaimVerdict, ErasureResult, FactView, HistoryView, IngestResult, Ledger, MemoryView, Revision, RollbackResult, VersionView, WriteResult } from '@factledger/ledger';
+import type { AnswerView, AnswerWriteResult, BatchView, BeliefChangeView, BeliefDiffView, BeliefView, BelievedView, ChangeEventView, ClaimVerdict, ErasureResult, FactView, HistoryView, IngestResult, Ledger, MemoryView, Revision, RollbackResult, VersionView, WriteResult } from '@factledger/ledger';
 import type { AnswerRow } from '@factledger/projections';
 import {
   auditDiffQuerySchema,
   auditQuerySchema,
+  batchQuerySchema,
   erasureSchema,
   factQuerySchema,
   historyQuerySchema,
@@ -82,6 +83,7 @@ export const historyQueryParams = historyQuerySchema.omit({ scope: true }).exten
 export const subjectQueryParams = subjectQuerySchema.omit({ subject: true });
 export const memoryQueryParams = memoryQuerySchema.omit({ memoryId: true });
 export const auditQueryParams = auditQuerySchema;
+export const batchQueryParams = batchQuerySchema.omit({ batch: true });
 export const auditDiffQueryParams = auditDiffQuerySchema;
 
 // ---- responses ------------------------------------------------------------------------------
@@ -234,6 +236,23 @@ export const historyViewSchema = z
   .object({ subject: z.string(), relation: z.string(), scope, entries: z.array(historyEntrySchema) })
   .openapi('History');
 export const memoryHistorySchema = z.object({ memoryId: z.string(), entries: z.array(historyEntrySchema) }).openapi('MemoryHistory');
+
+export const batchViewSchema = z
+  .object({
+    batch: z.string(),
+    events: z.array(
+      z.object({
+        position: z.number().int(),
+        type: z.string(),
+        memoryId: z.string().nullable(),
+        recordedAt: instant,
+        actor: z.string().nullable().openapi({ description: 'The id of the API key that wrote it, or the actor id a host passed; null when nobody was named.' }),
+        reason: z.string().nullable(),
+      }),
+    ),
+    memories: z.array(memoryViewSchema).openapi({ description: 'Each memory the events touched, as it stands now.' }),
+  })
+  .openapi('Batch');
 
 // ---- the audit: what the ledger believed, and what changed in it ---------------------------------
 
@@ -500,7 +519,9 @@ const responsesInSync: [
   Documented<typeof beliefDiffSchema, BeliefDiffView>,
   Documented<typeof beliefChangeSchema, BeliefChangeView>,
   Documented<typeof changeEventSchema, ChangeEventView>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Documented<typeof batchViewSchema, BatchView>,
+  Documented<typeof batchViewSchema.shape.events.element, BatchView['events'][number]>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 void responsesInSync;
 
 // ---- recall ----------------------------------------------------------------------------------

@@ -1,12 +1,20 @@
-/** Batches over HTTP: rolling back every lifecycle change that carried a batch label. */
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
-import { RollbackBatchCommand } from '@factledger/nest';
-import { bodyObject, TenantPipe } from './http/request-input';
+/** Batches over HTTP: what a batch label covers, and rolling back every lifecycle change that carried it. */
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { GetBatchQuery, RollbackBatchCommand } from '@factledger/nest';
+import { bodyObject, queryObject, TenantPipe } from './http/request-input';
 
 @Controller('v1/tenants/:tenant')
 export class BatchesController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Get('batches/:batch')
+  batch(@Param('tenant', TenantPipe) tenant: string, @Param('batch') batch: string, @Query() query: unknown) {
+    return this.queries.execute(new GetBatchQuery(tenant, { ...queryObject(query), batch }));
+  }
 
   @Post('batches/:batch/rollback')
   @HttpCode(200)

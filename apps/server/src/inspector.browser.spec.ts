@@ -265,6 +265,24 @@ describeWithBrowser.each(testBackends())('web inspector on %s', (backend) => {
     expect(await page.locator('dl.facts').innerText()).toContain('inform');
   });
 
+  it('shows what a batch changed and rolls it back', async () => {
+    const { ledger } = server.handle;
+    const a = await ledger.assert('acme', { text: 'The printer on floor 2 takes badge 4411.' });
+    const b = await ledger.assert('acme', { text: 'The printer on floor 2 jams on A3 paper.' });
+    await ledger.writeMany('acme', [{ quarantine: { memoryId: a.memoryId, reason: 'stale' } }, { quarantine: { memoryId: b.memoryId, reason: 'stale' } }], { batch: 'printer-cleanup' });
+    const page = await fresh();
+    await page.goto(`${server.base}/inspector/tenants/acme/batches/printer-cleanup`);
+    await signIn(page, keys.acme!);
+    await page.getByRole('heading', { name: 'Batch printer-cleanup' }).waitFor();
+    expect(await page.locator('tbody tr').filter({ hasText: 'MemoryQuarantined' }).count()).toBe(2);
+    expect(await page.locator('li .status.quarantined').count()).toBe(2);
+    await page.getByRole('button', { name: 'Roll back this batch' }).click();
+    await page.getByText('Rolled back: 2 change(s) compensated.').waitFor();
+    await page.locator('li .status.active').nth(1).waitFor();
+    expect((await ledger.memory('acme', { memoryId: a.memoryId })).status).toBe('active');
+    expect((await ledger.memory('acme', { memoryId: b.memoryId })).status).toBe('active');
+  });
+
   it("shows nothing of a tenant to another tenant's key", async () => {
     const page = await fresh();
     await page.goto(`${server.base}/inspector/tenants/acme/memories`);

@@ -28,6 +28,8 @@ import {
   auditDiffQueryParams,
   auditQueryParams,
   batchParams,
+  batchQueryParams,
+  batchViewSchema,
   beliefDiffSchema,
   beliefViewSchema,
   contextResultSchema,
@@ -210,6 +212,13 @@ const routeDocs = (): RouteDoc[] => [
     tags: ['memories'],
     request: { params: tenantParams, body: body(retractSchema) },
     responses: { 200: json(writeResultSchema, 'The retraction.'), ...failures.invalid, ...failures.unknownMemory, ...failures.conflict },
+  },
+  {
+    handler: BatchesController.prototype.batch,
+    summary: 'What a batch label covers: every event that carried it, and the memories they touched as they stand',
+    tags: ['batches'],
+    request: { params: batchParams, query: batchQueryParams },
+    responses: { 200: json(batchViewSchema, 'The batch.'), ...failures.invalid, ...failures.unknownBatch, ...failures.lag },
   },
   {
     handler: BatchesController.prototype.rollback,

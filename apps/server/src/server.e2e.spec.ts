@@ -115,6 +115,21 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
     expect(subject.body.facts).toEqual([expect.objectContaining({ relation: 'port', value: '8000' })]);
   });
 
+  it('shows what a batch label covers, and answers 404 for a label nothing carries', async () => {
+    const m = await assertFact('batched', { text: 'The staging VPN needs a hardware key.' });
+    const q = await post(`/v1/tenants/batched/memories/${m.memoryId}/quarantine`, { reason: 'unverified', batch: 'vpn-review' });
+    expect(q.status).toBe(200);
+    const batch = await get(`/v1/tenants/batched/batches/vpn-review?minPosition=${q.body.position}`);
+    expect(batch.status).toBe(200);
+    expect(batch.body).toEqual({
+      batch: 'vpn-review',
+      events: [expect.objectContaining({ type: 'MemoryQuarantined', memoryId: m.memoryId, reason: 'unverified', position: q.body.position })],
+      memories: [expect.objectContaining({ memoryId: m.memoryId, status: 'quarantined' })],
+    });
+    expect((await get('/v1/tenants/batched/batches/no-such-batch')).status).toBe(404);
+    expect((await get('/v1/tenants/other/batches/vpn-review')).status).toBe(404);
+  });
+
   it('answers the audit: what was believed at a moment, and what changed between two, as JSON', async () => {
     await assertFact('audited', { subject: 'gateway', relation: 'region', value: 'eu-west-1' });
     const between = new Date(Date.now() + 5);

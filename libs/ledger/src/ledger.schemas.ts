@@ -106,6 +106,12 @@ export const retractSchema = z
   })
   .openapi('RetractInput');
 
+/** A batch's events and the memories they touched. */
+export const batchQuerySchema = z
+  .object({ batch: z.string().min(1).max(200), minPosition: z.coerce.number().int().min(0).optional().openapi({ description: 'Never answer from a state older than this log position.' }) })
+  .strict()
+  .openapi('BatchQuery');
+
 export const rollbackSchema = z.object({ batch: z.string().min(1).max(200), commandId: writeMeta.commandId }).strict().openapi('RollbackInput');
 
 const asOf = {
@@ -169,6 +175,7 @@ export type QuarantineInput = z.input<typeof quarantineSchema>;
 export type RestoreInput = z.input<typeof restoreSchema>;
 export type RetypeInput = z.input<typeof retypeSchema>;
 export type RollbackInput = z.input<typeof rollbackSchema>;
+export type BatchQueryInput = z.input<typeof batchQuerySchema>;
 export type FactQueryInput = z.input<typeof factQuerySchema>;
 export type SubjectQueryInput = z.input<typeof subjectQuerySchema>;
 export type HistoryQueryInput = z.input<typeof historyQuerySchema>;

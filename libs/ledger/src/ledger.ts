@@ -59,6 +59,7 @@ import {
   retractSchema,
   retypeSchema,
   rollbackSchema,
+  batchQuerySchema,
   subjectQuerySchema,
   tenantSchema,
   writeManyMetaSchema,
@@ -85,6 +86,13 @@ export interface PartDecision {
   earlierValue: string;
   nextValue: string;
   rule: string;
+}
+
+/** What a batch label covers: every event that carried it, oldest first, and each memory they touched as it stands now. */
+export interface BatchView {
+  batch: string;
+  events: { position: number; type: string; memoryId: string | null; recordedAt: string; actor: string | null; reason: string | null }[];
+  memories: MemoryView[];
 }
 
 export interface RollbackResult {
@@ -402,6 +410,25 @@ export class Ledger {
       }
     }
     return planned;
+  }
+
+  /** A batch's events (UnknownBatchError when none carried the label) and the memories they touched, as they stand. */
+  async batch(tenant: string, input: unknown): Promise<BatchView> {
+    const t = parse(tenantSchema, tenant);
+    const q = parse(batchQuerySchema, input);
+    await this.deps.runner.awaitPosition(q.minPosition, 'facts');
+    const labelled = await this.deps.store.readBatch(t, q.batch);
+    if (labelled.length === 0) throw new UnknownBatchError(q.batch);
+    const field = (e: RecordedEvent, name: 'memoryId' | 'reason'): string | null => {
+      const v = (e.data as Record<string, unknown> | null)?.[name];
+      return typeof v === 'string' ? v : null;
+    };
+    const ids = [...new Set(labelled.map((e) => field(e, 'memoryId')).filter((id): id is string => id !== null))];
+    return {
+      batch: q.batch,
+      events: labelled.map((e) => ({ position: e.globalPosition, type: e.type, memoryId: field(e, 'memoryId'), recordedAt: e.recordedAt.toISOString(), actor: e.actor ?? null, reason: field(e, 'reason') })),
+      memories: (await this.deps.reader.memories(t, ids)).map(memoryView),
+    };
   }
 
   /** Undoes a batch's lifecycle changes across every stream they touched, in one append. */

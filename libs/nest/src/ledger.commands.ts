@@ -6,7 +6,7 @@ import { Command, type IEvent, Query } from '@nestjs/cqrs';
 import type { AnswerRow } from '@factledger/projections';
 import { LlmNotConfiguredError } from '@factledger/llm';
 import { parse, reviseAnswerSchema } from '@factledger/ledger';
-import type { BeliefDiffView, BeliefView, ErasureResult, IngestResult, AnswerView, AnswerWriteResult, ClaimVerdict, Revision, FactView, HistoryView, Ledger, LedgerHandle, MemoryView, RollbackResult, WriteResult } from '@factledger/ledger';
+import type { BatchView, BeliefDiffView, BeliefView, ErasureResult, IngestResult, AnswerView, AnswerWriteResult, ClaimVerdict, Revision, FactView, HistoryView, Ledger, LedgerHandle, MemoryView, RollbackResult, WriteResult } from '@factledger/ledger';
 import type { RecallResult } from '@factledger/recall';
 
 /**
@@ -47,6 +47,8 @@ export class GetMemoryQuery extends TenantQuery<MemoryView> {}
 export class GetAuditQuery extends TenantQuery<BeliefView> {}
 /** What changed in what the ledger believed between transaction times `from` and `to`. */
 export class GetAuditDiffQuery extends TenantQuery<BeliefDiffView> {}
+/** A batch's events and the memories they touched: input `{ batch }`. */
+export class GetBatchQuery extends TenantQuery<BatchView> {}
 export class GetMemoryHistoryQuery extends TenantQuery<Awaited<ReturnType<Ledger['memoryHistory']>>> {}
 export class ListMemoriesQuery extends TenantQuery<MemoryView[]> {}
 export class GetAnswerQuery extends TenantQuery<AnswerView> {}
@@ -79,6 +81,7 @@ export const QUERY_ROUTES = [
   [GetMemoryQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.memory(q.tenant, q.input)],
   [GetAuditQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.audit.believed(q.tenant, q.input)],
   [GetAuditDiffQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.audit.changes(q.tenant, q.input)],
+  [GetBatchQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.batch(q.tenant, q.input)],
   [GetMemoryHistoryQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.memoryHistory(q.tenant, q.input)],
   [ListMemoriesQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.activeMemories(q.tenant, (q.input ?? {}) as { limit?: number; minPosition?: number })],
   [GetAnswerQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.answers.answer(q.tenant, q.input)],

@@ -132,7 +132,7 @@ export function DiffPage({ tenant }: { tenant: string }) {
                           ) : (
                             c.events.map((e) => (
                               <div key={e.position}>
-                                <EventRef type={e.type} position={e.position} batch={e.batch} actor={e.actor} href={e.memoryId ? tenantHref(tenant, `/memories/${encodeURIComponent(e.memoryId)}`) : undefined} /> <Time iso={e.recordedAt} />
+                                <EventRef type={e.type} position={e.position} batch={e.batch} actor={e.actor} tenant={tenant} href={e.memoryId ? tenantHref(tenant, `/memories/${encodeURIComponent(e.memoryId)}`) : undefined} /> <Time iso={e.recordedAt} />
                               </div>
                             ))
                           )}

@@ -38,7 +38,7 @@ export function HistoryTable({ tenant, entries, marked }: { tenant: string; entr
                 <td>
                   {e.closedBy ? (
                     <>
-                      <EventRef type={e.closedBy.event} position={e.closedBy.position} batch={e.closedBy.batch} actor={e.closedBy.actor} />
+                      <EventRef type={e.closedBy.event} position={e.closedBy.position} batch={e.closedBy.batch} actor={e.closedBy.actor} tenant={tenant} />
                       {e.closedBy.reason && <div class="muted">{e.closedBy.reason}</div>}
                     </>
                   ) : (
