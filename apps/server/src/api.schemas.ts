@@ -32,6 +32,7 @@ const minPosition = memoryQuerySchema.shape.minPosition;
 export const listMemoriesQuerySchema = z
   .object({
     limit: z.coerce.number().int().min(1).max(1000).optional().openapi({ description: 'At most this many, newest first (default 100).' }),
+    status: z.enum(['active', 'quarantined', 'retired', 'overruled']).optional().openapi({ description: 'Default `active`: the memories in the read paths now. Any other status: the memories that have it, whatever their valid time.' }),
     minPosition,
   })
   .strict();

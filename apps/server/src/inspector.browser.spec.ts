@@ -103,6 +103,15 @@ describeWithBrowser.each(testBackends())('web inspector on %s', (backend) => {
     expect(page.url()).toContain('q=quarterly');
     await page.getByLabel('Speaker').selectOption('document');
     expect(await page.getByRole('link', { name: 'The quarterly review moved to the big room.' }).count()).toBe(1);
+    // Out of the read paths, by status: the superseded Berlin is retired, kept on record.
+    await page.getByRole('searchbox').fill('');
+    await page.getByLabel('Speaker').selectOption('');
+    await page.getByLabel('Status').selectOption('retired');
+    await page.getByRole('link', { name: 'Ada · lives in · Berlin' }).waitFor();
+    expect(page.url()).toContain('status=retired');
+    expect(await page.getByText('Ada · lives in · Lisbon').count()).toBe(0);
+    await page.getByLabel('Status').selectOption('active');
+    await page.getByRole('link', { name: 'Ada · lives in · Lisbon' }).waitFor();
     await page.screenshot({ path: join(SHOTS, `memories-${backend}-wide.png`), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: join(SHOTS, `memories-${backend}-narrow.png`), fullPage: true });
@@ -175,6 +184,10 @@ describeWithBrowser.each(testBackends())('web inspector on %s', (backend) => {
     await page.getByRole('button', { name: 'Restore' }).click();
     await page.getByRole('button', { name: 'Quarantine' }).waitFor();
     expect((await server.handle.ledger.memory('acme', { memoryId: ids.note })).status).toBe('active');
+    await page.getByLabel('New type').fill('event');
+    await page.getByRole('button', { name: 'Retype' }).click();
+    await page.locator('dl.facts', { hasText: 'event ·' }).waitFor();
+    expect((await server.handle.ledger.memory('acme', { memoryId: ids.note })).type).toBe('event');
   });
 
   it('shows what was believed at two transaction times, and the diff between them with its event and batch', async () => {

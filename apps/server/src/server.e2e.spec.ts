@@ -127,6 +127,11 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
       memories: [expect.objectContaining({ memoryId: m.memoryId, status: 'quarantined' })],
     });
     expect((await get('/v1/tenants/batched/batches/no-such-batch')).status).toBe(404);
+    // Listed by status: out of the active list, in the quarantined one.
+    expect((await get('/v1/tenants/batched/memories')).body.map((x: { memoryId: string }) => x.memoryId)).not.toContain(m.memoryId);
+    const quarantined = await get('/v1/tenants/batched/memories?status=quarantined');
+    expect(quarantined.body).toEqual([expect.objectContaining({ memoryId: m.memoryId, status: 'quarantined' })]);
+    expect((await get('/v1/tenants/batched/memories?status=gone')).status).toBe(400);
     expect((await get('/v1/tenants/other/batches/vpn-review')).status).toBe(404);
   });
 

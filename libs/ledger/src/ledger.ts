@@ -101,6 +101,9 @@ export interface RollbackResult {
   items: RollbackItem[];
 }
 
+/** A memory's status: in the read paths, or out of them (restorable, replaced, or refused for a lower authority). */
+export type MemoryStatus = 'active' | 'quarantined' | 'retired' | 'overruled';
+
 export interface MemoryView {
   memoryId: string;
   kind: string;
@@ -575,10 +578,11 @@ export class Ledger {
     return this.deps.reader.knownKeys(parse(tenantSchema, tenant), { ...p, now: this.deps.clock.now() });
   }
 
-  async activeMemories(tenant: string, options: { limit?: number; minPosition?: number } = {}): Promise<MemoryView[]> {
+  async activeMemories(tenant: string, options: { limit?: number; minPosition?: number; status?: MemoryStatus } = {}): Promise<MemoryView[]> {
     const t = parse(tenantSchema, tenant);
     await this.deps.runner.awaitPosition(options.minPosition, 'facts');
-    return (await this.deps.reader.activeMemories(t, this.deps.clock.now(), options.limit)).map(memoryView);
+    const rows = !options.status || options.status === 'active' ? await this.deps.reader.activeMemories(t, this.deps.clock.now(), options.limit) : await this.deps.reader.withStatus(t, options.status, options.limit);
+    return rows.map(memoryView);
   }
 
   // ---- plumbing -------------------------------------------------------------------------

@@ -132,6 +132,14 @@ export class FactReader {
     return rows.rows.map(historyFromDb);
   }
 
+  /** Memories with a status other than `active` (quarantined, retired, overruled), whatever their valid time, newest first. */
+  async withStatus(tenant: string, status: string, limit = 100): Promise<MemoryRow[]> {
+    const rows = await sql`
+      SELECT * FROM fl_memories WHERE tenant = ${tenant} AND status = ${status}
+      ORDER BY updated_at DESC, memory_id LIMIT ${limit}`.execute(this.db);
+    return rows.rows.map(memoryFromDb);
+  }
+
   /** Memories in the read paths now, newest first. */
   async activeMemories(tenant: string, now: Date, limit = 100): Promise<MemoryRow[]> {
     const rows = await sql`

@@ -80,33 +80,47 @@ export function MemoryPage({ tenant, memoryId }: { tenant: string; memoryId: str
   );
 }
 
-/** Quarantine or restore, each with a reason (a key with `write` scope). */
+/**
+ * Quarantine (with a reason), restore, and retype (a new type), for a key with `write` scope; the
+ * API decides and the page says what it answered. Restore and retype take no reason in the API.
+ */
 function Lifecycle({ tenant, memory, done }: { tenant: string; memory: Memory; done: () => void }) {
   const [reason, setReason] = useState('');
+  const [type, setType] = useState('');
   const [error, setError] = useState<string | null>(null);
   const action = memory.status === 'quarantined' ? 'restore' : memory.status === 'active' ? 'quarantine' : null;
   if (!action) return null;
-  const submit = async (e: Event) => {
+  const send = async (e: Event, path: string, body: Record<string, string>) => {
     e.preventDefault();
     setError(null);
     try {
-      await api(tenantPath(tenant, `memories/${encodeURIComponent(memory.memoryId)}/${action}`), { method: 'POST', body: action === 'quarantine' ? { reason } : {} });
+      await api(tenantPath(tenant, `memories/${encodeURIComponent(memory.memoryId)}/${path}`), { method: 'POST', body });
       setReason('');
+      setType('');
       done();
     } catch (err) {
       setError(explain(err));
     }
   };
   return (
-    <form class="lifecycle" onSubmit={submit}>
-      {action === 'quarantine' && (
+    <>
+      <form class="lifecycle" onSubmit={(e) => send(e, action, action === 'quarantine' ? { reason } : {})}>
+        {action === 'quarantine' && (
+          <label>
+            Reason
+            <input name="reason" value={reason} onInput={(e) => setReason((e.target as HTMLInputElement).value)} required />
+          </label>
+        )}
+        <button type="submit">{action === 'quarantine' ? 'Quarantine' : 'Restore'}</button>
+      </form>
+      <form class="lifecycle" onSubmit={(e) => send(e, 'retype', { type })}>
         <label>
-          Reason
-          <input name="reason" value={reason} onInput={(e) => setReason((e.target as HTMLInputElement).value)} required />
+          New type
+          <input name="type" value={type} placeholder={memory.type} onInput={(e) => setType((e.target as HTMLInputElement).value)} required />
         </label>
-      )}
-      <button type="submit">{action === 'quarantine' ? 'Quarantine' : 'Restore'}</button>
+        <button type="submit">Retype</button>
+      </form>
       <Problem message={error} />
-    </form>
+    </>
   );
 }
