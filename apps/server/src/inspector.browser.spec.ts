@@ -174,20 +174,31 @@ describeWithBrowser.each(testBackends())('web inspector on %s', (backend) => {
     const page = await fresh();
     await page.goto(`${server.base}/inspector/tenants/acme/memories/${ids.note}`);
     await signIn(page, keys.acme!);
-    await page.getByLabel('Reason').fill('not confirmed by facilities');
+    await page.getByLabel('Reason', { exact: true }).fill('not confirmed by facilities');
     await page.getByRole('button', { name: 'Quarantine' }).click();
     await page.getByRole('button', { name: 'Restore' }).waitFor();
     const memory = await server.handle.ledger.memory('acme', { memoryId: ids.note });
     expect(memory.status).toBe('quarantined');
     expect((await server.handle.ledger.activeMemories('acme')).map((m) => m.memoryId)).not.toContain(ids.note);
     expect(await recalled('Where is the quarterly review?')).not.toContain('quarterly review moved to the big room');
+    await page.getByLabel('Reason', { exact: true }).fill('confirmed by facilities after all');
     await page.getByRole('button', { name: 'Restore' }).click();
     await page.getByRole('button', { name: 'Quarantine' }).waitFor();
     expect((await server.handle.ledger.memory('acme', { memoryId: ids.note })).status).toBe('active');
-    await page.getByLabel('New type').fill('event');
+    await page.getByLabel('New type', { exact: true }).fill('event');
+    await page.getByLabel('Reason for the new type').fill('it is a meeting, not a fact');
     await page.getByRole('button', { name: 'Retype' }).click();
     await page.locator('dl.facts', { hasText: 'event ·' }).waitFor();
     expect((await server.handle.ledger.memory('acme', { memoryId: ids.note })).type).toBe('event');
+    // Each reason is on its event, as the memory's history shows it.
+    const events = (await server.handle.store.readStream('acme', (await server.handle.reader.memory('acme', ids.note!))!.streamId)).events;
+    expect(events.map((e) => [e.type, (e.data as { reason?: string }).reason])).toEqual(
+      expect.arrayContaining([
+        ['MemoryQuarantined', 'not confirmed by facilities'],
+        ['MemoryRestored', 'confirmed by facilities after all'],
+        ['MemoryRetyped', 'it is a meeting, not a fact'],
+      ]),
+    );
   });
 
   it('shows what was believed at two transaction times, and the diff between them with its event and batch', async () => {

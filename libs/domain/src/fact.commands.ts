@@ -34,12 +34,16 @@ export interface QuarantineMemory {
 export interface RestoreMemory {
   kind: 'RestoreMemory';
   memoryId: string;
+  /** Why, as the person who restored it said (recorded on the event). */
+  reason?: string | null;
 }
 
 export interface RetypeMemory {
   kind: 'RetypeMemory';
   memoryId: string;
   type: string;
+  /** Why, as the person who retyped it said (recorded on the event). */
+  reason?: string | null;
 }
 
 /** Hide statements inside a prose memory that a newer memory replaced (see MemoryPartsSuperseded). */

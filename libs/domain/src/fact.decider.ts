@@ -456,7 +456,7 @@ function decideRestore(cmd: RestoreMemory, state: StreamState, compensates?: str
     }
     stop = Math.min(stop, nextStartAfter(timeline, v.validFrom));
   }
-  const restored = { memoryId: v.memoryId, validTo: isoOrNull(stop) };
+  const restored = { memoryId: v.memoryId, validTo: isoOrNull(stop), ...(cmd.reason ? { reason: cmd.reason } : {}) };
   events.push({ type: 'MemoryRestored', data: compensates ? { ...restored, compensates } : restored });
   return { events, outcome: 'restored', memoryId: v.memoryId };
 }
@@ -464,7 +464,7 @@ function decideRestore(cmd: RestoreMemory, state: StreamState, compensates?: str
 function decideRetype(cmd: RetypeMemory, state: StreamState, compensates?: string): Decision {
   const v = target(state, cmd.memoryId);
   if (v.type === cmd.type) return { events: [], outcome: 'unchanged', memoryId: v.memoryId };
-  const data = { memoryId: v.memoryId, from: v.type, to: cmd.type };
+  const data = { memoryId: v.memoryId, from: v.type, to: cmd.type, ...(cmd.reason ? { reason: cmd.reason } : {}) };
   return { events: [{ type: 'MemoryRetyped', data: compensates ? { ...data, compensates } : data }], outcome: 'retyped', memoryId: v.memoryId };
 }
 

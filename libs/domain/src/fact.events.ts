@@ -62,12 +62,12 @@ export interface MemoryQuarantined {
  */
 export interface MemoryRestored {
   type: 'MemoryRestored';
-  data: { memoryId: string; validTo: string | null; compensates?: string };
+  data: { memoryId: string; validTo: string | null; reason?: string; compensates?: string };
 }
 
 export interface MemoryRetyped {
   type: 'MemoryRetyped';
-  data: { memoryId: string; from: string; to: string; compensates?: string };
+  data: { memoryId: string; from: string; to: string; reason?: string; compensates?: string };
 }
 
 /**

@@ -83,8 +83,8 @@ export const assertSchema = z
 export const memoryRefSchema = z.object({ memoryId: z.string().min(1).max(200), ...writeMeta }).strict();
 
 export const quarantineSchema = memoryRefSchema.extend({ reason: z.string().max(1000).optional() }).strict().openapi('QuarantineInput');
-export const restoreSchema = memoryRefSchema.openapi('RestoreInput');
-export const retypeSchema = memoryRefSchema.extend({ type: term('type') }).strict().openapi('RetypeInput');
+export const restoreSchema = memoryRefSchema.extend({ reason: z.string().max(1000).optional() }).strict().openapi('RestoreInput');
+export const retypeSchema = memoryRefSchema.extend({ type: term('type'), reason: z.string().max(1000).optional() }).strict().openapi('RetypeInput');
 
 export const retractSchema = z
   .object({

@@ -356,13 +356,13 @@ export class Ledger {
   async restore(tenant: string, input: unknown): Promise<WriteResult> {
     const t = parse(tenantSchema, tenant);
     const r = parse(restoreSchema, input);
-    return this.single(t, r, await this.planLifecycle(t, { kind: 'RestoreMemory', memoryId: r.memoryId }));
+    return this.single(t, r, await this.planLifecycle(t, { kind: 'RestoreMemory', memoryId: r.memoryId, reason: r.reason ?? null }));
   }
 
   async retype(tenant: string, input: unknown): Promise<WriteResult> {
     const t = parse(tenantSchema, tenant);
     const r = parse(retypeSchema, input);
-    return this.single(t, r, await this.planLifecycle(t, { kind: 'RetypeMemory', memoryId: r.memoryId, type: r.type }));
+    return this.single(t, r, await this.planLifecycle(t, { kind: 'RetypeMemory', memoryId: r.memoryId, type: r.type, reason: r.reason ?? null }));
   }
 
   /**
@@ -401,11 +401,11 @@ export class Ledger {
         } else if ('retype' in op) {
           const r = parse(retypeSchema, op.retype);
           rejectOwnMeta(r);
-          planned.push(await this.planLifecycle(t, { kind: 'RetypeMemory', memoryId: r.memoryId, type: r.type }));
+          planned.push(await this.planLifecycle(t, { kind: 'RetypeMemory', memoryId: r.memoryId, type: r.type, reason: r.reason ?? null }));
         } else {
           const r = parse(restoreSchema, op.restore);
           rejectOwnMeta(r);
-          planned.push(await this.planLifecycle(t, { kind: 'RestoreMemory', memoryId: r.memoryId }));
+          planned.push(await this.planLifecycle(t, { kind: 'RestoreMemory', memoryId: r.memoryId, reason: r.reason ?? null }));
         }
       } catch (error) {
         if (error instanceof InvalidInputError) throw new InvalidInputError(where(error.issues));

@@ -81,12 +81,13 @@ export function MemoryPage({ tenant, memoryId }: { tenant: string; memoryId: str
 }
 
 /**
- * Quarantine (with a reason), restore, and retype (a new type), for a key with `write` scope; the
- * API decides and the page says what it answered. Restore and retype take no reason in the API.
+ * Quarantine or restore, and retype, each with a reason (recorded on its event), for a key with
+ * `write` scope; the API decides and the page says what it answered.
  */
 function Lifecycle({ tenant, memory, done }: { tenant: string; memory: Memory; done: () => void }) {
   const [reason, setReason] = useState('');
   const [type, setType] = useState('');
+  const [why, setWhy] = useState('');
   const [error, setError] = useState<string | null>(null);
   const action = memory.status === 'quarantined' ? 'restore' : memory.status === 'active' ? 'quarantine' : null;
   if (!action) return null;
@@ -97,6 +98,7 @@ function Lifecycle({ tenant, memory, done }: { tenant: string; memory: Memory; d
       await api(tenantPath(tenant, `memories/${encodeURIComponent(memory.memoryId)}/${path}`), { method: 'POST', body });
       setReason('');
       setType('');
+      setWhy('');
       done();
     } catch (err) {
       setError(explain(err));
@@ -104,19 +106,21 @@ function Lifecycle({ tenant, memory, done }: { tenant: string; memory: Memory; d
   };
   return (
     <>
-      <form class="lifecycle" onSubmit={(e) => send(e, action, action === 'quarantine' ? { reason } : {})}>
-        {action === 'quarantine' && (
-          <label>
-            Reason
-            <input name="reason" value={reason} onInput={(e) => setReason((e.target as HTMLInputElement).value)} required />
-          </label>
-        )}
+      <form class="lifecycle" onSubmit={(e) => send(e, action, { reason })}>
+        <label>
+          Reason
+          <input name="reason" value={reason} onInput={(e) => setReason((e.target as HTMLInputElement).value)} required />
+        </label>
         <button type="submit">{action === 'quarantine' ? 'Quarantine' : 'Restore'}</button>
       </form>
-      <form class="lifecycle" onSubmit={(e) => send(e, 'retype', { type })}>
+      <form class="lifecycle" onSubmit={(e) => send(e, 'retype', { type, reason: why })}>
         <label>
           New type
           <input name="type" value={type} placeholder={memory.type} onInput={(e) => setType((e.target as HTMLInputElement).value)} required />
+        </label>
+        <label>
+          Reason for the new type
+          <input name="retype-reason" value={why} onInput={(e) => setWhy((e.target as HTMLInputElement).value)} required />
         </label>
         <button type="submit">Retype</button>
       </form>
