@@ -57,7 +57,7 @@ describe.each(testBackends())('API keys on %s', (backend) => {
     base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
     const doc = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
     const reads = new Set(['/v1/tenants/{tenant}/context', '/v1/tenants/{tenant}/verifications', '/v1/tenants/{tenant}/answers/revisions']);
-    const admins = new Set(['/v1/tenants/{tenant}/erasures']);
+    const admins = new Set(['/v1/tenants/{tenant}/erasures', '/v1/tenants/{tenant}/batches/{batch}/rollback']);
     routes = Object.entries(doc.paths)
       .filter(([path]) => path.startsWith('/v1/'))
       .flatMap(([path, methods]) =>
@@ -128,9 +128,15 @@ describe.each(testBackends())('API keys on %s', (backend) => {
     expect(failures).toEqual([]);
   });
 
-  it('answers 403 to a read-write key on the admin routes (erasure), and lets an admin key of the tenant erase', async () => {
+  it('answers 403 to a read-write key on the admin routes (erasure, batch rollback), and lets an admin key of the tenant erase and roll back', async () => {
     const admins = routes.filter((r) => r.scope === 'admin');
-    expect(admins.map((r) => r.path)).toEqual(['/v1/tenants/{tenant}/erasures']);
+    expect(admins.map((r) => r.path).sort()).toEqual(['/v1/tenants/{tenant}/batches/{batch}/rollback', '/v1/tenants/{tenant}/erasures']);
+    const noted = await send('POST', '/v1/tenants/acme/memories', secrets.writer, { text: 'The lobby door opens at seven.' });
+    const held = await send('POST', `/v1/tenants/acme/memories/${noted.body.memoryId}/quarantine`, secrets.writer, { reason: 'unsure', batch: 'door-review' });
+    expect(held.status).toBe(200);
+    expect(await send('POST', '/v1/tenants/acme/batches/door-review/rollback', secrets.writer, {})).toMatchObject({ status: 403, body: { error: 'forbidden' } });
+    expect((await send('GET', `/v1/tenants/acme/memories/${noted.body.memoryId}?minPosition=${held.body.position}`, secrets.reader)).body).toMatchObject({ status: 'quarantined' });
+    expect(await send('POST', '/v1/tenants/acme/batches/door-review/rollback', secrets.operator, {})).toMatchObject({ status: 200, body: { batch: 'door-review' } });
     const kept = await send('POST', '/v1/tenants/acme/memories', secrets.writer, { subject: 'door', relation: 'code', value: '4242' });
     const refused = await send('POST', '/v1/tenants/acme/erasures', secrets.writer, { memoryId: kept.body.memoryId });
     expect(refused).toMatchObject({ status: 403, body: { error: 'forbidden' } });

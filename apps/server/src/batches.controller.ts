@@ -2,6 +2,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { GetBatchQuery, RollbackBatchCommand } from '@factledger/nest';
+import { NeedsScope } from './http/access';
 import { bodyObject, queryObject, TenantPipe } from './http/request-input';
 
 @Controller('v1/tenants/:tenant')
@@ -16,7 +17,9 @@ export class BatchesController {
     return this.queries.execute(new GetBatchQuery(tenant, { ...queryObject(query), batch }));
   }
 
+  /** A bulk undo across every memory the label touched: `admin` scope, as erasure. */
   @Post('batches/:batch/rollback')
+  @NeedsScope('admin')
   @HttpCode(200)
   rollback(@Param('tenant', TenantPipe) tenant: string, @Param('batch') batch: string, @Body() body: unknown) {
     return this.commands.execute(new RollbackBatchCommand(tenant, { ...bodyObject(body), batch }));

@@ -45,6 +45,7 @@ describeWithBrowser.each(testBackends())('web inspector on %s', (backend) => {
       prepare: async (handle) => {
         keys.acme = (await handle.keys.create({ tenant: 'acme', scopes: 'read,write', name: 'acme ops' })).secret;
         keys.beta = (await handle.keys.create({ tenant: 'beta', scopes: 'read', name: 'beta reader' })).secret;
+        keys.admin = (await handle.keys.create({ tenant: 'acme', scopes: 'read,write,admin', name: 'acme admin' })).secret;
       },
     });
     const { ledger } = server.handle;
@@ -289,7 +290,7 @@ describeWithBrowser.each(testBackends())('web inspector on %s', (backend) => {
     expect(await page.locator('dl.facts').innerText()).toContain('inform');
   });
 
-  it('shows what a batch changed and rolls it back', async () => {
+  it('shows what a batch changed, and rolls it back for an admin key only', async () => {
     const { ledger } = server.handle;
     const a = await ledger.assert('acme', { text: 'The printer on floor 2 takes badge 4411.' });
     const b = await ledger.assert('acme', { text: 'The printer on floor 2 jams on A3 paper.' });
@@ -300,6 +301,14 @@ describeWithBrowser.each(testBackends())('web inspector on %s', (backend) => {
     await page.getByRole('heading', { name: 'Batch printer-cleanup' }).waitFor();
     expect(await page.locator('tbody tr').filter({ hasText: 'MemoryQuarantined' }).count()).toBe(2);
     expect(await page.locator('li .status.quarantined').count()).toBe(2);
+    // A key that may write but not administer is told so, and nothing changes.
+    await page.getByRole('button', { name: 'Roll back this batch' }).click();
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('alert').innerText()).toContain('forbidden');
+    expect((await ledger.memory('acme', { memoryId: a.memoryId })).status).toBe('quarantined');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.goto(`${server.base}/inspector/tenants/acme/batches/printer-cleanup`);
+    await signIn(page, keys.admin!);
     await page.getByRole('button', { name: 'Roll back this batch' }).click();
     await page.getByText('Rolled back: 2 change(s) compensated.').waitFor();
     await page.locator('li .status.active').nth(1).waitFor();

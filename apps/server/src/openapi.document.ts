@@ -222,7 +222,7 @@ const routeDocs = (): RouteDoc[] => [
   },
   {
     handler: BatchesController.prototype.rollback,
-    summary: "Roll back a batch's lifecycle changes by compensating events",
+    summary: "Roll back a batch's lifecycle changes by compensating events (admin scope)",
     tags: ['batches'],
     request: { params: batchParams, body: body(rollbackBody, false) },
     responses: { 200: json(rollbackResultSchema, 'What was compensated, item by item.'), ...failures.invalid, ...failures.unknownBatch, ...failures.conflict },

@@ -3,7 +3,7 @@
  *
  * - A key belongs to one tenant, or to every tenant (`*`: an operator's key), and carries scopes:
  *   `read` (every query, the context for a prompt, verification), `write` (every command that
- *   appends), `admin` (erasure, and what later needs more than writing). `admin` does not imply
+ *   appends), `admin` (erasure, a batch's rollback, and what later needs more than writing). `admin` does not imply
  *   the others: a key gets what it is given.
  * - The secret is shown once, as `flk_<id>_<secret>`; only its SHA-256 is kept. The id part lets
  *   the key be found without comparing every hash; the secret part is 32 random bytes.
