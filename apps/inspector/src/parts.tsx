@@ -25,12 +25,13 @@ export function Loaded<T>({ read, empty, children }: { read: Read<T>; empty?: (d
 }
 
 /** An event of the log: its type (a link when given), position, batch and the key that wrote it. */
-export function EventRef({ type, position, batch, actor, href, tenant }: { type: string; position: number; batch?: string | null; actor?: string | null; href?: string; tenant?: string }) {
+export function EventRef({ type, position, batch, actor, causation, href, tenant }: { type: string; position: number; batch?: string | null; actor?: string | null; causation?: string | null; href?: string; tenant?: string }) {
   return (
     <>
       {href ? <a href={href}>{type}</a> : type} #{position}
       {batch && <span class="muted"> · batch {tenant ? <a href={tenantHref(tenant, `/batches/${encodeURIComponent(batch)}`)}>{batch}</a> : batch}</span>}
       {actor && <span class="muted"> · key {actor}</span>}
+      {causation && <span class="muted"> · caused by {causation}</span>}
     </>
   );
 }

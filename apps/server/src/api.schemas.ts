@@ -214,10 +214,11 @@ const causedBy = z.object({
   position: z.number().int(),
   event: z.string(),
   actor: z.string().nullable().openapi({ description: 'Who caused the event: the id of the API key of the request (never its secret), or the actor id a host application passed; null when nobody was named.' }),
+  batch: z.string().nullable().openapi({ description: 'Its batch label: what `rollback` takes to undo it.' }),
+  causation: z.string().nullable().openapi({ description: 'The causation id the write carried (what caused it: a message, a ticket); null when none.' }),
 });
 const closedBy = causedBy.extend({
   reason: z.string().nullable().openapi({ description: 'The closing event\'s reason (a retraction by resolution names the message and the rule).' }),
-  batch: z.string().nullable().openapi({ description: 'Its batch label: what `rollback` takes to undo it.' }),
   by: z.string().nullable().openapi({ description: 'The memory that took its place: the superseding or correcting version, or the statement that replaced it (a restatement, a change in other words).' }),
 });
 const historyEntrySchema = z.object({

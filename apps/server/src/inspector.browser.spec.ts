@@ -54,7 +54,7 @@ describeWithBrowser.each(testBackends())('web inspector on %s', (backend) => {
     await new Promise((r) => setTimeout(r, 20));
     before = new Date().toISOString();
     await new Promise((r) => setTimeout(r, 20));
-    const lisbon = await ledger.assert('acme', { subject: 'Ada', relation: 'lives in', value: 'Lisbon', batch: 'move-2026' });
+    const lisbon = await ledger.assert('acme', { subject: 'Ada', relation: 'lives in', value: 'Lisbon', batch: 'move-2026', causationId: 'hr-ticket-7' });
     ids.lisbon = lisbon.memoryId;
     await new Promise((r) => setTimeout(r, 20));
     after = new Date().toISOString();
@@ -134,9 +134,13 @@ describeWithBrowser.each(testBackends())('web inspector on %s', (backend) => {
     await signIn(page, keys.acme!);
     await page.getByRole('heading', { name: 'Ada · lives in · Berlin' }).waitFor();
     expect(page.url()).toBe(`${server.base}/inspector/tenants/acme/memories/${ids.berlin}`);
-    await page.getByRole('heading', { name: 'History' }).waitFor();
+    await page.getByRole('heading', { name: /^History/ }).waitFor();
     await page.getByText(/FactSuperseded|FactRetracted/).first().waitFor();
     await page.getByRole('link', { name: ids.lisbon! }).waitFor();
+    // Each event with its batch, the key that wrote it (none here: written by the host) and its causation.
+    const closed = page.locator('tbody tr').filter({ hasText: 'FactSuperseded' }).first();
+    expect(await closed.innerText()).toContain('batch move-2026');
+    expect(await closed.innerText()).toContain('caused by hr-ticket-7');
   });
 
   /** What recall hands the model for `query`, asked over HTTP with tenant acme's key. */
@@ -231,6 +235,8 @@ describeWithBrowser.each(testBackends())('web inspector on %s', (backend) => {
     await told.waitFor();
     expect(await told.innerText()).toContain('the agent would have been told: 8080');
     const versions = page.locator('svg.timeline g.version');
+    // The chart and the told value are two reads: wait for the chart too.
+    await versions.first().waitFor();
     expect(await versions.count()).toBeGreaterThanOrEqual(4);
     expect(await page.locator('svg.timeline g.version.corrected').count()).toBeGreaterThanOrEqual(1);
     expect(await page.locator('svg.timeline g.version.marked').getAttribute('data-value')).toBe('8080');
@@ -299,6 +305,7 @@ describeWithBrowser.each(testBackends())('web inspector on %s', (backend) => {
     await page.goto(`${server.base}/inspector/tenants/acme/batches/printer-cleanup`);
     await signIn(page, keys.acme!);
     await page.getByRole('heading', { name: 'Batch printer-cleanup' }).waitFor();
+    await page.locator('tbody tr').first().waitFor();
     expect(await page.locator('tbody tr').filter({ hasText: 'MemoryQuarantined' }).count()).toBe(2);
     expect(await page.locator('li .status.quarantined').count()).toBe(2);
     // A key that may write but not administer is told so, and nothing changes.

@@ -64,7 +64,7 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
 
   it('shows supersession in /facts, as of an earlier validAt, and in /history with the events that opened and closed each version', async () => {
     const old = await assertFact('super', { subject: 'svc', relation: 'port', value: '8000', validFrom: '2025-01-01' });
-    const next = await assertFact('super', { subject: 'svc', relation: 'port', value: '8080', validFrom: '2025-06-01' });
+    const next = await assertFact('super', { subject: 'svc', relation: 'port', value: '8080', validFrom: '2025-06-01', causationId: 'ticket-42' });
     expect(next.outcome).toBe('superseded');
 
     const now = await get(`/v1/tenants/super/facts?${q({ subject: 'svc', relation: 'port', minPosition: next.position })}`);
@@ -85,15 +85,15 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
         validFrom: '2025-01-01T00:00:00.000Z',
         validTo: null,
         knownTo: expect.any(String),
-        openedBy: { position: old.position, event: 'FactAsserted', actor: null },
-        closedBy: { position: expect.any(Number), event: 'FactSuperseded', reason: null, batch: null, by: next.memoryId, actor: null },
+        openedBy: { position: old.position, event: 'FactAsserted', actor: null, batch: null, causation: null },
+        closedBy: { position: expect.any(Number), event: 'FactSuperseded', reason: null, batch: null, by: next.memoryId, actor: null, causation: 'ticket-42' },
       }),
       expect.objectContaining({
         memoryId: old.memoryId,
         value: '8000',
         validTo: '2025-06-01T00:00:00.000Z',
         knownTo: null,
-        openedBy: { position: expect.any(Number), event: 'FactSuperseded', actor: null },
+        openedBy: { position: expect.any(Number), event: 'FactSuperseded', actor: null, batch: null, causation: 'ticket-42' },
         closedBy: null,
       }),
       expect.objectContaining({
@@ -101,7 +101,7 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
         value: '8080',
         validFrom: '2025-06-01T00:00:00.000Z',
         validTo: null,
-        openedBy: { position: next.position, event: 'FactAsserted', actor: null },
+        openedBy: { position: next.position, event: 'FactAsserted', actor: null, batch: null, causation: 'ticket-42' },
         closedBy: null,
       }),
     ]);

@@ -165,10 +165,10 @@ export interface HistoryView {
   validTo: string | null;
   knownFrom: string | null;
   knownTo: string | null;
-  /** The event that opened this row, and who caused it (an API key's id, or a host's actor id; null when nobody was named). */
-  openedBy: { position: number; event: string; actor: string | null };
-  /** The event that closed this row, with its reason and batch label when it had them (a retraction by resolution says which message and rule), the memory that took its place, and who caused it. */
-  closedBy: { position: number; event: string; reason: string | null; batch: string | null; by: string | null; actor: string | null } | null;
+  /** The event that opened this row: who caused it (an API key's id, or a host's actor id; null when nobody was named), its batch label and causation id. */
+  openedBy: { position: number; event: string; actor: string | null; batch: string | null; causation: string | null };
+  /** The event that closed this row, with its reason and batch label when it had them (a retraction by resolution says which message and rule), the memory that took its place, who caused it, and its causation id. */
+  closedBy: { position: number; event: string; reason: string | null; batch: string | null; by: string | null; actor: string | null; causation: string | null } | null;
 }
 
 export interface LedgerDeps {
@@ -540,7 +540,7 @@ export class Ledger {
         validTo: isoDate(h.validTo),
         knownFrom: isoDate(h.txFrom),
         knownTo: isoDate(h.txTo),
-        openedBy: { position: h.openedBy, event: h.openedEventType, actor: at.get(h.openedBy)?.actor ?? null },
+        openedBy: { position: h.openedBy, event: h.openedEventType, actor: at.get(h.openedBy)?.actor ?? null, batch: at.get(h.openedBy)?.batch ?? null, causation: at.get(h.openedBy)?.causationId ?? null },
         closedBy:
           h.closedBy === null
             ? null
@@ -551,6 +551,7 @@ export class Ledger {
                 batch: at.get(h.closedBy)?.batch ?? null,
                 by: byOf(at.get(h.closedBy)),
                 actor: at.get(h.closedBy)?.actor ?? null,
+                causation: at.get(h.closedBy)?.causationId ?? null,
               },
       }));
   }

@@ -33,12 +33,12 @@ export function HistoryTable({ tenant, entries, marked }: { tenant: string; entr
                   <Time iso={e.knownFrom} /> → <Time iso={e.knownTo} />
                 </td>
                 <td>
-                  <EventRef type={e.openedBy.event} position={e.openedBy.position} actor={e.openedBy.actor} />
+                  <EventRef type={e.openedBy.event} position={e.openedBy.position} actor={e.openedBy.actor} batch={e.openedBy.batch} causation={e.openedBy.causation} tenant={tenant} />
                 </td>
                 <td>
                   {e.closedBy ? (
                     <>
-                      <EventRef type={e.closedBy.event} position={e.closedBy.position} batch={e.closedBy.batch} actor={e.closedBy.actor} tenant={tenant} />
+                      <EventRef type={e.closedBy.event} position={e.closedBy.position} batch={e.closedBy.batch} actor={e.closedBy.actor} causation={e.closedBy.causation} tenant={tenant} />
                       {e.closedBy.reason && <div class="muted">{e.closedBy.reason}</div>}
                     </>
                   ) : (

@@ -60,7 +60,7 @@ export function MemoryPage({ tenant, memoryId }: { tenant: string; memoryId: str
           </>
         )}
       </Loaded>
-      <h3>History</h3>
+      <h3>History: the events that opened and closed each row</h3>
       <Loaded read={history} empty={(h) => (h.entries.length === 0 ? 'No history rows.' : null)}>
         {(h) => <HistoryTable tenant={tenant} entries={h.entries} />}
       </Loaded>
