@@ -20,7 +20,7 @@ const SHOTS = join(__dirname, '..', '..', '..', 'dist', 'screenshots');
 function ensureBuilt(): void {
   if (inspectorDir()) return;
   const root = join(__dirname, '..', '..', '..');
-  execFileSync(process.execPath, [require.resolve('vite/bin/vite.js'), 'build', '--config', join(root, 'apps/inspector/vite.config.mjs')], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(root, 'apps/inspector/vite.config.mjs')], { cwd: root, stdio: 'inherit' });
 }
 
 const haveChromium = existsSync(CHROMIUM);
