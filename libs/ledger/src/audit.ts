@@ -7,7 +7,7 @@
 import { beliefChanges, type Clock, normalizeTerm } from '@factledger/domain';
 import type { FactReader, HistoryRow, ProjectionRunner } from '@factledger/projections';
 import type { EventStore, RecordedEvent } from '@factledger/store';
-import { parse, type VersionView, versionView } from './ledger';
+import { eventText, parse, type VersionView, versionView } from './ledger';
 import { auditDiffQuerySchema, auditQuerySchema, tenantSchema } from './ledger.schemas';
 
 const DEFAULT_LIMIT = 1_000;
@@ -120,6 +120,5 @@ export class Audit {
 }
 
 function changeEventView(e: RecordedEvent): ChangeEventView {
-  const memoryId = (e.data as { memoryId?: unknown } | null)?.memoryId;
-  return { position: e.globalPosition, type: e.type, memoryId: typeof memoryId === 'string' ? memoryId : null, recordedAt: e.recordedAt.toISOString(), batch: e.batch, actor: e.actor ?? null };
+  return { position: e.globalPosition, type: e.type, memoryId: eventText(e, 'memoryId'), recordedAt: e.recordedAt.toISOString(), batch: e.batch, actor: e.actor ?? null };
 }

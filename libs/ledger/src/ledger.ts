@@ -10,6 +10,7 @@ import { decideAgainOnConflict, MAX_CONFLICT_RETRIES } from './decide-again';
 import {
   type Clock,
   decide,
+  type MemoryStatus,
   evolve,
   factStreamId,
   InvalidInputError,
@@ -100,9 +101,6 @@ export interface RollbackResult {
   position: number;
   items: RollbackItem[];
 }
-
-/** A memory's status: in the read paths, or out of them (restorable, replaced, or refused for a lower authority). */
-export type MemoryStatus = 'active' | 'quarantined' | 'retired' | 'overruled';
 
 export interface MemoryView {
   memoryId: string;
@@ -294,6 +292,12 @@ export function memoryView(m: MemoryRow): MemoryView {
   };
 }
 
+/** A string field of an event's data (its memory, reason, the memory that took its place), or null. */
+export function eventText(e: RecordedEvent | undefined, name: 'memoryId' | 'reason' | 'by'): string | null {
+  const v = (e?.data as Record<string, unknown> | null | undefined)?.[name];
+  return typeof v === 'string' ? v : null;
+}
+
 export function versionView(h: HistoryRow): VersionView {
   return {
     memoryId: h.memoryId,
@@ -422,14 +426,10 @@ export class Ledger {
     await this.deps.runner.awaitPosition(q.minPosition, 'facts');
     const labelled = await this.deps.store.readBatch(t, q.batch);
     if (labelled.length === 0) throw new UnknownBatchError(q.batch);
-    const field = (e: RecordedEvent, name: 'memoryId' | 'reason'): string | null => {
-      const v = (e.data as Record<string, unknown> | null)?.[name];
-      return typeof v === 'string' ? v : null;
-    };
-    const ids = [...new Set(labelled.map((e) => field(e, 'memoryId')).filter((id): id is string => id !== null))];
+    const ids = [...new Set(labelled.map((e) => eventText(e, 'memoryId')).filter((id): id is string => id !== null))];
     return {
       batch: q.batch,
-      events: labelled.map((e) => ({ position: e.globalPosition, type: e.type, memoryId: field(e, 'memoryId'), recordedAt: e.recordedAt.toISOString(), actor: e.actor ?? null, reason: field(e, 'reason') })),
+      events: labelled.map((e) => ({ position: e.globalPosition, type: e.type, memoryId: eventText(e, 'memoryId'), recordedAt: e.recordedAt.toISOString(), actor: e.actor ?? null, reason: eventText(e, 'reason') })),
       memories: (await this.deps.reader.memories(t, ids)).map(memoryView),
     };
   }
@@ -522,14 +522,6 @@ export class Ledger {
     // from the stream's own events, which opened and closed every row of it.
     const [entries, stream] = await Promise.all([this.deps.reader.history(tenant, streamId), this.deps.store.readStream(tenant, streamId)]);
     const at = new Map(stream.events.map((e) => [e.globalPosition, e]));
-    const reasonOf = (e: RecordedEvent | undefined): string | null => {
-      const reason = (e?.data as { reason?: unknown } | undefined)?.reason;
-      return typeof reason === 'string' ? reason : null;
-    };
-    const byOf = (e: RecordedEvent | undefined): string | null => {
-      const by = (e?.data as { by?: unknown } | undefined)?.by;
-      return typeof by === 'string' ? by : null;
-    };
     return entries.map((h) => ({
         memoryId: h.memoryId,
         value: h.value,
@@ -547,9 +539,9 @@ export class Ledger {
             : {
                 position: h.closedBy,
                 event: h.closedEventType ?? '',
-                reason: reasonOf(at.get(h.closedBy)),
+                reason: eventText(at.get(h.closedBy), 'reason'),
                 batch: at.get(h.closedBy)?.batch ?? null,
-                by: byOf(at.get(h.closedBy)),
+                by: eventText(at.get(h.closedBy), 'by'),
                 actor: at.get(h.closedBy)?.actor ?? null,
                 causation: at.get(h.closedBy)?.causationId ?? null,
               },

@@ -6,7 +6,8 @@ import { Command, type IEvent, Query } from '@nestjs/cqrs';
 import type { AnswerRow } from '@factledger/projections';
 import { LlmNotConfiguredError } from '@factledger/llm';
 import { parse, reviseAnswerSchema } from '@factledger/ledger';
-import type { BatchView, BeliefDiffView, BeliefView, ErasureResult, MemoryStatus, IngestResult, AnswerView, AnswerWriteResult, ClaimVerdict, Revision, FactView, HistoryView, Ledger, LedgerHandle, MemoryView, RollbackResult, WriteResult } from '@factledger/ledger';
+import type { MemoryStatus } from '@factledger/domain';
+import type { BatchView, BeliefDiffView, BeliefView, ErasureResult, IngestResult, AnswerView, AnswerWriteResult, ClaimVerdict, Revision, FactView, HistoryView, Ledger, LedgerHandle, MemoryView, RollbackResult, WriteResult } from '@factledger/ledger';
 import type { RecallResult } from '@factledger/recall';
 
 /**
