@@ -8,8 +8,9 @@
 -- changed, it raises FL412 with every changed guard and its memories as they stand (the DETAIL,
 -- jsonb), the append writes nothing, and the ledger plans again on them without reading them back.
 -- Then it closes and drops history rows, upserts the memories, inserts the new history rows, moves
--- the watermarks and, when the checkpoint stood right before the append, the checkpoint too. Its reply carries,
--- for each guard, what fl_restating finds once the append is applied (the ledger's next guess).
+-- the watermarks and, when the checkpoint stood right before the append, the checkpoint too. What
+-- the look-up finds once the append is applied the ledger works out itself (restatingAfter), and
+-- the next append's guard checks that guess.
 -- The current definition: edit it here (see migrations.ts), never in a numbered migration.
 CREATE OR REPLACE FUNCTION fl_apply_fact_changes(p jsonb, p_positions bigint[]) RETURNS jsonb LANGUAGE plpgsql AS $$
 DECLARE
@@ -24,15 +25,14 @@ DECLARE
   v_watermarks jsonb := p -> 'watermarks';
   v_guards jsonb := coalesce(p -> 'guards', '[]'::jsonb);
   v_changed jsonb;
-  v_frames jsonb;
 BEGIN
   IF p_positions IS NOT NULL AND jsonb_array_length(v_guards) > 0 THEN
-    SELECT jsonb_agg(jsonb_build_object('guard', g.guard, 'rows', g.rows) ORDER BY g.n) INTO v_changed
-    FROM (
-      SELECT x.n, x.guard, fl_restating(x.guard ->> 'tenant', x.guard ->> 'text', x.guard ->> 'stem', (x.guard ->> 'now')::timestamptz, (x.guard ->> 'limit')::int) AS rows
-      FROM jsonb_array_elements(v_guards) WITH ORDINALITY AS x(guard, n)) g
-    WHERE (SELECT coalesce(array_agg(r ->> 'memory_id' ORDER BY r ->> 'memory_id'), '{}') FROM jsonb_array_elements(g.rows) r)
-      IS DISTINCT FROM (SELECT coalesce(array_agg(e ORDER BY e), '{}') FROM jsonb_array_elements_text(g.guard -> 'expect') e);
+    -- Each guard's look-up run once (LATERAL), its memories compared with those expected by id.
+    SELECT jsonb_agg(jsonb_build_object('guard', x.guard, 'rows', f.rows) ORDER BY x.n) INTO v_changed
+    FROM jsonb_array_elements(v_guards) WITH ORDINALITY AS x(guard, n),
+      LATERAL (SELECT fl_restating(x.guard ->> 'tenant', x.guard ->> 'text', x.guard ->> 'stem', (x.guard ->> 'now')::timestamptz, (x.guard ->> 'limit')::int) AS rows) f
+    WHERE (SELECT coalesce(array_agg(r ->> 'memory_id' ORDER BY r ->> 'memory_id'), '{}') FROM jsonb_array_elements(f.rows) r)
+      IS DISTINCT FROM (SELECT coalesce(array_agg(e ORDER BY e), '{}') FROM jsonb_array_elements_text(x.guard -> 'expect') e);
     IF v_changed IS NOT NULL THEN
       RAISE EXCEPTION 'the memories a restatement was planned on have changed' USING ERRCODE = 'FL412', DETAIL = v_changed::text;
     END IF;
@@ -119,10 +119,6 @@ BEGIN
       AND prepare = coalesce((SELECT max(global_position) FROM fl_events WHERE global_position < p_positions[1]), 0);
     v_moved := FOUND;
   END IF;
-  IF p_positions IS NOT NULL AND jsonb_array_length(v_guards) > 0 THEN
-    SELECT jsonb_agg(fl_restating(x.guard ->> 'tenant', x.guard ->> 'text', x.guard ->> 'stem', (x.guard ->> 'now')::timestamptz, (x.guard ->> 'limit')::int) ORDER BY x.n)
-    INTO v_frames FROM jsonb_array_elements(v_guards) WITH ORDINALITY AS x(guard, n);
-  END IF;
-  RETURN jsonb_build_object('projected', true, 'checkpoint', v_moved, 'frames', v_frames);
+  RETURN jsonb_build_object('projected', true, 'checkpoint', v_moved);
 END;
 $$;

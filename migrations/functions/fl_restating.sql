@@ -4,13 +4,15 @@
 -- subject and verb (p_stem), or, without a stem (Korean), with the statement's first word
 -- (fl_frame_head); a range on index fl_memories_frame_text (byte order). One home for the look-up:
 -- FactReader.restating reads it, and fl_apply_fact_changes checks an append's frame guards with it
--- (the memories a plan was made on are still these) and answers with it after the append.
+-- (the memories a plan was made on are still these); what it finds after an append the ledger
+-- guesses (restatingAfter), and the next guard checks the guess.
 -- The current definition: edit it here (see migrations.ts), never in a numbered migration.
 CREATE OR REPLACE FUNCTION fl_restating(p_tenant text, p_text text, p_stem text, p_now timestamptz, p_limit int)
 RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
 DECLARE
-  v_from text := CASE WHEN p_stem IS NULL THEN fl_frame_head(p_text) ELSE fl_frame_text(p_stem) || ' ' END;
-  v_to text := CASE WHEN p_stem IS NULL THEN fl_frame_head(p_text) || chr(1114111) ELSE fl_frame_text(p_stem) || '!' END;
+  v_start text := CASE WHEN p_stem IS NULL THEN fl_frame_head(p_text) ELSE fl_frame_text(p_stem) END;
+  v_from text := CASE WHEN p_stem IS NULL THEN v_start ELSE v_start || ' ' END;
+  v_to text := CASE WHEN p_stem IS NULL THEN v_start || chr(1114111) ELSE v_start || '!' END;
 BEGIN
   RETURN (
     SELECT coalesce(jsonb_agg(to_jsonb(m) ORDER BY m.recorded_at DESC, m.memory_id), '[]'::jsonb)

@@ -192,6 +192,20 @@ export function frameStem(s: FramedStatement): string | null {
   return s.text.slice(0, s.tokens[s.predicate]!.end);
 }
 
+const FRAME_ARTICLES = new Set(['the', 'a', 'an']);
+
+/**
+ * A statement's start as restatement's look-up compares it, the same steps as the database's
+ * fl_frame_text (migrations/functions/fl_frame_text.sql), which stays the authority: lower-cased,
+ * every run of characters other than letters, digits and apostrophes made one space, the
+ * articles left out, the first 400 characters read and 160 kept. The ledger uses it only to guess
+ * which of an append's new memories the look-up will find (the frame guard checks the guess).
+ */
+export function frameText(text: string): string {
+  const words = text.slice(0, 400).replace(/’/g, "'").replace(/[^\p{L}\p{N}']+/gu, ' ').toLowerCase().split(' ');
+  return words.filter((w) => w !== '' && !FRAME_ARTICLES.has(w)).join(' ').slice(0, 160);
+}
+
 /** The first token that is a word of the sentence, after a speaker's label ("Caroline:"). */
 function firstWord(tokens: FrameToken[]): number {
   return tokens[0]?.breakAfter && tokens.length > 1 ? 1 : 0;

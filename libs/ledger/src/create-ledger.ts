@@ -70,6 +70,8 @@ export function ledgerOn(
     subscriptionPollMs?: number;
     /** Whether prose statements are aligned with what they may restate (default true; FACTLEDGER_RESTATEMENT). */
     restatement?: boolean;
+    /** The copies of restatement's look-ups to keep (default: a new FrameCache). */
+    frames?: FrameCache;
   } = {},
 ): LedgerHandle {
   const clock = options.clock ?? systemClock;
@@ -79,7 +81,7 @@ export function ledgerOn(
   const runner = new ProjectionRunner(database.db, [facts, new AnswerProjection()], { waitTimeoutMs: options.waitTimeoutMs, sessions: database, log: store, passive: options.passive });
   const reader = new FactReader(database.db);
   const streams = new StreamCache();
-  const frames = new FrameCache();
+  const frames = options.frames ?? new FrameCache();
   const ledger = new Ledger({ store, runner, inline: facts, reader, clock, streams, frames, restatement: options.restatement });
   const answerReader = new AnswerReader(database.db);
   const answers = new Answers({ store, runner, facts: reader, answers: answerReader, clock });

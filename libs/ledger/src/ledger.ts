@@ -38,7 +38,7 @@ import {
   agentTurn,
   changingParts,
 } from '@factledger/domain';
-import { type FactReader, type FrameGuard, type HistoryRow, type InlineProjection, type MemoryRow, type PendingStream, type ProjectionRunner, RESTATING_LIMIT } from '@factledger/projections';
+import { type FactReader, type HistoryRow, type InlineProjection, type MemoryRow, type PendingStream, type PlannedFrame, type ProjectionRunner, RESTATING_LIMIT } from '@factledger/projections';
 import {
   type AppendContext,
   type AppendResult,
@@ -213,7 +213,7 @@ export type OpResult = { outcome: Outcome; memoryId: string; restated?: Restatem
 type Planned = { streamId: string; command: MemoryCommand };
 
 /** An op planned: its own command first, then those it brings along (the retirements of what a statement restates). */
-type PlannedOp = { planned: Planned[]; restated?: RestatementDecision[]; replacedParts?: PartDecision[]; guard?: FrameGuard };
+type PlannedOp = { planned: Planned[]; restated?: RestatementDecision[]; replacedParts?: PartDecision[]; frame?: PlannedFrame };
 
 /**
  * How a write's prose statements find what they may restate: `known`, the memories a refused
@@ -591,7 +591,7 @@ export class Ledger {
     const text = a.text ?? `${a.subject} ${a.relation} ${a.value}`;
     const memoryId = this.newId();
     const validFrom = a.validFrom ?? this.deps.clock.now();
-    const { plan, guard } = isFact ? { plan: null, guard: undefined } : await this.restatementOf(tenant, { memoryId, text, speaker: a.speaker, authority: a.authority, validFrom }, frames);
+    const { plan, frame } = isFact ? { plan: null, frame: undefined } : await this.restatementOf(tenant, { memoryId, text, speaker: a.speaker, authority: a.authority, validFrom }, frames);
     const key = isFact ? { subject: a.subject!, relation: a.relation!, scope: a.scope ?? {}, value: a.value!, cardinality: a.cardinality } : plan?.key;
     const streamId = key ? factStreamId(key) : proseStreamId(text);
     const command: MemoryCommand = {
@@ -623,7 +623,7 @@ export class Ledger {
       planned: [{ streamId, command }, ...retirements, ...(parts?.planned ?? [])],
       ...(plan ? { restated: plan.decisions } : {}),
       ...(parts ? { replacedParts: parts.decisions } : {}),
-      ...(guard ? { guard } : {}),
+      ...(frame ? { frame } : {}),
     };
   }
 
@@ -666,7 +666,7 @@ export class Ledger {
     tenant: string,
     next: { memoryId: string; text: string; speaker: string; authority: number; validFrom: Date },
     frames: FramePlanning,
-  ): Promise<{ plan: (RestatementPlan & { streams: Map<string, string> }) | null; guard?: FrameGuard }> {
+  ): Promise<{ plan: (RestatementPlan & { streams: Map<string, string> }) | null; frame?: PlannedFrame }> {
     if (this.deps.restatement === false) return { plan: null };
     const language = languageOf(next.text);
     const framed = frameStatement(next.text, language);
@@ -675,10 +675,10 @@ export class Ledger {
     const question = { text: next.text, stem: frameStem(framed), now };
     const guarded = this.deps.store.capabilities.inlineProjection && this.deps.inline !== undefined;
     const earlier = (guarded ? this.knownFrame(tenant, question, frames) : undefined) ?? (await this.deps.reader.restating(tenant, question));
-    const guard: FrameGuard | undefined = guarded
-      ? { tenant, text: question.text, stem: question.stem, now: now.toISOString(), limit: RESTATING_LIMIT, expect: earlier.map((e) => e.memoryId) }
+    const frame: PlannedFrame | undefined = guarded
+      ? { guard: { tenant, text: question.text, stem: question.stem, now: now.toISOString(), limit: RESTATING_LIMIT, expect: earlier.map((e) => e.memoryId) }, rows: earlier }
       : undefined;
-    if (earlier.length === 0) return { plan: null, guard };
+    if (earlier.length === 0) return { plan: null, frame };
     const plan = planRestatement(
       { ...next, saidAt: now },
       earlier.map((e) => ({
@@ -692,7 +692,7 @@ export class Ledger {
       })),
       language,
     );
-    return { plan: plan.decisions.length ? { ...plan, streams: new Map(earlier.map((e) => [e.memoryId, e.streamId])) } : null, guard };
+    return { plan: plan.decisions.length ? { ...plan, streams: new Map(earlier.map((e) => [e.memoryId, e.streamId])) } : null, frame };
   }
 
   /**
@@ -894,15 +894,17 @@ export class Ledger {
         offset += a.events.length;
         return { stream: known?.events ?? [], pending, rows: known?.rows };
       });
-      const guards = ops.flatMap((op) => (op.guard ? [op.guard] : []));
-      const inline = this.deps.store.capabilities.inlineProjection ? this.deps.inline?.inline(parts, guards) : undefined;
+      const frames = ops.flatMap((op) => (op.frame ? [op.frame] : []));
+      const inline = this.deps.store.capabilities.inlineProjection ? this.deps.inline?.inline(parts, frames) : undefined;
       const followUp = inline?.followUp ?? undefined;
       const result = await this.deps.store.append(context, appends, followUp);
       this.remember(tenant, byStream, parts, result, inline?.rowsAfter(result.positions));
-      const after = followUp ? this.deps.inline?.framesAfter(result.followUp) : null;
-      guards.forEach((g, i) => {
-        if (g.stem !== null && after?.[i]) this.frames.put(tenant, g.stem, after[i]!);
-      });
+      if (followUp && inline) {
+        const after = inline.framesAfter(result.positions);
+        frames.forEach(({ guard }, i) => {
+          if (guard.stem !== null && after[i]) this.frames.put(tenant, guard.stem, after[i]!);
+        });
+      }
       if (!(followUp && this.deps.inline?.settled(result.followUp))) await this.deps.runner.catchUp();
       return { position: result.position, replayed: result.duplicate, results, batch: meta.batch ?? null };
     }, (conflict) => {

@@ -1,7 +1,8 @@
-import { ManualClock } from '@factledger/domain';
+import { frameStatement, frameStem, frameText, ManualClock } from '@factledger/domain';
 import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
 import { sql } from 'kysely';
 import { type LedgerHandle, ledgerOn } from './create-ledger';
+import { FrameCache } from './frame-cache';
 
 /** A prose statement said again with one value changed (frame alignment), through the real write path and read models. */
 describe.each(testBackends())('restatement on %s', (backend) => {
@@ -71,6 +72,59 @@ describe.each(testBackends())('restatement on %s', (backend) => {
     // Nothing of the refused appends is in the log: each statement was written once.
     const texts = await sql<{ text: string }>`SELECT data ->> 'text' AS text FROM fl_events WHERE tenant = 'r9' AND type = 'FactAsserted'`.execute(handle.database.db);
     expect(texts.rows.map((r) => r.text).sort()).toEqual(['The build cache lives on cache-01.internal.', 'The build cache lives on cache-02.internal.', 'The build cache lives on cache-03.internal.']);
+  });
+
+  it("words a statement's start as the database's look-up does (frameText beside fl_frame_text)", async () => {
+    const texts = [
+      'The staging database runs on db-07.internal.',
+      "Tom's laptop is a ThinkPad — an X1, I think.",
+      'Tom’s  LAPTOP   is...  the   best!!',
+      'A quota of 50 GB applies to bucket b-1 (us-east-1).',
+      'Café Ünïcode: naïve façade, 3.14 and 1,000.',
+      '회의실 예약 담당자는 김민수입니다.',
+      'an apple a day; The end',
+      '',
+      '!!! ... ???',
+      `${'word '.repeat(120)}tail`,
+    ];
+    for (const text of texts) {
+      const db = (await sql<{ t: string }>`SELECT fl_frame_text(${text}) AS t`.execute(handle.database.db)).rows[0]!.t;
+      expect([text, frameText(text)]).toEqual([text, db]);
+    }
+  });
+
+  it('guesses after each append what the look-up will find there, as the database finds it', async () => {
+    const frames = new FrameCache();
+    const own = ledgerOn(database, { clock, frames });
+    const t = 'r-guess';
+    const stems = ['The payment service depends on Redis.', 'The quota of bucket b1 is 5 GB.', 'The quota of bucket b10 is 9 GB.'].map((text) => frameStem(frameStatement(text, 'en')!)!);
+    const same = async (): Promise<void> => {
+      for (const stem of stems) {
+        const guess = frames.get(t, stem);
+        if (!guess) continue;
+        const found = await own.reader.restating(t, { text: stem, stem, now: clock.now() });
+        expect([stem, guess.map((m) => [m.memoryId, m.status, m.text]).sort()]).toEqual([stem, found.map((m) => [m.memoryId, m.status, m.text]).sort()]);
+      }
+    };
+    await own.ledger.assert(t, { text: 'The payment service depends on Redis.', speaker: 'document' });
+    await same();
+    day();
+    // Several statements of one subject and verb in one append, and one of a look-alike subject.
+    await own.ledger.writeMany(t, [
+      { assert: { text: 'The payment service depends on Kafka.', speaker: 'document' } },
+      { assert: { text: 'The payment service depends on Postgres.', speaker: 'document' } },
+      { assert: { text: 'The quota of bucket b10 is 9 GB.', speaker: 'document' } },
+    ]);
+    await same();
+    day();
+    await own.ledger.assert(t, { text: 'The quota of bucket b1 is 5 GB.', speaker: 'document' });
+    await same();
+    day();
+    // A restatement: the earlier statement leaves the look-up's answer, the new one is in it.
+    const restated = await own.ledger.assert(t, { text: 'The quota of bucket b1 is 7 GB.', speaker: 'document' });
+    expect(restated.restated).toEqual([expect.objectContaining({ effect: 'retracted' })]);
+    await same();
+    expect(stems.filter((s) => frames.get(t, s) !== undefined)).toEqual(stems);
   });
 
   it('keeps both where the frame holds a set, an event or nothing certain, and says so', async () => {

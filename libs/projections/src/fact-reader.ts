@@ -35,6 +35,12 @@ export interface FrameGuard {
   expect: string[];
 }
 
+/** A restatement plan's frame guard, with the memories its look-up found (those `expect` names). */
+export interface PlannedFrame {
+  guard: FrameGuard;
+  rows: MemoryRow[];
+}
+
 export interface ErasedMemory {
   erasureId: string;
   erasedAt: string;

@@ -3,7 +3,7 @@
  * to the pure `projectFacts`, and writes the changes back with a handful of set-based
  * statements per batch (rows travel as one jsonb parameter each).
  */
-import { MEMORY_ERASED, type MemoryErased, normalizeTerm, scopeKey } from '@factledger/domain';
+import { frameText, isFrameKey, MEMORY_ERASED, type MemoryErased, normalizeTerm, scopeKey } from '@factledger/domain';
 import { FollowUpRefused, type RecordedEvent } from '@factledger/store';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import {
@@ -18,7 +18,7 @@ import {
   streamKey,
 } from './fact-projection';
 import type { InlineFollowUp, InlineProjection, PendingStream, Projection, ProjectionRebuild, RebuildSink } from './projection';
-import type { FrameGuard } from './fact-reader';
+import type { FrameGuard, PlannedFrame } from './fact-reader';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Executor = Kysely<any> | Transaction<any>;
@@ -200,7 +200,8 @@ export class PostgresFactProjection implements Projection, InlineProjection {
    * append. An append without memory events (an ingest record alone) still moves the checkpoint
    * inline, so the runner has nothing to catch up on afterwards.
    */
-  inline(streams: PendingStream[], guards: FrameGuard[] = []): InlineFollowUp {
+  inline(streams: PendingStream[], frames: PlannedFrame[] = []): InlineFollowUp {
+    const guards = frames.map((f) => f.guard);
     const merged: Record<string, unknown[]> = { closes: [], drops: [], memories: [], inserts: [], watermarks: [] };
     const expect: { tenant: string; streamId: string; version: number }[] = [];
     const steps: { loaded: LoadedRows; changes: ProjectionChanges | null }[] = [];
@@ -220,16 +221,15 @@ export class PostgresFactProjection implements Projection, InlineProjection {
     return {
       followUp: { fn: 'fl_apply_fact_changes', payload: { ...merged, expect, checkpoint: this.name, ...(guards.length ? { guards } : {}) } },
       rowsAfter: (positions) => steps.map(({ loaded, changes }) => (changes ? rowsAfter(loaded, changes, positions) : loaded)),
+      framesAfter: (positions) => {
+        const written = steps.flatMap(({ changes }) => changes?.memories ?? []).map((m) => ({ ...m, lastPosition: realPosition(m.lastPosition, positions) }));
+        return frames.map((f) => restatingAfter(f, written));
+      },
     };
   }
 
   settled(reply: unknown): boolean {
     return (reply as { checkpoint?: boolean } | null)?.checkpoint === true;
-  }
-
-  framesAfter(reply: unknown): MemoryRow[][] | null {
-    const frames = (reply as { frames?: unknown[][] | null } | null)?.frames;
-    return frames ? frames.map((rows) => rows.map(memoryFromDb)) : null;
   }
 
   changedFrames(error: unknown): { guard: FrameGuard; rows: MemoryRow[] }[] | null {
@@ -276,8 +276,35 @@ function rowsOf(events: RecordedEvent[]): LoadedRows {
 }
 
 /** The rows after `changes`, their placeholder positions (-1, -2, …) replaced by the real ones. */
+/**
+ * What fl_restating (migrations/functions/fl_restating.sql) finds for a frame once an append that
+ * wrote the memory rows `written` is applied, worked out from what it found before (the rows the
+ * frame's guard checked under the append lock): the rows the append changed, and the new ones
+ * whose fl_frame_text (frameText) starts with the stem's, kept if they are active, prose or under
+ * a frame key and valid at the guard's moment; newest first, at most its limit. Null for a
+ * look-up by first word (no stem). The ledger plans its next statement of that subject and verb
+ * on it (FrameCache) without a look-up, and that plan's guard checks it: a wrong guess costs a
+ * plan made again, never a wrong merge.
+ */
+export function restatingAfter({ guard, rows }: PlannedFrame, written: readonly MemoryRow[]): MemoryRow[] | null {
+  if (guard.stem === null) return null;
+  const now = Date.parse(guard.now);
+  const prefix = `${frameText(guard.stem)} `;
+  const byId = new Map(rows.map((m) => [m.memoryId, m]));
+  for (const m of written) {
+    if (m.tenant === guard.tenant && (byId.has(m.memoryId) || frameText(m.text).startsWith(prefix))) byId.set(m.memoryId, m);
+  }
+  return [...byId.values()]
+    .filter((m) => m.status === 'active' && (m.kind === 'prose' || isFrameKey(m.relation)) && (m.validTo === null || m.validTo > now))
+    .sort((a, b) => b.recordedAt.getTime() - a.recordedAt.getTime() || (a.memoryId < b.memoryId ? -1 : a.memoryId > b.memoryId ? 1 : 0))
+    .slice(0, guard.limit);
+}
+
+/** A position as the projection's changes hold it: a new event's is -(its index in the append + 1). */
+const realPosition = (p: number, positions: number[]): number => (p < 0 ? positions[-p - 1]! : p);
+
 function rowsAfter(loaded: LoadedRows, changes: ProjectionChanges, positions: number[]): LoadedRows {
-  const real = (p: number): number => (p < 0 ? positions[-p - 1]! : p);
+  const real = (p: number): number => realPosition(p, positions);
   const memories = new Map(loaded.memories.map((m) => [m.memoryId, m]));
   for (const m of changes.memories) memories.set(m.memoryId, { ...m, lastPosition: real(m.lastPosition) });
   const gone = new Set([...changes.closes, ...changes.drops].map((c) => `${c.memoryId}|${c.openedBy}`));

@@ -2,7 +2,7 @@
 import type { AppendFollowUp, RecordedEvent } from '@factledger/store';
 import type { Kysely, Transaction } from 'kysely';
 import type { MemoryRow } from './fact-projection';
-import type { FrameGuard } from './fact-reader';
+import type { FrameGuard, PlannedFrame } from './fact-reader';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ProjectionExecutor = Kysely<any> | Transaction<any>;
@@ -62,16 +62,19 @@ export interface InlineFollowUp {
   followUp: AppendFollowUp | null;
   /** Once the append succeeded: each stream's rows after it (same order as given), with real positions. */
   rowsAfter(positions: number[]): unknown[];
+  /**
+   * Once the append succeeded: for each frame given to `inline`, in order, what restatement's
+   * look-up will find now (null for a look-up by first word); a guess the next append's guard checks.
+   */
+  framesAfter(positions: number[]): (MemoryRow[] | null)[];
 }
 
 /** A projection that can also apply an append's new events inside the append's transaction. */
 export interface InlineProjection {
-  /** `guards`: restatement plans the follow-up checks before it applies anything (FrameGuard). */
-  inline(streams: PendingStream[], guards?: FrameGuard[]): InlineFollowUp;
+  /** `frames`: restatement plans whose guards the follow-up checks before it applies anything (FrameGuard). */
+  inline(streams: PendingStream[], frames?: PlannedFrame[]): InlineFollowUp;
   /** Whether the follow-up's reply shows the projection fully caught up with the append. */
   settled(reply: unknown): boolean;
-  /** For each guard given to `inline`, in order, what restatement's look-up finds once the append is applied; null when the reply has none. */
-  framesAfter(reply: unknown): MemoryRow[][] | null;
   /** When `error` is the follow-up refusing the append over its guards: each changed guard, with the memories the look-up finds now. */
   changedFrames(error: unknown): { guard: FrameGuard; rows: MemoryRow[] }[] | null;
 }
