@@ -6,7 +6,7 @@ const tseslint = require('typescript-eslint');
 const IO_MODULES = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'net', 'node:net', 'http', 'node:http', 'https', 'node:https', 'child_process', 'node:child_process'];
 
 module.exports = [
-  { ignores: ['dist/**', 'node_modules/**', '.nx/**', 'coverage/**', 'bin/**', 'scripts/**', '*.config.js', 'eslint.config.js'] },
+  { ignores: ['dist/**', 'node_modules/**', '.nx/**', 'coverage/**', 'bin/**', 'scripts/**', '*.config.js', 'eslint.config.js', 'examples/*/node_modules/**', 'examples/*/dist/**', 'clients/python/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],

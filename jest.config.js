@@ -11,7 +11,10 @@ for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
 
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/test'],
+  roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/test', '<rootDir>/clients', '<rootDir>/examples'],
+  // The examples install their own packages (examples/*/node_modules): never tests of ours.
+  testPathIgnorePatterns: ['/node_modules/'],
+  modulePathIgnorePatterns: ['<rootDir>/examples/[^/]+/node_modules', '<rootDir>/examples/[^/]+/dist', '<rootDir>/dist'],
   testMatch: ['**/*.spec.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest', { ...swc, swcrc: false }] },
   moduleNameMapper,

@@ -59,7 +59,7 @@ describe('factledger mcp over stdio', () => {
     expect((await call('restore', { memoryId: first.structuredContent.memoryId })).isError).toBeFalsy();
   }, 120_000);
 
-  it("plays the README's session: remember, a message that supersedes it, recall, verify", async () => {
+  it("plays docs/mcp.md's session: remember, a message that supersedes it, recall, verify", async () => {
     const m1 = await call('remember', { subject: 'user', relation: 'lives in', value: 'Lisbon', validFrom: '2025-03-01' });
     expect(m1.structuredContent).toMatchObject({ outcome: 'created' });
     const m2 = await call('remember', { text: 'I moved to Porto last week.' });

@@ -6,7 +6,9 @@ import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
+import { LedgerError } from '@factledger/domain';
 import { type LedgerConfig, type LedgerHandle, loadConfig } from '@factledger/ledger';
+import { migrate, openDatabase } from '@factledger/store';
 import { LEDGER_HANDLE } from '@factledger/nest';
 import { createServer } from './create-server';
 import { createLogger } from './logging';
@@ -19,11 +21,28 @@ function describeStore(config: LedgerConfig, handle: LedgerHandle): string {
   return config.dataDir === 'memory://' ? 'embedded PGlite in memory' : `embedded PGlite at ${resolve(config.dataDir)}`;
 }
 
+/**
+ * On PostgreSQL, the schema is brought up to date before the application starts, so that what a
+ * migration cannot do (MissingExtensionError: pgvector not installed on the server) stops start-up
+ * with its one line, not with the stack of a provider that failed inside Nest. The embedded PGlite
+ * brings its extensions along and migrates as the ledger opens it.
+ */
+async function schemaReady(config: LedgerConfig): Promise<void> {
+  if (!config.databaseUrl || !config.migrateOnStart) return;
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await migrate(database.db);
+  } finally {
+    await database.close();
+  }
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   let app: INestApplication | undefined;
   try {
+    await schemaReady(config);
     app = await createServer({ logger });
     app.enableShutdownHooks();
     await app.listen(config.port, config.host);
@@ -33,7 +52,9 @@ async function main(): Promise<void> {
     const handle = app.get<LedgerHandle>(LEDGER_HANDLE);
     logger.info({ url, backend: handle.database.backend }, `factledger listening on ${url}; store: ${describeStore(config, handle)}`);
   } catch (error) {
-    logger.fatal({ err: error }, 'factledger failed to start');
+    // What a newcomer can fix (an extension the server lacks, say) is one line; anything else keeps its stack.
+    if (error instanceof LedgerError) logger.fatal({ code: error.code }, `factledger failed to start: ${error.message}`);
+    else logger.fatal({ err: error }, 'factledger failed to start');
     process.exitCode = 1;
     await app?.close().catch(() => undefined);
   }

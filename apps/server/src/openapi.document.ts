@@ -78,7 +78,7 @@ import { apiControllers } from './api-controllers';
 
 /** What the document says of one route, beside the controller method that serves it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type RouteDoc = Omit<RouteConfig, 'method' | 'path'> & { handler: (...args: any[]) => unknown };
+export type RouteDoc = Omit<RouteConfig, 'method' | 'path' | 'operationId'> & { handler: (...args: any[]) => unknown; operationId: string };
 
 const json = (schema: z.ZodType, description: string): ResponseConfig => ({ description, content: { 'application/json': { schema } } });
 const body = (schema: z.ZodType, required = true) => ({ required, content: { 'application/json': { schema } } });
@@ -93,13 +93,24 @@ const failures = {
   unknownMessage: { 404: json(errorSchema, 'unknown_message: no message with this id was ingested in this tenant.') },
   conflict: { 409: json(errorSchema, 'cardinality_conflict, illegal_lifecycle or version_conflict.') },
   lag: { 503: json(errorSchema, 'projection_lag: the read model has not reached minPosition yet; retry.') },
+  /** Every `/v1` route: the API key (http/access.ts). */
+  keyed: {
+    401: json(errorSchema, 'unauthenticated: no usable API key (none, unknown, wrong secret, revoked or expired); `WWW-Authenticate: Bearer`.'),
+    403: json(errorSchema, 'forbidden: the key lacks the scope this route needs (read, write or admin).'),
+    404: json(errorSchema, 'not_found: the key does not cover this tenant (the same answer whatever it holds), or the id names nothing in it.'),
+    429: json(errorSchema, 'too_many_requests: the key is over its rate limit (FACTLEDGER_RATE_LIMIT a minute); retry later.'),
+  },
 };
+
+/** The API key every `/v1` route takes, as `Authorization: Bearer <key>` (`factledger keys create`). */
+const API_KEY = 'apiKey';
 
 const answerParams = z.object({ tenant: tenantParams.shape.tenant, answerId: z.string().min(1).max(200) });
 
 const routeDocs = (): RouteDoc[] => [
   {
     handler: AnswersController.prototype.record,
+    operationId: 'recordAnswer',
     summary: 'Record an answer with the memory versions it cited (pinned as they are now)',
     tags: ['answers'],
     request: { params: tenantParams, body: body(recordAnswerSchema) },
@@ -107,6 +118,7 @@ const routeDocs = (): RouteDoc[] => [
   },
   {
     handler: AnswersController.prototype.reopened,
+    operationId: 'listReopenedAnswers',
     summary: 'Answers reopened by the re-review saga and not reviewed yet',
     tags: ['answers'],
     request: { params: tenantParams, query: reopenedQuerySchema },
@@ -114,6 +126,7 @@ const routeDocs = (): RouteDoc[] => [
   },
   {
     handler: AnswersController.prototype.answer,
+    operationId: 'getAnswer',
     summary: 'One answer, its citations as they were and what became of each',
     tags: ['answers'],
     request: { params: answerParams, query: answerQuerySchema.omit({ answerId: true }) },
@@ -121,6 +134,7 @@ const routeDocs = (): RouteDoc[] => [
   },
   {
     handler: AnswersController.prototype.review,
+    operationId: 'reviewAnswer',
     summary: 'Mark a reopened answer reviewed',
     tags: ['answers'],
     request: { params: answerParams, body: body(reviewAnswerSchema.omit({ answerId: true }), false) },
@@ -128,6 +142,7 @@ const routeDocs = (): RouteDoc[] => [
   },
   {
     handler: AnswersController.prototype.revise,
+    operationId: 'reviseAnswer',
     summary: "Optional (needs a language model): extract an answer's claims, verify them, rewrite it while they fail, up to a cap",
     tags: ['answers'],
     request: { params: tenantParams, body: body(reviseAnswerSchema) },
@@ -135,6 +150,7 @@ const routeDocs = (): RouteDoc[] => [
   },
   {
     handler: AnswersController.prototype.citing,
+    operationId: 'listCitingAnswers',
     summary: 'The answers that cited this memory version',
     tags: ['answers'],
     request: { params: memoryParams, query: reopenedQuerySchema },
@@ -142,6 +158,7 @@ const routeDocs = (): RouteDoc[] => [
   },
   {
     handler: AnswersController.prototype.verify,
+    operationId: 'verifyClaims',
     summary: "Verify an answer's claims: supported, distorted, stale or fabricated, one verdict per claim",
     tags: ['answers'],
     request: { params: tenantParams, body: body(verifyClaimsSchema) },
@@ -149,6 +166,7 @@ const routeDocs = (): RouteDoc[] => [
   },
   {
     handler: ContextController.prototype.assemble,
+    operationId: 'assembleContext',
     summary: 'Assemble the context for a prompt within a token budget (profile, fresh and detail channels)',
     tags: ['recall'],
     request: { params: tenantParams, body: body(recallQuerySchema) },
@@ -160,6 +178,7 @@ const routeDocs = (): RouteDoc[] => [
   },
   {
     handler: ContextController.prototype.trace,
+    operationId: 'getTrace',
     summary: 'How one context was assembled, stage by stage',
     tags: ['recall'],
     request: { params: traceParams },
@@ -167,6 +186,7 @@ const routeDocs = (): RouteDoc[] => [
   },
   {
     handler: MessagesController.prototype.ingest,
+    operationId: 'ingestMessage',
     summary: 'Ingest a raw chat message: triage, extraction and admission gates; the admitted memories and the record of every decision in one append',
     tags: ['messages'],
     request: { params: tenantParams, body: body(ingestMessageBody) },
@@ -178,6 +198,7 @@ const routeDocs = (): RouteDoc[] => [
   },
   {
     handler: MessagesController.prototype.message,
+    operationId: 'getMessage',
     summary: 'The stored record of an ingested message: its triage and every admission decision',
     tags: ['messages'],
     request: { params: messageParams },
@@ -185,6 +206,7 @@ const routeDocs = (): RouteDoc[] => [
   },
   {
     handler: MemoriesController.prototype.assert,
+    operationId: 'assertMemory',
     summary: 'Assert a fact (subject, relation, value) or a prose memory',
     tags: ['memories'],
     request: { params: tenantParams, body: body(assertSchema) },
@@ -192,14 +214,15 @@ const routeDocs = (): RouteDoc[] => [
   },
   ...(
     [
-      [MemoriesController.prototype.quarantine, quarantineBody, false, 'Quarantine a memory: out of every read path, kept, restorable'],
-      [MemoriesController.prototype.restore, restoreBody, false, 'Restore a quarantined memory'],
-      [MemoriesController.prototype.retype, retypeBody, true, 'Give a memory another type (the original type is kept)'],
-      [MemoriesController.prototype.retractMemory, retractMemoryBody, false, 'Retract a memory from validFrom on (default now)'],
+      [MemoriesController.prototype.quarantine, 'quarantineMemory', quarantineBody, false, 'Quarantine a memory: out of every read path, kept, restorable'],
+      [MemoriesController.prototype.restore, 'restoreMemory', restoreBody, false, 'Restore a quarantined memory'],
+      [MemoriesController.prototype.retype, 'retypeMemory', retypeBody, true, 'Give a memory another type (the original type is kept)'],
+      [MemoriesController.prototype.retractMemory, 'retractMemory', retractMemoryBody, false, 'Retract a memory from validFrom on (default now)'],
     ] as const
   ).map(
-    ([handler, schema, required, summary]): RouteDoc => ({
+    ([handler, operationId, schema, required, summary]): RouteDoc => ({
       handler,
+      operationId,
       summary,
       tags: ['memories'],
       request: { params: memoryParams, body: body(schema, required) },
@@ -208,6 +231,7 @@ const routeDocs = (): RouteDoc[] => [
   ),
   {
     handler: MemoriesController.prototype.retract,
+    operationId: 'retractByKey',
     summary: 'Retract a value by its key (subject, relation, value, scope) or by memoryId',
     tags: ['memories'],
     request: { params: tenantParams, body: body(retractSchema) },
@@ -215,6 +239,7 @@ const routeDocs = (): RouteDoc[] => [
   },
   {
     handler: BatchesController.prototype.batch,
+    operationId: 'getBatch',
     summary: 'What a batch label covers: every event that carried it, and the memories they touched as they stand',
     tags: ['batches'],
     request: { params: batchParams, query: batchQueryParams },
@@ -222,6 +247,7 @@ const routeDocs = (): RouteDoc[] => [
   },
   {
     handler: BatchesController.prototype.rollback,
+    operationId: 'rollbackBatch',
     summary: "Roll back a batch's lifecycle changes by compensating events (admin scope)",
     tags: ['batches'],
     request: { params: batchParams, body: body(rollbackBody, false) },
@@ -229,6 +255,7 @@ const routeDocs = (): RouteDoc[] => [
   },
   {
     handler: ErasuresController.prototype.erase,
+    operationId: 'erase',
     summary: "Erase a memory, a subject's memories or the tenant's: their words leave the log and every read model (admin scope)",
     tags: ['erasures'],
     request: { params: tenantParams, body: body(erasureBody) },
@@ -240,6 +267,7 @@ const routeDocs = (): RouteDoc[] => [
   },
   {
     handler: MemoriesController.prototype.memory,
+    operationId: 'getMemory',
     summary: 'One memory, in any status',
     tags: ['memories'],
     request: { params: memoryParams, query: memoryQueryParams },
@@ -247,6 +275,7 @@ const routeDocs = (): RouteDoc[] => [
   },
   {
     handler: MemoriesController.prototype.memoryHistory,
+    operationId: 'getMemoryHistory',
     summary: "The bitemporal history of a memory's stream (its key's, or a prose memory's own), with why each row closed",
     tags: ['memories'],
     request: { params: memoryParams, query: memoryQueryParams },
@@ -254,6 +283,7 @@ const routeDocs = (): RouteDoc[] => [
   },
   {
     handler: MemoriesController.prototype.list,
+    operationId: 'listMemories',
     summary: 'The active memories, newest first',
     tags: ['memories'],
     request: { params: tenantParams, query: listMemoriesQuerySchema },
@@ -261,6 +291,7 @@ const routeDocs = (): RouteDoc[] => [
   },
   {
     handler: FactsController.prototype.fact,
+    operationId: 'getFact',
     summary: 'A key (subject, relation, scope) as of valid time and transaction time',
     tags: ['facts'],
     request: { params: tenantParams, query: factQueryParams },
@@ -268,6 +299,7 @@ const routeDocs = (): RouteDoc[] => [
   },
   {
     handler: FactsController.prototype.subject,
+    operationId: 'getSubject',
     summary: 'Every fact of a subject as of valid time and transaction time',
     tags: ['facts'],
     request: { params: subjectParams, query: subjectQueryParams },
@@ -275,6 +307,7 @@ const routeDocs = (): RouteDoc[] => [
   },
   {
     handler: FactsController.prototype.history,
+    operationId: 'getHistory',
     summary: "A key's full bitemporal history, with the event that opened and closed each version",
     tags: ['facts'],
     request: { params: tenantParams, query: historyQueryParams },
@@ -282,6 +315,7 @@ const routeDocs = (): RouteDoc[] => [
   },
   {
     handler: FactsController.prototype.audit,
+    operationId: 'getAudit',
     summary: 'What the ledger believed: every memory of the tenant (or of one subject) as known at knownAt, true at validAt',
     tags: ['audit'],
     request: { params: tenantParams, query: auditQueryParams },
@@ -289,6 +323,7 @@ const routeDocs = (): RouteDoc[] => [
   },
   {
     handler: FactsController.prototype.auditDiff,
+    operationId: 'getAuditDiff',
     summary: 'What changed in what the ledger believed between two transaction times, each change with its events, batch and actor',
     tags: ['audit'],
     request: { params: tenantParams, query: auditDiffQueryParams },
@@ -296,12 +331,14 @@ const routeDocs = (): RouteDoc[] => [
   },
   {
     handler: HealthController.prototype.health,
+    operationId: 'getHealth',
     summary: 'Readiness: store, migrations, projection lag',
     tags: ['operations'],
     responses: { 200: json(healthSchema, 'Ready.'), 503: json(healthSchema, 'Not ready.') },
   },
   {
     handler: OpenApiController.prototype.openapi,
+    operationId: 'getOpenApi',
     summary: 'This document',
     tags: ['operations'],
     responses: { 200: { description: 'The OpenAPI 3 document.', content: { 'application/json': { schema: { type: 'object' } } } } },
@@ -355,7 +392,10 @@ export function documentedRoutes(controllers: readonly (abstract new (...args: n
     const { handler: _, ...doc } = docs[0]!;
     const success = Object.keys(doc.responses).map(Number).filter((code) => code >= 200 && code < 300);
     if (!success.includes(route.status)) throw new Error(`${route.name} answers ${route.status}, but its OpenAPI entry documents ${success.join(', ') || 'no success status'}`);
-    out.push({ ...doc, method: route.method, path: route.path });
+    if (out.some((o) => o.operationId === doc.operationId)) throw new Error(`${route.name}: the operationId ${doc.operationId} names another route too`);
+    // A route of the API takes a key: the security requirement and the answers of the door, beside the route's own (a route's own 404 says more).
+    const keyed = route.path.startsWith('/v1/') ? { security: [{ [API_KEY]: [] }], responses: { ...failures.keyed, ...doc.responses } } : {};
+    out.push({ ...doc, ...keyed, method: route.method, path: route.path });
   }
   for (const doc of entries) {
     if (!routes.some((r) => r.handler === doc.handler)) throw new Error(`an OpenAPI entry (${doc.summary ?? 'no summary'}) names a method that serves no route`);
@@ -365,6 +405,7 @@ export function documentedRoutes(controllers: readonly (abstract new (...args: n
 
 export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV3['generateDocument']> {
   const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', API_KEY, { type: 'http', scheme: 'bearer', description: 'An API key: `factledger keys create --tenant <tenant> --scopes read,write`.' });
   for (const route of documentedRoutes(apiControllers(), routeDocs())) registry.registerPath(route);
   return new OpenApiGeneratorV3(registry.definitions).generateDocument({
     openapi: '3.0.3',

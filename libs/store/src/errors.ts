@@ -43,3 +43,24 @@ export class FollowUpRefused extends LedgerError {
 
 /** The SQLSTATE a follow-up raises to refuse an append (see FollowUpRefused). */
 export const FOLLOW_UP_REFUSED = 'FL412';
+
+/** How to install each PostgreSQL extension the migrations create, for the one line a newcomer reads. */
+const EXTENSION_HINTS: Record<string, string> = {
+  vector: 'pgvector: on Debian or Ubuntu `apt install postgresql-<major>-pgvector`, elsewhere see https://github.com/pgvector/pgvector#installation',
+  pg_trgm: 'it ships with PostgreSQL\'s contrib modules (Debian: part of the postgresql package; elsewhere postgresql-contrib)',
+  btree_gist: 'it ships with PostgreSQL\'s contrib modules (Debian: part of the postgresql package; elsewhere postgresql-contrib)',
+};
+
+/**
+ * The PostgreSQL server lacks an extension the schema needs (it is not installed on the server,
+ * so CREATE EXTENSION cannot work). Found before anything is applied: nothing was changed.
+ */
+export class MissingExtensionError extends LedgerError {
+  readonly code = 'missing_extension';
+  constructor(readonly extensions: string[]) {
+    const hints = extensions.map((e) => `${e} (${EXTENSION_HINTS[e] ?? 'install it on the database server'})`);
+    super(
+      `the PostgreSQL server lacks the extension${extensions.length > 1 ? 's' : ''} ${hints.join('; ')}; install ${extensions.length > 1 ? 'them' : 'it'} there and start again, or leave DATABASE_URL unset to run on the embedded PGlite, which has them`,
+    );
+  }
+}

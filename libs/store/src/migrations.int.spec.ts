@@ -6,6 +6,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
+import { MissingExtensionError } from './errors';
 import { defaultMigrationsDir, listFunctions, listMigrations, migrate, pendingMigrations } from './migrations';
 import { createTestDatabase, type TestDatabase, testBackends } from './test-database';
 
@@ -61,4 +62,24 @@ describe.each(testBackends())('migrate on %s', (backend) => {
     expect(comment.rows[0]!.c).toBe('changed'); // not 'the failed run': its function went back with it
     expect((await sql<{ t: string | null }>`SELECT to_regclass('fl_broken')::text AS t`.execute(database.db)).rows[0]!.t).toBeNull();
   });
+
+  it('names an extension the server lacks, with how to install it, in one line, before anything is applied', async () => {
+    const fresh = await createTestDatabase(backend, { migrate: false });
+    const lacking = mkdtempSync(join(tmpdir(), 'fl-migrations-'));
+    try {
+      cpSync(defaultMigrationsDir(), lacking, { recursive: true });
+      writeFileSync(join(lacking, '998_needs_an_extension.sql'), 'CREATE EXTENSION IF NOT EXISTS fl_no_such_extension;\nCREATE TABLE fl_after_it (x int);');
+      const refused = migrate(fresh.db, lacking);
+      await expect(refused).rejects.toBeInstanceOf(MissingExtensionError);
+      await expect(refused).rejects.toMatchObject({ code: 'missing_extension', extensions: ['fl_no_such_extension'], message: expect.not.stringContaining('\n') });
+      // Nothing applied: every migration still pending, not even the functions.
+      expect(await pendingMigrations(fresh.db, lacking)).toEqual([...listFunctions(lacking).map((f) => f.name), ...listMigrations(lacking).map((m) => m.name)]);
+    } finally {
+      await fresh.close();
+      rmSync(lacking, { recursive: true, force: true });
+    }
+    // pgvector's own hint, as the server lacking it would show it.
+    expect(new MissingExtensionError(['vector']).message).toMatch(/^the PostgreSQL server lacks the extension vector \(pgvector: .*apt install postgresql-<major>-pgvector.*\); install it there/);
+  });
 });
+

@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
+import { MissingExtensionError } from './errors';
 
 /** The repository's `migrations/` folder, found from wherever this module was loaded (src or dist). */
 export function defaultMigrationsDir(): string {
@@ -81,6 +82,7 @@ async function toApply(db: Kysely<any>, dir: string) {
 export async function migrate(db: Kysely<any>, dir = defaultMigrationsDir()): Promise<string[]> {
   const first = await toApply(db, dir);
   if (first.functions.length + first.numbered.length === 0) return [];
+  await requireExtensions(db, first.numbered);
   return db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(4242001)`.execute(trx);
     await sql`CREATE TABLE IF NOT EXISTS fl_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`.execute(trx);
@@ -97,6 +99,20 @@ export async function migrate(db: Kysely<any>, dir = defaultMigrationsDir()): Pr
     }
     return [...functions, ...numbered].map((x) => x.name);
   });
+}
+
+/**
+ * The extensions the pending migrations create (`CREATE EXTENSION … name`) that the server does
+ * not have at all: one MissingExtensionError naming them all, before anything is applied, instead
+ * of a failed migration's stack trace.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function requireExtensions(db: Kysely<any>, pending: { sql: string }[]): Promise<void> {
+  const wanted = [...new Set(pending.flatMap((m) => [...m.sql.matchAll(/CREATE\s+EXTENSION\s+(?:IF\s+NOT\s+EXISTS\s+)?"?([a-z0-9_]+)"?/gi)].map((x) => x[1]!.toLowerCase())))];
+  if (wanted.length === 0) return;
+  const { rows } = await sql<{ name: string }>`SELECT name FROM pg_available_extensions WHERE name = ANY(${wanted})`.execute(db);
+  const missing = wanted.filter((w) => !rows.some((r) => r.name === w));
+  if (missing.length) throw new MissingExtensionError(missing);
 }
 
 /** Names of what migrate would apply (empty when the schema is ready). */
