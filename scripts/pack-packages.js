@@ -99,10 +99,8 @@ function rewrite(file, pkgName) {
     const t = target(m[1]);
     let next;
     if (t.pkg === pkgName) {
-      next = relative(dirname(file), t.dir).split(sep).join('/') || '.';
-      if (!next.startsWith('.')) next = `./${next}`;
-      next = `${next}/index.js`.replace(/^\.\/\.\//, './');
-      if (file.endsWith('.d.ts')) next = next.replace(/\.js$/, '');
+      const path = relative(dirname(file), t.dir).split(sep).join('/') || '.';
+      next = `${path.startsWith('.') ? path : `./${path}`}/index${file.endsWith('.d.ts') ? '' : '.js'}`;
     } else {
       next = t.pkg === '@factledger/core' ? `@factledger/core/${m[1]}` : t.pkg;
     }
@@ -183,7 +181,7 @@ function makePackage(p) {
       : {}),
     ...(p.bin ? { bin: p.bin } : {}),
     dependencies: sorted([...uses].filter((n) => !peers.includes(n))),
-    ...(peers.length ? { peerDependencies: sorted(peers.filter((n) => uses.has(n) || n === 'reflect-metadata' || n === 'rxjs')) } : {}),
+    ...(peers.length ? { peerDependencies: sorted(peers) } : {}),
   };
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   writeFileSync(join(dir, 'README.md'), `# ${p.name}\n\n${p.description}.\n\nPart of factledger: see its README for the install and the first steps.\n`);

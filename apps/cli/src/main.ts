@@ -22,7 +22,7 @@ import {
 } from '@factledger/nest';
 import { recallOn } from '@factledger/recall';
 import { systemClock } from '@factledger/domain';
-import { migrate, openDatabase } from '@factledger/store';
+import { migrateDatabase } from '@factledger/store';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -132,13 +132,8 @@ program
   .description('apply pending SQL migrations from migrations/')
   .action(async () => {
     const c = config();
-    const database = await openDatabase({ url: c.databaseUrl, dataDir: c.dataDir });
-    try {
-      const applied = await migrate(database.db);
-      console.log(applied.length ? `applied: ${applied.join(', ')}` : 'schema is up to date');
-    } finally {
-      await database.close();
-    }
+    const applied = await migrateDatabase({ url: c.databaseUrl, dataDir: c.dataDir });
+    console.log(applied.length ? `applied: ${applied.join(', ')}` : 'schema is up to date');
   });
 
 program

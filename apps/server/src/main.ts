@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { LedgerError } from '@factledger/domain';
 import { type LedgerConfig, type LedgerHandle, loadConfig } from '@factledger/ledger';
-import { migrate, openDatabase } from '@factledger/store';
+import { migrateDatabase } from '@factledger/store';
 import { LEDGER_HANDLE } from '@factledger/nest';
 import { createServer } from './create-server';
 import { createLogger } from './logging';
@@ -28,13 +28,7 @@ function describeStore(config: LedgerConfig, handle: LedgerHandle): string {
  * brings its extensions along and migrates as the ledger opens it.
  */
 async function schemaReady(config: LedgerConfig): Promise<void> {
-  if (!config.databaseUrl || !config.migrateOnStart) return;
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
-  try {
-    await migrate(database.db);
-  } finally {
-    await database.close();
-  }
+  if (config.databaseUrl && config.migrateOnStart) await migrateDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
 }
 
 async function main(): Promise<void> {

@@ -275,7 +275,6 @@ function rowsOf(events: RecordedEvent[]): LoadedRows {
   };
 }
 
-/** The rows after `changes`, their placeholder positions (-1, -2, …) replaced by the real ones. */
 /**
  * What fl_restating (migrations/functions/fl_restating.sql) finds for a frame once an append that
  * wrote the memory rows `written` is applied, worked out from what it found before (the rows the
@@ -303,6 +302,7 @@ export function restatingAfter({ guard, rows }: PlannedFrame, written: readonly 
 /** A position as the projection's changes hold it: a new event's is -(its index in the append + 1). */
 const realPosition = (p: number, positions: number[]): number => (p < 0 ? positions[-p - 1]! : p);
 
+/** The rows after `changes`, their placeholder positions (-1, -2, …) replaced by the real ones. */
 function rowsAfter(loaded: LoadedRows, changes: ProjectionChanges, positions: number[]): LoadedRows {
   const real = (p: number): number => realPosition(p, positions);
   const memories = new Map(loaded.memories.map((m) => [m.memoryId, m]));

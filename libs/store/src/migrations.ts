@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
+import { type DatabaseOptions, openDatabase } from './database';
 import { MissingExtensionError } from './errors';
 
 /** The repository's `migrations/` folder, found from wherever this module was loaded (src or dist). */
@@ -99,6 +100,16 @@ export async function migrate(db: Kysely<any>, dir = defaultMigrationsDir()): Pr
     }
     return [...functions, ...numbered].map((x) => x.name);
   });
+}
+
+/** Opens the database `options` name, applies what is pending (migrate), and closes it again. */
+export async function migrateDatabase(options: DatabaseOptions): Promise<string[]> {
+  const database = await openDatabase(options);
+  try {
+    return await migrate(database.db);
+  } finally {
+    await database.close();
+  }
 }
 
 /**
