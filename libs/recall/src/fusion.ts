@@ -7,8 +7,8 @@
  * - Semantic evidence: cosine similarity of the embeddings, raised a little for a named speaker.
  * - Fused: a weighted sum of the two, each scaled to the sub-query's candidates (lexical by its
  *   best, cosine from its lowest to its highest), so that neither scale dominates by its units.
- *   Several sub-queries merge by weight: Σ weight × fused over the sub-queries a version is
- *   relevant to.
+ *   Several sub-queries merge by their best: a version's score is its highest fused score over
+ *   the sub-queries it is relevant to.
  * - Relevance: meaning alone (a high cosine), the query naming the memory's key (a fact's
  *   relation, the slots it speaks of), stems that cover part of the query together with some
  *   meaning, trigrams, or being the reply to a relevant turn that asked something.
@@ -159,11 +159,17 @@ export function fuse(candidates: readonly Ranked[], w: RankingWeights, useTrigra
   return out;
 }
 
-/** Several sub-queries' fused scores merged by weight: Σ weight × fused over the parts a version was kept in. */
-export function mergeByWeight(parts: readonly { weight: number; fused: ReadonlyMap<string, Fused>; kept: ReadonlySet<string> }[]): Map<string, number> {
+/**
+ * Several sub-queries' fused scores merged: a version's score is its best over the sub-queries it
+ * was kept in. Each sub-query asks for something of its own (a question of a message, a side of a
+ * pair a question relates), and the version that answers one of them best is worth as much as the
+ * one that answers another. A sum would favour a long text that touches every sub-query a little
+ * over the one that answers a single sub-query outright.
+ */
+export function mergeByBest(parts: readonly { fused: ReadonlyMap<string, Fused>; kept: ReadonlySet<string> }[]): Map<string, number> {
   const out = new Map<string, number>();
   for (const part of parts) {
-    for (const id of part.kept) out.set(id, (out.get(id) ?? 0) + part.weight * part.fused.get(id)!.fused);
+    for (const id of part.kept) out.set(id, Math.max(out.get(id) ?? 0, part.fused.get(id)!.fused));
   }
   return out;
 }

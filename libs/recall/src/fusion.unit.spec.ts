@@ -5,7 +5,7 @@ import {
   DEFAULT_WEIGHTS,
   fuse,
   maximalMarginalRelevance,
-  mergeByWeight,
+  mergeByBest,
   namesSpeaker,
   neighbourContext,
   type Ranked,
@@ -54,16 +54,19 @@ describe('fusion: lexical and semantic evidence weighed', () => {
     expect(fuse([r('korean', { trigram: 0.8 })], DEFAULT_WEIGHTS, true).get('korean')!.lexical).toBe(0.8);
   });
 
-  it('merges sub-queries by weight: each part counts where its version was kept', () => {
-    const a = new Map([['both', { lexical: 0, semantic: 0, fused: 0.4 }], ['a', { lexical: 0, semantic: 0, fused: 1 }]]);
-    const b = new Map([['both', { lexical: 0, semantic: 0, fused: 0.8 }], ['b', { lexical: 0, semantic: 0, fused: 1 }]]);
-    const merged = mergeByWeight([
-      { weight: 0.5, fused: a, kept: new Set(['both', 'a']) },
-      { weight: 0.5, fused: b, kept: new Set(['both', 'b']) },
+  it('merges sub-queries by their best: a version that touches both is worth no more than one that answers one outright', () => {
+    const a = new Map([['both', { lexical: 0, semantic: 0, fused: 0.6 }], ['a', { lexical: 0, semantic: 0, fused: 1 }]]);
+    const b = new Map([['both', { lexical: 0, semantic: 0, fused: 0.7 }], ['b', { lexical: 0, semantic: 0, fused: 0.9 }]]);
+    const merged = mergeByBest([
+      { fused: a, kept: new Set(['both', 'a']) },
+      { fused: b, kept: new Set(['both', 'b']) },
     ]);
-    expect(merged.get('a')).toBeCloseTo(merged.get('b')!, 12);
-    expect(merged.get('both')!).toBeCloseTo(0.6, 12);
-    expect(mergeByWeight([{ weight: 1, fused: a, kept: new Set(['a']) }]).has('both')).toBe(false);
+    expect(merged.get('a')).toBe(1);
+    expect(merged.get('b')).toBe(0.9);
+    // A sum would put "both" (0.6 + 0.7) first.
+    expect(merged.get('both')).toBe(0.7);
+    // Only where a part kept it: not relevant to a part, not scored by it.
+    expect(mergeByBest([{ fused: a, kept: new Set(['a']) }]).has('both')).toBe(false);
   });
 });
 

@@ -69,12 +69,34 @@ export const needsTrigrams = (word: string): boolean => /[^\p{Script=Latin}\p{N}
 
 /**
  * Sentences that each ask something become separate sub-queries ("Where do I live? And which
- * port does the API use?"); a single question stays whole.
+ * port does the API use?"). A single question stays whole, and when it relates two things (see
+ * `relatedPair`) each of them is searched on its own beside it: the memories of one side must not
+ * crowd out the other's.
  */
 export function splitIntents(text: string): string[] {
   const sentences = text.split(/(?<=[?？])\s+/u).map((s) => s.trim()).filter(Boolean);
   const questions = sentences.filter((s) => /[?？]$/u.test(s));
-  return questions.length > 1 ? questions : [text];
+  if (questions.length > 1) return questions;
+  const pair = relatedPair(text);
+  return pair ? [text, ...pair] : [text];
+}
+
+/**
+ * The two things a question relates, when it relates two: the span or the order of two moments
+ * ("How many days passed between when I got the key and when I finished the wireframe?", "Which
+ * happened first: the move, or the new job?"), or the difference of two things ("between staging
+ * and production"). Each side is a memory of its own to find; null when the question names no
+ * such pair, or a side has no content word (a range of numbers, "between 3 and 5").
+ */
+export function relatedPair(question: string): [string, string] | null {
+  const text = question.replace(/[?？.!]+\s*$/u, '').trim();
+  // "between when A and when B" splits at the second "when" (A may hold an "and" of its own).
+  const between = /\bbetween\s+when\s+(.+?),?\s+and\s+when\s+(.+)$/iu.exec(text) ?? /\bbetween\s+(.+?),?\s+and\s+(.+)$/iu.exec(text);
+  const first = /\b(?:first|earlier|later|last)\b[^:,]*[:,]\s*(.+?),?\s+or\s+(.+)$/iu.exec(text);
+  const m = between ?? first;
+  if (!m) return null;
+  const sides = [m[1]!.trim(), m[2]!.trim()] as [string, string];
+  return sides.every((side) => contentTerms(side).some((w) => /\p{L}/u.test(w))) ? sides : null;
 }
 
 /** Lower-cased content words: letters, digits and the characters of identifiers, paths and versions. */

@@ -1,4 +1,4 @@
-import { cleanQuery, contentTerms, distinctiveTerms, needsTrigrams, splitIntents } from './query-hygiene';
+import { cleanQuery, contentTerms, distinctiveTerms, needsTrigrams, relatedPair, splitIntents } from './query-hygiene';
 
 describe('query hygiene', () => {
   it('strips the persona address terms, whole words only', () => {
@@ -10,6 +10,24 @@ describe('query hygiene', () => {
   it('splits a message that asks several things, and keeps a single question whole', () => {
     expect(splitIntents('Where do I live now? And which port does the API use?')).toEqual(['Where do I live now?', 'And which port does the API use?']);
     expect(splitIntents('I moved. Where do I live now?')).toEqual(['I moved. Where do I live now?']);
+  });
+
+  it('searches each of two things a question relates on its own, beside the whole question', () => {
+    expect(splitIntents('How long was it between when I moved to Busan and when I started the new job?')).toEqual([
+      'How long was it between when I moved to Busan and when I started the new job?',
+      'I moved to Busan',
+      'I started the new job',
+    ]);
+    // A side may hold an "and" of its own when both sides start with "when".
+    expect(relatedPair('How many days passed between when I read up on sorting and searching, and when I passed the quiz?')).toEqual(['I read up on sorting and searching', 'I passed the quiz']);
+    expect(relatedPair('What is the difference between the staging cluster and the production one?')).toEqual(['the staging cluster', 'the production one']);
+    expect(relatedPair('Which came first: the marathon in Seoul, or the half marathon in Jeju?')).toEqual(['the marathon in Seoul', 'the half marathon in Jeju']);
+  });
+
+  it('relates no pair where a side has no content word, or the question names none', () => {
+    expect(relatedPair('Is the standup between 9 and 10?')).toBeNull();
+    expect(relatedPair('Where do I live and which port does the API use?')).toBeNull();
+    expect(splitIntents('When did I move to Busan?')).toEqual(['When did I move to Busan?']);
   });
 
   it('keeps identifiers, paths, versions and Korean words as content terms, and drops stopwords and one-letter words', () => {

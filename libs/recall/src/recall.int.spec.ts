@@ -176,7 +176,7 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     expect((trace.diversity as { takenUnderSameHeading: number }[]).map((d) => d.takenUnderSameHeading)).toEqual([0, 1]);
   });
 
-  it('answers each question of a message: sub-queries retrieved apart and merged by equal weight', async () => {
+  it('answers each question of a message: sub-queries retrieved apart and merged by their best', async () => {
     const { ledger } = handle;
     for (let n = 1; n <= 6; n++) await ledger.assert('m', { text: `The billing service ${n} listens on port ${9000 + n}.` });
     await ledger.assert('m', { text: 'My locker number is 4821.', type: 'profile' });
@@ -186,7 +186,32 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     expect(context.text).toContain('locker number is 4821');
     const trace = (await recall.trace('m', context.traceId)) as Record<string, any>;
     expect(trace.query.parts).toHaveLength(2);
-    expect(trace.query.weights).toEqual([0.5, 0.5]);
+    expect(trace.query.stems).toHaveLength(2);
+  });
+
+  it('finds both things a question relates, even where memories of one side outnumber the other', async () => {
+    const { ledger } = handle;
+    const moved = await ledger.assert('pair', { text: 'user: I moved to Busan on March 3, into a small flat near the harbour.', type: 'episode' });
+    clock.advance(86_400_000);
+    const job = [
+      'user: Two days after I started the new job at the bakery, the head baker let me shape the loaves.',
+      'user: The new job at the bakery starts at five, so I have been going to bed early for days.',
+      'user: I started the new job at the bakery with a week of training on the ovens.',
+      'user: My first days at the new bakery job were exhausting but the team is kind.',
+      'user: A few days into the new job at the bakery I burned a whole tray of croissants.',
+      'user: Since I started at the bakery, the new job has taught me to make sourdough.',
+    ];
+    for (const text of job) {
+      await ledger.assert('pair', { text, type: 'episode' });
+      clock.advance(3_600_000);
+    }
+    await indexer.catchUp();
+    const question = 'How many days passed between when I moved to Busan and when I started the new job at the bakery?';
+    const context = await recall.assemble('pair', { query: question, budgetTokens: 100 });
+    expect(context.items.map((i) => i.memoryId)).toContain(moved.memoryId);
+    expect(context.items.some((i) => /bakery/.test(i.text))).toBe(true);
+    const trace = (await recall.trace('pair', context.traceId)) as Record<string, any>;
+    expect(trace.query.parts).toEqual([question, 'I moved to Busan', 'I started the new job at the bakery']);
   });
 
   it('keeps no pending list on the lexical indexes, so that a query never scans one first', async () => {

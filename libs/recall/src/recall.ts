@@ -5,7 +5,7 @@
  * at (validAt, knownAt) (quarantined, overruled, superseded and retracted versions never enter
  * it), each with every score (cosine, BM25 over English stems and the share of the query's IDF it
  * covers, trigram), conversation turns with their neighbours → relevance → fusion (lexical and
- * semantic evidence weighed, sub-queries merged by weight) → diversity (MMR, with session
+ * semantic evidence weighed, sub-queries merged by their best) → diversity (MMR, with session
  * cohesion) → channels (profile: core facts under their own cap; fresh: versions not embedded
  * yet; detail) → budget cut with a real tokenizer → rendered block (see context-render.ts, and
  * fusion.ts for the ranking).
@@ -24,7 +24,7 @@ import {
   fuse,
   type Fused,
   maximalMarginalRelevance,
-  mergeByWeight,
+  mergeByBest,
   namesSpeaker,
   neighbourContext,
   type Ranked,
@@ -87,7 +87,6 @@ export interface RecallResult {
 
 /** One sub-query's candidates as ranking sees them, with the turns beside each other among them. */
 interface Part {
-  weight: number;
   found: Map<string, Found>;
   ranked: Map<string, Ranked & { text: string }>;
   adjacency: Adjacency;
@@ -162,8 +161,7 @@ export class Recall {
     // Candidate pool, per sub-query (side by side). Per sub-query, each version once; across them,
     // each version with its best scores (what the trace and the items show).
     const finds = await settled(hygiene.parts.map((part, i) => this.candidatePool.find(tenant, at, part, vectors[i]!, hygiene, i === 0)));
-    const weight = 1 / finds.length;
-    const parts = finds.map((statements, i) => this.rank(hygiene.parts[i]!, statements, weight));
+    const parts = finds.map((statements, i) => this.rank(hygiene.parts[i]!, statements));
     const pool = byBest(parts.flatMap((p) => [...p.found.values()]));
     const candidates = [...pool.values()];
 
@@ -175,9 +173,9 @@ export class Recall {
     const freshIds = new Set(freshFound.map((r) => r.memory_id));
     const detail = (id: string): boolean => !pool.get(id)!.core && !freshIds.has(id);
     // Relevance and fusion run per sub-query, on its own scores: a version is relevant when it is
-    // to one of them, and the sub-queries' fused scores merge by weight — each has the same say.
+    // to one of them, and its merged score is its best over them (fusion.ts, mergeByBest).
     const kept = parts.map((p) => new Set([...p.relevant.keys()].filter(detail)));
-    const fused = mergeByWeight(parts.map((p, i) => ({ weight: p.weight, fused: p.fused, kept: kept[i]! })));
+    const fused = mergeByBest(parts.map((p, i) => ({ fused: p.fused, kept: kept[i]! })));
     const excluded: { memoryId: string; reason: string }[] = [];
     const relevant: string[] = [];
     for (const r of candidates.filter((c) => detail(c.memory_id))) {
@@ -298,7 +296,7 @@ export class Recall {
     const items = budget.included as RecalledItem[];
     const traceId = randomUUID();
     const trace = {
-      query: { message: q.query, cleaned: hygiene.text, parts: hygiene.parts, weights: parts.map((p) => p.weight), terms: hygiene.terms, stems: parts.map((p) => p.stems) },
+      query: { message: q.query, cleaned: hygiene.text, parts: hygiene.parts, terms: hygiene.terms, stems: parts.map((p) => p.stems) },
       asOf: { validAt: at.validAt.toISOString(), knownAt: at.knownAt.toISOString(), minPosition: q.minPosition ?? null },
       index: lag,
       // The state of the facts each statement read, and whether the versions shown were read again.
@@ -362,7 +360,7 @@ export class Recall {
    * BM25 they lend each other, whether the query names their speaker, their fused scores and which
    * are relevant (and why).
    */
-  private rank(text: string, statements: Finds[], weight: number): Part {
+  private rank(text: string, statements: Finds[]): Part {
     const found = byBest(statements.flatMap((f) => f.rows));
     const adjacency: Adjacency = { before: new Map(), after: new Map() };
     for (const r of statements.flatMap((f) => f.rows)) {
@@ -394,7 +392,7 @@ export class Recall {
     const trigrams = statements.length > 2;
     const fused = fuse([...ranked.values()], this.weights, trigrams);
     const relevant = relevantOf([...ranked.values()], adjacency, this.thresholds);
-    return { weight, found, ranked, adjacency, stems, trigrams, fused, relevant };
+    return { found, ranked, adjacency, stems, trigrams, fused, relevant };
   }
 
   /** What `changedForQuestion` leaves out of the versions to show, as shown versions and as the trace lists it. */
