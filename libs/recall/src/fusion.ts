@@ -15,6 +15,9 @@
  * - Diversity: maximal marginal relevance among the best, with the turns of a day (a heading)
  *   already drawn from raised a little (session cohesion).
  */
+import { speakerLabel } from '@factledger/embeddings';
+import { speaksInFirstPerson } from './query-hygiene';
+
 export interface Scored {
   memoryId: string;
   /** Cosine similarity of the query's and the memory's embeddings; null when not embedded yet. */
@@ -101,6 +104,27 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\
 export function namesSpeaker(query: string, speaker: string | null): boolean {
   if (!speaker) return false;
   return new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(speaker)}(?=$|[^\\p{L}\\p{N}])`, 'iu').test(query);
+}
+
+/**
+ * The role a memory was said in: the role a transcript line opens with ("user: …", "assistant: …")
+ * where it has one, else the speaker it was recorded with; null for a line that opens with a
+ * name ("Caroline: …"), whose role is not known.
+ */
+export function roleOf(text: string, speaker: string): string | null {
+  const label = /^\s*(user|assistant)\s*:\s/iu.exec(text);
+  if (label) return label[1]!.toLowerCase();
+  return speakerLabel(text) ? null : speaker;
+}
+
+/**
+ * Whether the query speaks of the memory's speaker: names the name its transcript line opens
+ * with, or asks in the first person ("Have I …", "my project") of a memory the user said. A
+ * query is the user's own message (R10): its "I" is the user, and the assistant's replies about
+ * the user's project are what the user said only at second hand.
+ */
+export function speaksOfSpeaker(query: string, memory: { text: string; speaker: string }): boolean {
+  return namesSpeaker(query, speakerLabel(memory.text)) || (speaksInFirstPerson(query) && roleOf(memory.text, memory.speaker) === 'user');
 }
 
 /** A turn's place among the turns found: the ones recorded just before and after it, where known. */

@@ -99,6 +99,15 @@ export function relatedPair(question: string): [string, string] | null {
   return sides.every((side) => contentTerms(side).some((w) => /\p{L}/u.test(w))) ? sides : null;
 }
 
+/**
+ * Whether the query speaks of its asker in the first person ("Have I …", "my project", "I've").
+ * The query is the user's own latest message (R10), so its "I" is the user: what the user said
+ * is the first place to look, before what the assistant said back about it. English only; a
+ * Korean "제"/"내" is too often another word to tell apart here.
+ */
+const FIRST_PERSON = /(^|[^\p{L}\p{N}'’])(?:I|I['’](?:m|ve|d|ll)|[Mm]y|[Mm]ine|[Mm]yself)(?=$|[^\p{L}\p{N}'’])/u;
+export const speaksInFirstPerson = (query: string): boolean => FIRST_PERSON.test(query);
+
 /** Lower-cased content words: letters, digits and the characters of identifiers, paths and versions. */
 export function contentTerms(text: string): string[] {
   const words = text.toLowerCase().match(WORD) ?? [];

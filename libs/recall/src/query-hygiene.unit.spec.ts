@@ -1,4 +1,4 @@
-import { cleanQuery, contentTerms, distinctiveTerms, needsTrigrams, relatedPair, splitIntents } from './query-hygiene';
+import { cleanQuery, contentTerms, distinctiveTerms, needsTrigrams, relatedPair, speaksInFirstPerson, splitIntents } from './query-hygiene';
 
 describe('query hygiene', () => {
   it('strips the persona address terms, whole words only', () => {
@@ -50,5 +50,15 @@ describe('words full text may miss', () => {
   it('are those with a letter outside the Latin script; names, numbers and identifiers are not', () => {
     expect(['포트가', '서울에', 'Zürich'].map(needsTrigrams)).toEqual([true, true, false]);
     expect(['minji', '4821', 'fetch_user', 'api/v2/orders', 'db-07.internal'].some(needsTrigrams)).toBe(false);
+  });
+});
+
+describe('a question in the first person', () => {
+  it('speaks of its asker with "I", its contractions, "my", "mine" or "myself", as words of their own', () => {
+    expect(['Have I ever used Flask here?', "What's the port I'm on?", 'Which version did my team pin?', 'My flat, where is it?', 'Is the blue one mine?', "I've said it before, haven't I"].every(speaksInFirstPerson)).toBe(true);
+  });
+
+  it('does not, when "I" is only part of a word or a name, or the question asks of someone else', () => {
+    expect(['What did Caroline paint?', 'Where does Mia live?', 'Is iOS 17 supported?', 'Which myth did we read?', 'Tell me the port'].some(speaksInFirstPerson)).toBe(false);
   });
 });

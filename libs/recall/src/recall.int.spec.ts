@@ -214,6 +214,32 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     expect(trace.query.parts).toEqual([question, 'I moved to Busan', 'I started the new job at the bakery']);
   });
 
+  it("takes a question in the first person to ask what the user said, before the assistant's replies that echo it", async () => {
+    const { ledger } = handle;
+    const said = await ledger.assert('self', { text: 'user: I got the staging database running on Friday, built from our migrations.', type: 'episode' });
+    clock.advance(60_000);
+    const replies = [
+      'assistant: To set up the staging database, copy the production schema, set up the staging database user, and load a small sample into the staging database.',
+      'assistant: Once you set up the staging database, point the staging app at the staging database and set up a nightly refresh of the staging database.',
+      'assistant: A staging database that you set up by hand drifts; set up the staging database from migrations so the staging database matches production.',
+    ];
+    for (const text of replies) {
+      await ledger.assert('self', { text, type: 'episode' });
+      clock.advance(60_000);
+    }
+    await indexer.catchUp();
+    const context = await recall.assemble('self', { query: 'Have I set up the staging database?', budgetTokens: 400 });
+    expect(context.items[0]?.memoryId).toBe(said.memoryId);
+    const trace = (await recall.trace('self', context.traceId)) as Record<string, any>;
+    const named = new Map(trace.pool.map((p: any) => [p.memoryId, p.scores.speakerNamedInQuery]));
+    expect(named.get(said.memoryId)).toBe(true);
+    expect([...named.values()].filter(Boolean)).toHaveLength(1);
+    // Asked of no one in particular, no speaker is preferred.
+    const impersonal = await recall.assemble('self', { query: 'Was the staging database set up?', budgetTokens: 400 });
+    const untraced = (await recall.trace('self', impersonal.traceId)) as Record<string, any>;
+    expect(untraced.pool.some((p: any) => p.scores.speakerNamedInQuery)).toBe(false);
+  });
+
   it('keeps no pending list on the lexical indexes, so that a query never scans one first', async () => {
     const options = await sql<{ name: string; options: string[] | null }>`
       SELECT relname AS name, reloptions AS options FROM pg_class WHERE relname IN ('fl_recall_index_stems', 'fl_recall_index_trigrams') ORDER BY relname`.execute(

@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { alignFrames, changedForQuestion, type Clock, frameStatement, InvalidInputError, judgeFrame, languageOf, unstorableFields, withoutParts } from '@factledger/domain';
-import { dotProduct, type Embedder, speakerLabel, unitVector } from '@factledger/embeddings';
+import { dotProduct, type Embedder, unitVector } from '@factledger/embeddings';
 import type { ProjectionRunner } from '@factledger/projections';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
@@ -25,7 +25,7 @@ import {
   type Fused,
   maximalMarginalRelevance,
   mergeByBest,
-  namesSpeaker,
+  speaksOfSpeaker,
   neighbourContext,
   type Ranked,
   type RankingWeights,
@@ -384,7 +384,7 @@ export class Recall {
         keyCoverage: queryIdf > 0 ? Math.min(1, r.key_idf / queryIdf) : 0,
         trigram: r.trigram,
         context: context.get(r.memory_id) ?? 0,
-        namedSpeaker: namesSpeaker(text, speakerLabel(r.text)),
+        namedSpeaker: speaksOfSpeaker(text, r),
       });
     }
     // Trigrams count as lexical evidence where they were searched: a word full text cannot split
