@@ -15,6 +15,7 @@
  * - Diversity: maximal marginal relevance among the best, with the turns of a day (a heading)
  *   already drawn from raised a little (session cohesion).
  */
+import { agentTurn } from '@factledger/domain';
 import { speakerLabel } from '@factledger/embeddings';
 import { speaksInFirstPerson } from './query-hygiene';
 
@@ -107,24 +108,21 @@ export function namesSpeaker(query: string, speaker: string | null): boolean {
 }
 
 /**
- * The role a memory was said in: the role a transcript line opens with ("user: …", "assistant: …")
- * where it has one, else the speaker it was recorded with; null for a line that opens with a
- * name ("Caroline: …"), whose role is not known.
+ * Which memories a query speaks of by who said them, decided once per query: a memory whose
+ * transcript line opens with a name the query names ("Caroline: …" for "Caroline's"), or, when
+ * the query asks in the first person ("Have I …", "my project"), a turn of the user's. A query is
+ * the user's own message (R10): its "I" is the user, and the assistant's replies about the
+ * user's project say what the user did only at second hand. A user's turn is one recorded as
+ * the user's that is no agent's turn by its label (@factledger/domain `agentTurn`: "assistant: …")
+ * and opens with no other name.
  */
-export function roleOf(text: string, speaker: string): string | null {
-  const label = /^\s*(user|assistant)\s*:\s/iu.exec(text);
-  if (label) return label[1]!.toLowerCase();
-  return speakerLabel(text) ? null : speaker;
-}
-
-/**
- * Whether the query speaks of the memory's speaker: names the name its transcript line opens
- * with, or asks in the first person ("Have I …", "my project") of a memory the user said. A
- * query is the user's own message (R10): its "I" is the user, and the assistant's replies about
- * the user's project are what the user said only at second hand.
- */
-export function speaksOfSpeaker(query: string, memory: { text: string; speaker: string }): boolean {
-  return namesSpeaker(query, speakerLabel(memory.text)) || (speaksInFirstPerson(query) && roleOf(memory.text, memory.speaker) === 'user');
+export function speakerOfQuery(query: string): (memory: { text: string; speaker: string }) => boolean {
+  const firstPerson = speaksInFirstPerson(query);
+  return ({ text, speaker }) => {
+    const label = speakerLabel(text);
+    if (namesSpeaker(query, label)) return true;
+    return firstPerson && speaker === 'user' && !agentTurn(text) && (label === null || label.toLowerCase() === 'user');
+  };
 }
 
 /** A turn's place among the turns found: the ones recorded just before and after it, where known. */

@@ -8,8 +8,7 @@ import {
   mergeByBest,
   namesSpeaker,
   neighbourContext,
-  roleOf,
-  speaksOfSpeaker,
+  speakerOfQuery,
   type Ranked,
   relevance,
   relevantOf,
@@ -104,20 +103,18 @@ describe('neighbouring turns and speakers', () => {
     expect(namesSpeaker('anything', null)).toBe(false);
   });
 
-  it('reads the role a memory was said in: a transcript role label first, then the recorded speaker, none for a name', () => {
-    expect(roleOf('assistant: Sure, here is how.', 'user')).toBe('assistant');
-    expect(roleOf('User: I moved to Busan.', 'assistant')).toBe('user');
-    expect(roleOf('I moved to Busan.', 'user')).toBe('user');
-    expect(roleOf('Caroline: I moved to Busan.', 'user')).toBeNull();
-  });
-
   it('takes a question in the first person to speak of what the user said, not of the assistant\'s replies', () => {
-    const question = 'Have I ever set up the staging database?';
-    expect(speaksOfSpeaker(question, { text: 'user: I set up the staging database on Monday.', speaker: 'user' })).toBe(true);
-    expect(speaksOfSpeaker(question, { text: 'assistant: To set up the staging database, run the migrations.', speaker: 'user' })).toBe(false);
-    expect(speaksOfSpeaker(question, { text: 'To set up the staging database, run the migrations.', speaker: 'assistant' })).toBe(false);
-    expect(speaksOfSpeaker('Has the staging database been set up?', { text: 'user: I set it up.', speaker: 'user' })).toBe(false);
-    expect(speaksOfSpeaker('What did Caroline paint?', { text: 'Caroline: I painted a lake.', speaker: 'user' })).toBe(true);
+    const asksOfSelf = speakerOfQuery('Have I ever set up the staging database?');
+    expect(asksOfSelf({ text: 'user: I set up the staging database on Monday.', speaker: 'user' })).toBe(true);
+    expect(asksOfSelf({ text: 'User: I set up the staging database on Monday.', speaker: 'user' })).toBe(true);
+    expect(asksOfSelf({ text: 'I set up the staging database on Monday.', speaker: 'user' })).toBe(true);
+    // The agent's turn, by its label or its recorded speaker, and a turn that opens with another name.
+    expect(asksOfSelf({ text: 'assistant: To set up the staging database, run the migrations.', speaker: 'user' })).toBe(false);
+    expect(asksOfSelf({ text: 'AI: To set up the staging database, run the migrations.', speaker: 'user' })).toBe(false);
+    expect(asksOfSelf({ text: 'To set up the staging database, run the migrations.', speaker: 'assistant' })).toBe(false);
+    expect(asksOfSelf({ text: 'Caroline: I set up the staging database.', speaker: 'user' })).toBe(false);
+    expect(speakerOfQuery('Has the staging database been set up?')({ text: 'user: I set it up.', speaker: 'user' })).toBe(false);
+    expect(speakerOfQuery('What did Caroline paint?')({ text: 'Caroline: I painted a lake.', speaker: 'user' })).toBe(true);
   });
 });
 

@@ -29,6 +29,16 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     await database.close();
   });
 
+  /** Chat turns recorded one after another, `gapMs` apart; their memory ids, in order. */
+  const tell = async (tenant: string, texts: string[], gapMs: number): Promise<string[]> => {
+    const ids: string[] = [];
+    for (const text of texts) {
+      ids.push((await handle.ledger.assert(tenant, { text, type: 'episode' })).memoryId);
+      clock.advance(gapMs);
+    }
+    return ids;
+  };
+
   it("names in the trace the statement a shown one restated, and the shown pairs of one frame kept together", async () => {
     const { ledger } = handle;
     const old = await ledger.assert('restated', { text: 'The staging database runs on db-07.internal.', speaker: 'tool' });
@@ -190,9 +200,7 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
   });
 
   it('finds both things a question relates, even where memories of one side outnumber the other', async () => {
-    const { ledger } = handle;
-    const moved = await ledger.assert('pair', { text: 'user: I moved to Busan on March 3, into a small flat near the harbour.', type: 'episode' });
-    clock.advance(86_400_000);
+    const [moved] = await tell('pair', ['user: I moved to Busan on March 3, into a small flat near the harbour.'], 86_400_000);
     const job = [
       'user: Two days after I started the new job at the bakery, the head baker let me shape the loaves.',
       'user: The new job at the bakery starts at five, so I have been going to bed early for days.',
@@ -201,38 +209,30 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
       'user: A few days into the new job at the bakery I burned a whole tray of croissants.',
       'user: Since I started at the bakery, the new job has taught me to make sourdough.',
     ];
-    for (const text of job) {
-      await ledger.assert('pair', { text, type: 'episode' });
-      clock.advance(3_600_000);
-    }
+    await tell('pair', job, 3_600_000);
     await indexer.catchUp();
     const question = 'How many days passed between when I moved to Busan and when I started the new job at the bakery?';
     const context = await recall.assemble('pair', { query: question, budgetTokens: 100 });
-    expect(context.items.map((i) => i.memoryId)).toContain(moved.memoryId);
+    expect(context.items.map((i) => i.memoryId)).toContain(moved);
     expect(context.items.some((i) => /bakery/.test(i.text))).toBe(true);
     const trace = (await recall.trace('pair', context.traceId)) as Record<string, any>;
     expect(trace.query.parts).toEqual([question, 'I moved to Busan', 'I started the new job at the bakery']);
   });
 
   it("takes a question in the first person to ask what the user said, before the assistant's replies that echo it", async () => {
-    const { ledger } = handle;
-    const said = await ledger.assert('self', { text: 'user: I got the staging database running on Friday, built from our migrations.', type: 'episode' });
-    clock.advance(60_000);
+    const [said] = await tell('self', ['user: I got the staging database running on Friday, built from our migrations.'], 60_000);
     const replies = [
       'assistant: To set up the staging database, copy the production schema, set up the staging database user, and load a small sample into the staging database.',
       'assistant: Once you set up the staging database, point the staging app at the staging database and set up a nightly refresh of the staging database.',
       'assistant: A staging database that you set up by hand drifts; set up the staging database from migrations so the staging database matches production.',
     ];
-    for (const text of replies) {
-      await ledger.assert('self', { text, type: 'episode' });
-      clock.advance(60_000);
-    }
+    await tell('self', replies, 60_000);
     await indexer.catchUp();
     const context = await recall.assemble('self', { query: 'Have I set up the staging database?', budgetTokens: 400 });
-    expect(context.items[0]?.memoryId).toBe(said.memoryId);
+    expect(context.items[0]?.memoryId).toBe(said);
     const trace = (await recall.trace('self', context.traceId)) as Record<string, any>;
     const named = new Map(trace.pool.map((p: any) => [p.memoryId, p.scores.speakerNamedInQuery]));
-    expect(named.get(said.memoryId)).toBe(true);
+    expect(named.get(said)).toBe(true);
     expect([...named.values()].filter(Boolean)).toHaveLength(1);
     // Asked of no one in particular, no speaker is preferred.
     const impersonal = await recall.assemble('self', { query: 'Was the staging database set up?', budgetTokens: 400 });

@@ -25,7 +25,7 @@ import {
   type Fused,
   maximalMarginalRelevance,
   mergeByBest,
-  speaksOfSpeaker,
+  speakerOfQuery,
   neighbourContext,
   type Ranked,
   type RankingWeights,
@@ -372,6 +372,7 @@ export class Recall {
     const stems = statements.find((f) => f.stems)?.stems ?? [];
     const queryIdf = stems.reduce((sum, s) => sum + s.idf, 0);
     const context = neighbourContext(found, adjacency, this.weights);
+    const namesItsSpeaker = speakerOfQuery(text);
     const ranked = new Map<string, Ranked & { text: string }>();
     for (const r of found.values()) {
       ranked.set(r.memory_id, {
@@ -384,7 +385,7 @@ export class Recall {
         keyCoverage: queryIdf > 0 ? Math.min(1, r.key_idf / queryIdf) : 0,
         trigram: r.trigram,
         context: context.get(r.memory_id) ?? 0,
-        namedSpeaker: speaksOfSpeaker(text, r),
+        namedSpeaker: namesItsSpeaker(r),
       });
     }
     // Trigrams count as lexical evidence where they were searched: a word full text cannot split
