@@ -11,6 +11,7 @@ import { FactsController } from './facts.controller';
 import { HealthController } from './health.controller';
 import { MemoriesController } from './memories.controller';
 import { MessagesController } from './messages.controller';
+import { MetricsController } from './metrics.controller';
 import { OpenApiController } from './openapi.controller';
 
 export const apiControllers = () => [
@@ -22,5 +23,6 @@ export const apiControllers = () => [
   ErasuresController,
   ContextController,
   HealthController,
+  MetricsController,
   OpenApiController,
 ];

@@ -5,6 +5,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule, type ServerOptions, serverLogger } from './app.module';
 import { serveInspector } from './inspector';
 import { PinoNestLogger, requestLog } from './logging';
+import { httpTelemetry, processTelemetry } from './telemetry';
 
 export async function createServer(options: ServerOptions = {}): Promise<INestApplication> {
   const logger = serverLogger(options);
@@ -13,7 +14,9 @@ export async function createServer(options: ServerOptions = {}): Promise<INestAp
     // Let a failed start-up (unreachable database, bad config) reach the caller instead of aborting the process.
     abortOnError: false,
   });
-  // Registered before Nest adds its body parser at init, so rejected bodies are logged too.
+  // Registered before Nest adds its body parser at init, so rejected bodies are logged (and traced) too;
+  // the request's span first, so that its log line can name the trace.
+  app.use(httpTelemetry(processTelemetry()));
   app.use(requestLog(logger));
   serveInspector(app);
   return app;

@@ -71,6 +71,7 @@ import { ContextController } from './context.controller';
 import { ErasuresController } from './erasures.controller';
 import { FactsController } from './facts.controller';
 import { HealthController } from './health.controller';
+import { MetricsController } from './metrics.controller';
 import { MemoriesController } from './memories.controller';
 import { MessagesController } from './messages.controller';
 import { OpenApiController } from './openapi.controller';
@@ -335,6 +336,13 @@ const routeDocs = (): RouteDoc[] => [
     summary: 'Readiness: store, migrations, projection lag',
     tags: ['operations'],
     responses: { 200: json(healthSchema, 'Ready.'), 503: json(healthSchema, 'Not ready.') },
+  },
+  {
+    handler: MetricsController.prototype.metrics,
+    operationId: 'getMetrics',
+    summary: 'Prometheus metrics: requests, commands, appends, consumer lag, recall latency, admission decisions, process memory',
+    tags: ['operations'],
+    responses: { 200: { description: 'The Prometheus text exposition format.', content: { 'text/plain': { schema: { type: 'string' } } } } },
   },
   {
     handler: OpenApiController.prototype.openapi,

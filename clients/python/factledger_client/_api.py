@@ -405,6 +405,7 @@ OPERATIONS = {
     "getMemory": ("GET", "/v1/tenants/{tenant}/memories/{memoryId}"),
     "getMemoryHistory": ("GET", "/v1/tenants/{tenant}/memories/{memoryId}/history"),
     "getMessage": ("GET", "/v1/tenants/{tenant}/messages/{messageId}"),
+    "getMetrics": ("GET", "/metrics"),
     "getOpenApi": ("GET", "/openapi.json"),
     "getSubject": ("GET", "/v1/tenants/{tenant}/subjects/{subject}"),
     "getTrace": ("GET", "/v1/tenants/{tenant}/traces/{id}"),
@@ -546,6 +547,13 @@ class Operations:
         GET /v1/tenants/{tenant}/messages/{messageId}
         """
         return self._request("GET", "/v1/tenants/{tenant}/messages/{messageId}", {"tenant": tenant, "messageId": message_id}, {}, None)
+
+    def get_metrics(self) -> Any:
+        """Prometheus metrics: requests, commands, appends, consumer lag, recall latency, admission decisions, process memory
+
+        GET /metrics
+        """
+        return self._request("GET", "/metrics", {}, {}, None)
 
     def get_open_api(self) -> Dict[str, Any]:
         """This document

@@ -20,7 +20,7 @@ import {
   MemoryErasedError,
 } from '@factledger/domain';
 import type { AnswerReader, AnswerRow, FactReader, ProjectionRunner } from '@factledger/projections';
-import type { EventStore } from '@factledger/store';
+import { type EventStore, tracedAppend } from '@factledger/store';
 import { z } from 'zod';
 import { decideAgainOnConflict } from './decide-again';
 import { parse } from './ledger';
@@ -125,7 +125,8 @@ export class Answers {
       const state = stream.events.reduce<AnswerState>((s, e) => evolveAnswer(s, { type: e.type, data: e.data } as AnswerEvent), initialAnswerState());
       const events = decideAnswer(command, state);
       if (events.length === 0) return { answerId: command.answerId, position: stream.events.at(-1)?.globalPosition ?? 0, changed: false };
-      const result = await this.deps.store.append(
+      const result = await tracedAppend(
+        this.deps.store,
         { tenant, commandId, causationId: null, correlationId: null, batch: null, recordedAt: this.deps.clock.now(), actor: currentActor() },
         [{ streamId, expectedVersion: stream.version < 0 ? 'no-stream' : stream.version, events: events.map((e) => ({ eventId: randomUUID(), type: e.type, data: e.data })) }],
       );

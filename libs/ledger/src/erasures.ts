@@ -27,7 +27,7 @@ import {
 } from '@factledger/domain';
 import { embeddedTexts, type EmbeddingCacheStore, textHash } from '@factledger/embeddings';
 import type { AnswerReader, FactReader, ProjectionRunner } from '@factledger/projections';
-import { ERASURE_RECORDED, type EventStore, type LogRedaction, type RecordedEvent, type StreamAppend } from '@factledger/store';
+import { ERASURE_RECORDED, type EventStore, type LogRedaction, type RecordedEvent, SPAN, type StreamAppend, traced } from '@factledger/store';
 import { z } from 'zod';
 import { currentActor } from './actor';
 import { answerStreamId } from './answers';
@@ -102,7 +102,8 @@ export class Erasures {
       if (streamIds.length === 0) return null;
       const plan = await this.plan(t, streamIds, erasureId);
       const context = { tenant: t, commandId: null, causationId: null, correlationId: null, batch: null, recordedAt: this.deps.clock.now(), actor: currentActor() };
-      const result = await this.deps.store.redact(context, plan.redactions, (hashes): StreamAppend[] => [
+      const attributes = { 'factledger.tenant': t, 'factledger.erasure': kind, 'factledger.redactions': plan.redactions.length };
+      const result = await traced(SPAN.append, attributes, () => this.deps.store.redact(context, plan.redactions, (hashes): StreamAppend[] => [
         {
           streamId: erasureStreamId(erasureId),
           expectedVersion: 'no-stream',
@@ -113,7 +114,7 @@ export class Erasures {
           expectedVersion: s.version,
           events: s.memoryIds.map((memoryId) => ({ eventId: newId(), type: MEMORY_ERASED, data: { memoryId, erasureId } })),
         })),
-      ]);
+      ]));
       return { streamIds, plan, position: result.positions[0]!, last: result.position, erasedAt: context.recordedAt };
     });
     if (done === null) return this.nothingToErase(t, target);

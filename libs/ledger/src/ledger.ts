@@ -46,6 +46,7 @@ import {
   type NewEvent,
   type RecordedEvent,
   type StreamAppend,
+  tracedAppend,
 } from '@factledger/store';
 import { FrameCache } from './frame-cache';
 import { type CachedStream, StreamCache } from './stream-cache';
@@ -454,7 +455,7 @@ export class Ledger {
       }
       for (const a of appends) this.streams.drop(t, a.streamId);
       const position = appends.length
-        ? (await this.deps.store.append(this.context(t, { commandId: r.commandId, batch: `rollback:${r.batch}` }), appends)).position
+        ? (await tracedAppend(this.deps.store, this.context(t, { commandId: r.commandId, batch: `rollback:${r.batch}` }), appends)).position
         : await this.deps.store.head();
       await this.deps.runner.catchUp();
       return { batch: r.batch, position, items };
@@ -897,7 +898,7 @@ export class Ledger {
       const frames = ops.flatMap((op) => (op.frame ? [op.frame] : []));
       const inline = this.deps.store.capabilities.inlineProjection ? this.deps.inline?.inline(parts, frames) : undefined;
       const followUp = inline?.followUp ?? undefined;
-      const result = await this.deps.store.append(context, appends, followUp);
+      const result = await tracedAppend(this.deps.store, context, appends, followUp);
       this.remember(tenant, byStream, parts, result, inline?.rowsAfter(result.positions));
       if (followUp && inline) {
         const after = inline.framesAfter(result.positions);

@@ -11,6 +11,7 @@ import { type Clock, systemClock } from '@factledger/domain';
 import { OpenAiChatModel } from '@factledger/llm';
 import { actingAs, AdmissionPolicies, LlmExtractor, LlmTriager, createLedger, type IngestResult, type LedgerConfig, type LedgerHandle, loadConfig, MessageIngestor } from '@factledger/ledger';
 import { type RecallHandle, type RecallResult, recallOn } from '@factledger/recall';
+import { SPAN, traced } from '@factledger/store';
 import { AssembleContextQuery, COMMAND_ROUTES, GetMessageQuery, GetTraceQuery, IngestMessageCommand, LedgerWrittenEvent, QUERY_ROUTES, RunReReviewCommand } from './ledger.commands';
 
 export const LEDGER = Symbol('factledger.ledger');
@@ -38,11 +39,16 @@ function recallOf(handle: RecallHandle | null): RecallHandle {
   return handle;
 }
 
+/** A command's or a query's work inside a SPAN.command span named after its message class. */
+function inSpan<T>(message: object, work: () => Promise<T>): Promise<T> {
+  return traced(`${SPAN.command} ${message.constructor.name}`, { 'factledger.tenant': String((message as { tenant?: unknown }).tenant ?? '') }, work);
+}
+
 @QueryHandler(AssembleContextQuery)
 class AssembleContextHandler {
   constructor(@Inject(RECALL) private readonly recall: RecallHandle | null) {}
   execute(query: AssembleContextQuery): Promise<RecallResult> {
-    return recallOf(this.recall).recall.assemble(query.tenant, query.input);
+    return inSpan(query, () => recallOf(this.recall).recall.assemble(query.tenant, query.input));
   }
 }
 
@@ -50,7 +56,7 @@ class AssembleContextHandler {
 class GetTraceHandler {
   constructor(@Inject(RECALL) private readonly recall: RecallHandle | null) {}
   execute(query: GetTraceQuery): Promise<Record<string, unknown>> {
-    return recallOf(this.recall).recall.trace(query.tenant, String((query.input as { id?: unknown })?.id ?? ''));
+    return inSpan(query, () => recallOf(this.recall).recall.trace(query.tenant, String((query.input as { id?: unknown })?.id ?? '')));
   }
 }
 
@@ -61,7 +67,7 @@ class IngestMessageHandler {
     private readonly events: EventBus,
   ) {}
   async execute(command: IngestMessageCommand): Promise<IngestResult> {
-    const result = await actingAs(command.actor, () => this.ingestor.ingest(command.tenant, command.input));
+    const result = await inSpan(command, () => actingAs(command.actor, () => this.ingestor.ingest(command.tenant, command.input)));
     if (!result.replayed) this.events.publish(new LedgerWrittenEvent(command.tenant, result.position));
     return result;
   }
@@ -71,7 +77,7 @@ class IngestMessageHandler {
 class GetMessageHandler {
   constructor(@Inject(INGESTOR) private readonly ingestor: MessageIngestor) {}
   execute(query: GetMessageQuery): Promise<IngestResult> {
-    return this.ingestor.message(query.tenant, String((query.input as { messageId?: unknown })?.messageId ?? ''));
+    return inSpan(query, () => this.ingestor.message(query.tenant, String((query.input as { messageId?: unknown })?.messageId ?? '')));
   }
 }
 
@@ -83,7 +89,7 @@ function commandHandler(message: Type, run: (handle: LedgerHandle, c: never) => 
       private readonly events: EventBus,
     ) {}
     async execute(command: never): Promise<unknown> {
-      const result = await actingAs((command as { actor?: string }).actor, () => run(this.handle, command));
+      const result = await inSpan(command, () => actingAs((command as { actor?: string }).actor, () => run(this.handle, command)));
       const position = (result as { position?: unknown } | null)?.position;
       if (typeof position === 'number' && position > 0) this.events.publish(new LedgerWrittenEvent((command as { tenant: string }).tenant, position));
       return result;
@@ -98,7 +104,7 @@ function queryHandler(message: Type, run: (handle: LedgerHandle, q: never) => Pr
   class LedgerQueryHandler {
     constructor(@Inject(LEDGER_HANDLE) private readonly handle: LedgerHandle) {}
     execute(query: never): Promise<unknown> {
-      return run(this.handle, query);
+      return inSpan(query, () => run(this.handle, query));
     }
   }
   Object.defineProperty(LedgerQueryHandler, 'name', { value: `${message.name}Handler` });

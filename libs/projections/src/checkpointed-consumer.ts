@@ -20,7 +20,7 @@
  * discipline. Both may run at once: whichever moves the checkpoint first wins a page, and the
  * other finds it moved.
  */
-import { type EventStore, LOG_START, type LogPosition, type LogSubscription, type RecordedEvent } from '@factledger/store';
+import { type EventStore, LOG_START, type LogPosition, type LogSubscription, type RecordedEvent, SPAN, traced } from '@factledger/store';
 import { type Kysely, sql } from 'kysely';
 import type { ProjectionExecutor } from './projection';
 import { SingleFlightDrain } from './single-flight-drain';
@@ -153,14 +153,18 @@ export class CheckpointedConsumer<P = void> {
    * checkpoint. `passOver`: when the checkpoint has moved on within the page, apply only what lies
    * past it (a log's order is its positions' order, on every store).
    */
-  private async apply(from: LogPosition, events: RecordedEvent[], options: { passOver?: boolean } = {}): Promise<{ outcome: 'busy' | 'moved' | 'applied'; events: number }> {
-    const prepared = (await this.step.prepare?.(events)) as P;
-    // One page's transaction at a time in this process: a catch-up and the subscription of this
-    // consumer wait for each other here rather than find the consumer busy (which sends the
-    // subscription back to its checkpoint); across processes the lock below decides.
-    const turn = this.inTurn.then(() => this.transact(from, events, prepared, options));
-    this.inTurn = turn.catch(() => undefined);
-    return turn;
+  private apply(from: LogPosition, events: RecordedEvent[], options: { passOver?: boolean } = {}): Promise<{ outcome: 'busy' | 'moved' | 'applied'; events: number }> {
+    return traced(SPAN.consume, { 'factledger.consumer': this.name, 'factledger.read': events.length }, async (span) => {
+      const prepared = (await this.step.prepare?.(events)) as P;
+      // One page's transaction at a time in this process: a catch-up and the subscription of this
+      // consumer wait for each other here rather than find the consumer busy (which sends the
+      // subscription back to its checkpoint); across processes the lock below decides.
+      const turn = this.inTurn.then(() => this.transact(from, events, prepared, options));
+      this.inTurn = turn.catch(() => undefined);
+      const done = await turn;
+      span.setAttributes({ 'factledger.outcome': done.outcome, 'factledger.events': done.events });
+      return done;
+    });
   }
 
   private transact(from: LogPosition, events: RecordedEvent[], prepared: P, options: { passOver?: boolean }): Promise<{ outcome: 'busy' | 'moved' | 'applied'; events: number }> {

@@ -172,9 +172,13 @@ describe.each(testBackends())('ProjectionRunner on %s', (backend) => {
       expect(new Set(live.memories.map((m) => (m as { tenant: string }).tenant))).toEqual(new Set(['acme', 'globex']));
 
       const log = await readWholeLog(handle);
+      const rows = await handle.runner.rows('facts');
+      expect(rows.fl_memories).toHaveLength(live.memories.length);
+      expect(rows.fl_fact_history).toHaveLength(live.history.length);
       const result = await handle.runner.rebuild('facts');
       expect(result.events).toBe(log.length);
       expect(await dump(database)).toEqual(live);
+      expect(await handle.runner.rows('facts')).toEqual(rows);
       const [status] = await handle.runner.status(clock.now());
       expect(status).toMatchObject({ name: 'facts', behindEvents: 0, lagMs: 0, checkpoint: log[log.length - 1]!.logPosition });
       // The planner knows the new tables at once: their size, and the statistics of the columns reads look rows up by.

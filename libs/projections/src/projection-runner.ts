@@ -102,6 +102,21 @@ export class ProjectionRunner {
    * otherwise in one transaction that empties the tables and applies the log page by page
    * (readers wait for it and never see a half-built read model).
    */
+  /**
+   * Every row of a projection's tables as JSON, each table's rows in one stable order: what a
+   * rebuild from the log must give back exactly (the reliability suite compares the two).
+   */
+  async rows(name: string): Promise<Record<string, unknown[]>> {
+    const projection = this.projections.find((p) => p.name === name);
+    if (!projection) throw new Error(`no projection named '${name}' (known: ${this.projections.map((p) => p.name).join(', ')})`);
+    const out: Record<string, unknown[]> = {};
+    for (const table of projection.tables) {
+      const { rows } = await sql<{ row: unknown }>`SELECT to_jsonb(t) AS row FROM ${sql.table(table)} t ORDER BY to_jsonb(t)::text`.execute(this.db);
+      out[table] = rows.map((r) => r.row);
+    }
+    return out;
+  }
+
   async rebuild(name: string): Promise<{ events: number; ms: number }> {
     const projection = this.projections.find((p) => p.name === name);
     if (!projection) throw new Error(`no projection named '${name}' (known: ${this.projections.map((p) => p.name).join(', ')})`);

@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { alignFrames, changedForQuestion, type Clock, frameStatement, InvalidInputError, judgeFrame, languageOf, unstorableFields, withoutParts } from '@factledger/domain';
 import { dotProduct, type Embedder, unitVector } from '@factledger/embeddings';
 import type { ProjectionRunner } from '@factledger/projections';
+import { SPAN, traced } from '@factledger/store';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
 import { type ContextItem, DEFAULT_RENDER, fitBudget, headingOf, MAX_BUDGET_TOKENS, type RenderOptions } from './context-render';
@@ -115,6 +116,11 @@ function keptTogether(items: readonly { memoryId?: string; text: string }[]): { 
   return out;
 }
 
+/** One stage of an assembly (`factledger.recall.<name>`), a child of its SPAN.recall span. */
+function stage<T>(name: string, work: () => Promise<T>): Promise<T> {
+  return traced(`${SPAN.recall}.${name}`, {}, work);
+}
+
 export class Recall {
   private readonly thresholds: Thresholds;
   private readonly weights: RankingWeights;
@@ -146,21 +152,30 @@ export class Recall {
     this.candidatePool = new CandidatePool(deps.search ?? db, deps.embedder, deps.indexer, options.poolSize, options.lexical);
   }
 
-  async assemble(tenant: string, input: unknown): Promise<RecallResult> {
+  /** One context assembly in a SPAN.recall span, with a child span for each stage that waits on something. */
+  assemble(tenant: string, input: unknown): Promise<RecallResult> {
+    return traced(SPAN.recall, { 'factledger.tenant': tenant }, async (span) => {
+      const result = await this.assembleContext(tenant, input);
+      span.setAttributes({ 'factledger.items': result.items.length, 'factledger.tokens': result.tokens, 'factledger.budget_tokens': result.budgetTokens });
+      return result;
+    });
+  }
+
+  private async assembleContext(tenant: string, input: unknown): Promise<RecallResult> {
     const unstorable = unstorableFields(input);
     if (unstorable.length) throw new InvalidInputError(unstorable);
     const parsed = recallQuerySchema.safeParse(input ?? {});
     if (!parsed.success) throw new InvalidInputError(parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })));
     const q = parsed.data;
-    await this.deps.facts.awaitPosition(q.minPosition, 'facts');
+    if (q.minPosition) await stage('wait', () => this.deps.facts.awaitPosition(q.minPosition, 'facts'));
     const now = this.deps.clock.now();
     const at = { validAt: q.validAt ?? now, knownAt: q.knownAt ?? now };
     const hygiene = cleanQuery(q.query, { addressTerms: this.options.addressTerms });
-    const vectors = await this.deps.embedder.embed(hygiene.parts);
+    const vectors = await stage('embed', () => this.deps.embedder.embed(hygiene.parts));
 
     // Candidate pool, per sub-query (side by side). Per sub-query, each version once; across them,
     // each version with its best scores (what the trace and the items show).
-    const finds = await settled(hygiene.parts.map((part, i) => this.candidatePool.find(tenant, at, part, vectors[i]!, hygiene, i === 0)));
+    const finds = await stage('pool', () => settled(hygiene.parts.map((part, i) => this.candidatePool.find(tenant, at, part, vectors[i]!, hygiene, i === 0))));
     const parts = finds.map((statements, i) => this.rank(hygiene.parts[i]!, statements));
     const pool = byBest(parts.flatMap((p) => [...p.found.values()]));
     const candidates = [...pool.values()];
@@ -192,7 +207,7 @@ export class Recall {
     const statements = finds.flat();
     const lagRow = finds[0]?.[0]?.lag ?? null;
     const toShow = [...profileFound.map((r) => r.memory_id), ...freshFound.map((r) => r.memory_id), ...best];
-    const reread = oneState(statements) && lagRow ? null : await this.candidatePool.recheck(tenant, at, toShow);
+    const reread = oneState(statements) && lagRow ? null : await stage('recheck', () => this.candidatePool.recheck(tenant, at, toShow));
     const shown: Map<string, Shown> = reread?.shown ?? pool;
     const lag = lagOf(reread?.lag ?? lagRow!, now);
     const stillVisible = (memoryId: string): boolean => {

@@ -12,3 +12,4 @@ export * from './subscription';
 export * from './api-key-store';
 export * from './test-database';
 export * from './kurrentdb/open';
+export * from './tracing';

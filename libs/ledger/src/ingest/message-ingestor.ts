@@ -38,7 +38,7 @@ import {
   UnknownMessageError,
 } from '@factledger/domain';
 import { cosineSimilarity, type Embedder, type Embedding } from '@factledger/embeddings';
-import type { EventStore } from '@factledger/store';
+import { type EventStore, SPAN, type Span, traced } from '@factledger/store';
 import { z } from 'zod';
 import { currentActor } from '../actor';
 import { type Ledger, type LedgerOp, type OpResult, parse } from '../ledger';
@@ -158,7 +158,16 @@ export class MessageIngestor {
     return p;
   }
 
-  async ingest(tenant: string, input: unknown): Promise<IngestResult> {
+  /**
+   * One message through triage, extraction, the admission gates and resolution, in a SPAN.ingest
+   * span; each admission decision of a message ingested now (not a replay) is a span event
+   * `admission` with its verdict and the gate that decided it.
+   */
+  ingest(tenant: string, input: unknown): Promise<IngestResult> {
+    return traced(SPAN.ingest, { 'factledger.tenant': tenant }, (span) => this.ingestMessage(tenant, input, span));
+  }
+
+  private async ingestMessage(tenant: string, input: unknown, span: Span): Promise<IngestResult> {
     const t = parse(tenantSchema, tenant);
     const m = parse(ingestMessageSchema, input);
     const messageId = m.messageId ?? this.newId();
@@ -254,7 +263,9 @@ export class MessageIngestor {
         return [{ streamId: messageStreamId(messageId), expectedVersion: 'no-stream', events: [{ eventId: this.newId(), type: 'MessageIngested', data: written }] }];
       },
     });
+    span.setAttribute('factledger.replayed', result.replayed);
     if (result.replayed) return this.record(t, messageId, true);
+    for (const d of decisions) span.addEvent('admission', { 'factledger.verdict': d.verdict, 'factledger.gate': d.gates.find((g) => !g.passed)?.gate ?? 'all passed' });
     return resultOf(written!, result.position, false, currentActor());
   }
 
