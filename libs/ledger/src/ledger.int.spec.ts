@@ -62,6 +62,22 @@ describe.each(testBackends())('Ledger on %s', (backend) => {
     expect(await eventCount()).toBe(count);
   });
 
+  // Found by the reliability suite (bench/reliability): a client whose reply was lost to a server
+  // crash retries against a new process, which knows nothing of the first attempt yet.
+  it('answers a retried command with the memory on record, from a process that has not seen the first attempt', async () => {
+    const first = await handle.ledger.assert('idem', { subject: 'service 19', relation: 'port', value: '1019', commandId: 'crash-memory-19' });
+    expect(first).toMatchObject({ outcome: 'created', replayed: false });
+    const fresh = ledgerOn(database, { clock });
+    const count = await eventCount();
+    const again = await fresh.ledger.assert('idem', { subject: 'service 19', relation: 'port', value: '1019', commandId: 'crash-memory-19' });
+    expect(again).toMatchObject({ memoryId: first.memoryId, replayed: true, position: first.position });
+    expect(await eventCount()).toBe(count);
+    expect((await fresh.ledger.memory('idem', { memoryId: again.memoryId })).value).toBe('1019');
+    // The same command id in another tenant is another command, with memories of its own.
+    const elsewhere = await fresh.ledger.assert('idem-2', { subject: 'service 19', relation: 'port', value: '1019', commandId: 'crash-memory-19' });
+    expect(elsewhere.memoryId).not.toBe(first.memoryId);
+  });
+
   it('rejects bad input with field-level issues and changes nothing', async () => {
     const { ledger } = handle;
     const count = await eventCount();

@@ -4,7 +4,7 @@
  * module all call these methods (through the CommandBus/QueryBus where Nest is in play), so
  * there is one path from input to log.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { currentActor } from './actor';
 import { decideAgainOnConflict, MAX_CONFLICT_RETRIES } from './decide-again';
 import {
@@ -224,6 +224,28 @@ type PlannedOp = { planned: Planned[]; restated?: RestatementDecision[]; replace
  */
 type FramePlanning = { known: Map<string, MemoryRow[]>; guess: boolean };
 
+/** The namespace of the memory ids a command id fixes (memoryIdsOf): a UUID of our own. */
+const COMMAND_MEMORY_NAMESPACE = Buffer.from('6f1c2b7e9a4d4e0b8c3a5d2f1e0b9c7a', 'hex');
+
+/**
+ * The ids of the memories a write creates, in the order it plans them. With a command id they are
+ * name-based UUIDs (version 5) of the tenant, the command id and the place: a retried command plans
+ * the same ids, so when the store finds the command landed before (a reply lost to a crash, a
+ * transaction that committed after its process died) the ids it answers with are the ones on
+ * record, even if its decision was made before the first attempt became visible. Without one, random.
+ */
+function memoryIdsOf(tenant: string, commandId: string | null | undefined, random: () => string): () => string {
+  if (!commandId) return random;
+  let n = 0;
+  return () => {
+    const hash = createHash('sha1').update(COMMAND_MEMORY_NAMESPACE).update(`${tenant}\u0000${commandId}\u0000${n++}`).digest();
+    hash[6] = (hash[6]! & 0x0f) | 0x50;
+    hash[8] = (hash[8]! & 0x3f) | 0x80;
+    const hex = hash.subarray(0, 16).toString('hex');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  };
+}
+
 /** A look-up's identity within a write: its subject and verb, or (none found) its text. */
 const frameKey = (p: { text: string; stem: string | null }): string => (p.stem === null ? `text\u0000${p.text}` : `stem\u0000${p.stem}`);
 
@@ -329,7 +351,7 @@ export class Ledger {
   async assert(tenant: string, input: unknown): Promise<WriteResult> {
     const t = parse(tenantSchema, tenant);
     const a = parse(assertSchema, input);
-    return this.planAgainOnChangedFrames(t, async (known) => this.single(t, a, await this.planAssert(t, a, { known, guess: true })));
+    return this.planAgainOnChangedFrames(t, async (known) => this.single(t, a, await this.planAssert(t, a, { known, guess: true }, memoryIdsOf(t, a.commandId, this.newId))));
   }
 
   async retract(tenant: string, input: unknown): Promise<WriteResult> {
@@ -380,13 +402,13 @@ export class Ledger {
     const t = parse(tenantSchema, tenant);
     const meta = parse(writeManyMetaSchema, { commandId: options.commandId, correlationId: options.correlationId, causationId: options.causationId, batch: options.batch });
     return this.planAgainOnChangedFrames(t, async (known) => {
-      const planned = await this.planOps(t, ops, { known, guess: ops.length === 1 });
+      const planned = await this.planOps(t, ops, { known, guess: ops.length === 1 }, memoryIdsOf(t, meta.commandId, this.newId));
       return this.run(t, { ...meta, batch: batchOf(meta.batch, planned, options.restatementBatch) }, planned, options.attach);
     });
   }
 
   /** Each op of a writeMany planned in order; an invalid one is named by its index (`ops.<i>.<field>`). */
-  private async planOps(t: string, ops: LedgerOp[], frames: FramePlanning): Promise<PlannedOp[]> {
+  private async planOps(t: string, ops: LedgerOp[], frames: FramePlanning, memoryIds: () => string): Promise<PlannedOp[]> {
     const planned: PlannedOp[] = [];
     for (const [i, op] of ops.entries()) {
       const where = (issues: { path: string; message: string }[]) => issues.map((x) => ({ path: `ops.${i}.${x.path}`.replace(/\.$/, ''), message: x.message }));
@@ -394,7 +416,7 @@ export class Ledger {
         if ('assert' in op) {
           const a = parse(assertSchema, op.assert);
           rejectOwnMeta(a);
-          planned.push(await this.planAssert(t, a, frames));
+          planned.push(await this.planAssert(t, a, frames, memoryIds));
         } else if ('retract' in op) {
           const r = parse(retractSchema, op.retract);
           rejectOwnMeta(r);
@@ -587,10 +609,10 @@ export class Ledger {
    * restatement.ts): then under the frame's key (or the restated fact's own), with the
    * retirements of what it replaces in the same append.
    */
-  private async planAssert(tenant: string, a: z.output<typeof assertSchema>, frames: FramePlanning): Promise<PlannedOp> {
+  private async planAssert(tenant: string, a: z.output<typeof assertSchema>, frames: FramePlanning, memoryIds: () => string): Promise<PlannedOp> {
     const isFact = a.subject !== undefined;
     const text = a.text ?? `${a.subject} ${a.relation} ${a.value}`;
-    const memoryId = this.newId();
+    const memoryId = memoryIds();
     const validFrom = a.validFrom ?? this.deps.clock.now();
     const { plan, frame } = isFact ? { plan: null, frame: undefined } : await this.restatementOf(tenant, { memoryId, text, speaker: a.speaker, authority: a.authority, validFrom }, frames);
     const key = isFact ? { subject: a.subject!, relation: a.relation!, scope: a.scope ?? {}, value: a.value!, cardinality: a.cardinality } : plan?.key;

@@ -1,0 +1,80 @@
+/**
+ * `npm run test:reliability`: the suite that tries to break the product's promises (nothing
+ * acknowledged lost, nothing half-written, bad input changes nothing, no tenant sees another's
+ * data) and publishes what it measured.
+ *
+ *   FL_RELIABILITY_SCALE=smoke   a few rounds per cell, for CI (.ci/run); results to a temp file
+ *   FL_RELIABILITY_SCALE=full    the published figures (the default): bench/results/reliability.json
+ *                                and the table in docs/reliability.md
+ *
+ * Cells that need native PostgreSQL run when FL_PG_ADMIN_URL is set. Exit 1 when any cell found a
+ * violation. The last line is a jest-style count for .ci/run: `{"numPassedTests":…}`.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serverCrashCell } from './crash';
+
+const SCALES = {
+  smoke: { kills: 3 },
+  full: { kills: 50 },
+} as const;
+
+interface Cell {
+  cell: string;
+  backend: string;
+  violations: string[];
+  ms: number;
+  [figure: string]: unknown;
+}
+
+const ROOT = join(__dirname, '..', '..', '..');
+
+function markdownOf(cells: Cell[], scale: string): string {
+  const lines = [
+    `| cell | backend | rounds | figures | violations |`,
+    `|---|---|---|---|---|`,
+    ...cells.map((c) => {
+      const { cell, backend, violations, ms, kills, ...figures } = c;
+      const shown = Object.entries(figures)
+        .map(([k, v]) => `${k}: ${typeof v === 'object' ? Object.entries(v as object).map(([a, b]) => `${a} ${b}`).join(', ') : v}`)
+        .join('; ');
+      return `| ${cell} | ${backend} | ${kills ?? '–'} kills, ${Math.round(ms / 1000)} s | ${shown} | ${violations.length === 0 ? '0' : `**${violations.length}**: ${violations.slice(0, 3).join('; ')}`} |`;
+    }),
+  ];
+  return `${lines.join('\n')}\n\n(scale ${scale}; ${cpus().length} cores, Node ${process.version})\n`;
+}
+
+async function main(): Promise<void> {
+  const scale = (process.env.FL_RELIABILITY_SCALE ?? 'full') as keyof typeof SCALES;
+  if (!(scale in SCALES)) throw new Error(`FL_RELIABILITY_SCALE must be one of ${Object.keys(SCALES).join(', ')}`);
+  const { kills } = SCALES[scale];
+  const backends = process.env.FL_RELIABILITY_BACKENDS ? (process.env.FL_RELIABILITY_BACKENDS.split(',') as ('pglite' | 'postgres')[]) : process.env.FL_PG_ADMIN_URL ? (['pglite', 'postgres'] as const) : (['pglite'] as const);
+  const cells: Cell[] = [];
+  for (const backend of backends) {
+    process.stderr.write(`== crash: server killed during writes (${backend}, ${kills} kills)\n`);
+    cells.push({ ...(await serverCrashCell(backend, kills)) });
+  }
+  const failed = cells.filter((c) => c.violations.length > 0);
+  const markdown = markdownOf(cells, scale);
+  const result = { scale, machine: { cpus: cpus().length, node: process.version }, cells, markdown };
+  const out = scale === 'full' ? join(ROOT, 'bench', 'results') : mkdtempSync(join(tmpdir(), 'fl-reliability-'));
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'reliability.json'), `${JSON.stringify(result, null, 1)}\n`);
+  if (scale === 'full') {
+    // The table between its markers in docs/reliability.md.
+    const doc = join(ROOT, 'docs', 'reliability.md');
+    const text = readFileSync(doc, 'utf8');
+    writeFileSync(doc, text.replace(/(<!-- reliability:begin -->\n)[\s\S]*?(<!-- reliability:end -->)/, `$1${markdown}$2`));
+  }
+  process.stdout.write(`${markdown}\nresults: ${join(out, 'reliability.json')}\n`);
+  for (const c of failed) process.stdout.write(`FAILED ${c.cell} (${c.backend}):\n${c.violations.map((v) => `  - ${v}`).join('\n')}\n`);
+  process.stdout.write(`${JSON.stringify({ numPassedTests: cells.length - failed.length, numFailedTests: failed.length, numTotalTests: cells.length, numRuntimeErrorTestSuites: 0 })}\n`);
+  if (failed.length) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stdout.write(`${JSON.stringify({ numPassedTests: 0, numFailedTests: 1, numTotalTests: 1, numRuntimeErrorTestSuites: 1 })}\n`);
+  process.exitCode = 1;
+});
