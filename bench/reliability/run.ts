@@ -14,10 +14,12 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serverCrashCell } from './crash';
+import { fuzzCell } from './fuzz';
+import { isolationCell } from './isolation';
 
 const SCALES = {
-  smoke: { kills: 3 },
-  full: { kills: 50 },
+  smoke: { kills: 3, fuzz: 600, isolationRounds: 1 },
+  full: { kills: 50, fuzz: 10_000, isolationRounds: 9 },
 } as const;
 
 interface Cell {
@@ -48,12 +50,23 @@ function markdownOf(cells: Cell[], scale: string): string {
 async function main(): Promise<void> {
   const scale = (process.env.FL_RELIABILITY_SCALE ?? 'full') as keyof typeof SCALES;
   if (!(scale in SCALES)) throw new Error(`FL_RELIABILITY_SCALE must be one of ${Object.keys(SCALES).join(', ')}`);
-  const { kills } = SCALES[scale];
+  const { kills, fuzz, isolationRounds } = SCALES[scale];
+  const only = process.env.FL_RELIABILITY_CELLS?.split(',');
+  const wanted = (cell: string): boolean => !only || only.includes(cell);
   const backends = process.env.FL_RELIABILITY_BACKENDS ? (process.env.FL_RELIABILITY_BACKENDS.split(',') as ('pglite' | 'postgres')[]) : process.env.FL_PG_ADMIN_URL ? (['pglite', 'postgres'] as const) : (['pglite'] as const);
   const cells: Cell[] = [];
   for (const backend of backends) {
+    if (!wanted('crash')) break;
     process.stderr.write(`== crash: server killed during writes (${backend}, ${kills} kills)\n`);
     cells.push({ ...(await serverCrashCell(backend, kills)) });
+  }
+  if (wanted('fuzz')) {
+    process.stderr.write(`== fuzz: ${fuzz} requests from /openapi.json\n`);
+    cells.push({ ...(await fuzzCell(fuzz)) });
+  }
+  if (wanted('isolation')) {
+    process.stderr.write(`== tenant isolation: every /v1 route, ${isolationRounds} rounds\n`);
+    cells.push({ ...(await isolationCell(isolationRounds)) });
   }
   const failed = cells.filter((c) => c.violations.length > 0);
   const markdown = markdownOf(cells, scale);
