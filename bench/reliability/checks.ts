@@ -5,6 +5,9 @@
  */
 import { LOG_START, type RecordedEvent } from '@factledger/store';
 import type { LedgerHandle } from '@factledger/ledger';
+import { writeCheckpoint } from '@factledger/projections';
+import { RECALL_INDEX, type RecallHandle } from '@factledger/recall';
+import { sql } from 'kysely';
 
 /** A write the server acknowledged (2xx), as the client sent it and as the server answered. */
 export interface AcknowledgedWrite {
@@ -39,33 +42,39 @@ async function wholeLog(handle: LedgerHandle): Promise<RecordedEvent[]> {
 
 /**
  * - every acknowledged write reads back exactly (a memory by its id with its value; a message's record);
- * - no command landed twice (each command id's events are one append: one commit);
+ * - no command landed twice (no event of a command id repeated; one commit where the log is a table);
  * - no half-applied batch (every memory a message's record says it stored is in the same append);
+ * - no answer reopened twice by the saga;
+ * - with `recall`: the recall index equals one built again from the log;
  * - every projection's read models equal a rebuild from the log;
  * - the log's hash chain verifies (after sealing what the killed server left unsealed).
  */
-export async function checkStore(handle: LedgerHandle, acknowledged: AcknowledgedWrite[]): Promise<Findings> {
+export async function checkStore(handle: LedgerHandle, acknowledged: AcknowledgedWrite[], recall?: RecallHandle): Promise<Findings> {
   const violations: string[] = [];
   await handle.runner.catchUp();
   const log = await wholeLog(handle);
 
-  const commits = new Map<string, Set<string>>();
-  for (const e of log) {
-    if (e.commandId === null) continue;
-    const seen = commits.get(e.commandId) ?? new Set<string>();
-    seen.add(e.logPosition.commit);
-    commits.set(e.commandId, seen);
+  // A command that landed twice repeats an event: the same type on the same stream for the same
+  // memory (its ids are fixed by the command id). Where the log is a table, an append is also one
+  // transaction: one commit per command.
+  const byCommand = new Map<string, RecordedEvent[]>();
+  for (const e of log) if (e.commandId !== null) byCommand.set(e.commandId, [...(byCommand.get(e.commandId) ?? []), e]);
+  for (const [commandId, events] of byCommand) {
+    const seen = new Set<string>();
+    for (const e of events) {
+      const key = `${e.streamId}|${e.type}|${(e.data as { memoryId?: string }).memoryId ?? JSON.stringify(e.data)}`;
+      if (seen.has(key)) violations.push(`command ${commandId} landed twice: ${e.type} on ${e.streamId} again at ${e.globalPosition}`);
+      seen.add(key);
+    }
+    const commits = new Set(events.map((e) => e.logPosition.commit));
+    if (handle.store.capabilities.logInDatabase && commits.size > 1) violations.push(`command ${commandId} landed in ${commits.size} transactions`);
   }
-  for (const [commandId, seen] of commits) if (seen.size > 1) violations.push(`command ${commandId} landed ${seen.size} times`);
 
   const records = new Map<string, RecordedEvent>();
-  const byCommit = new Map<string, RecordedEvent[]>();
-  for (const e of log) {
-    byCommit.set(e.logPosition.commit, [...(byCommit.get(e.logPosition.commit) ?? []), e]);
-    if (e.type === 'MessageIngested') records.set(String((e.data as { messageId: string }).messageId), e);
-  }
+  for (const e of log) if (e.type === 'MessageIngested') records.set(String((e.data as { messageId: string }).messageId), e);
   for (const [messageId, record] of records) {
-    const together = new Set((byCommit.get(record.logPosition.commit) ?? []).map((e) => (e.data as { memoryId?: string }).memoryId));
+    const append = record.commandId === null ? log.filter((e) => e.logPosition.commit === record.logPosition.commit) : byCommand.get(record.commandId)!;
+    const together = new Set(append.map((e) => (e.data as { memoryId?: string }).memoryId));
     const candidates = (record.data as { candidates: { memoryId: string | null; outcome: string | null }[] }).candidates;
     for (const c of candidates) {
       if (c.memoryId && c.outcome && STORED.has(c.outcome) && !together.has(c.memoryId)) violations.push(`message ${messageId}: its record names memory ${c.memoryId}, whose event is not in the same append`);
@@ -87,6 +96,23 @@ export async function checkStore(handle: LedgerHandle, acknowledged: Acknowledge
     const live = JSON.stringify(await handle.runner.rows(name));
     await handle.runner.rebuild(name);
     if (JSON.stringify(await handle.runner.rows(name)) !== live) violations.push(`the ${name} read models differ from a rebuild from the log`);
+  }
+
+  // The saga reopens an answer once for a change of what it cited, never twice.
+  const reopened = new Map<string, number>();
+  for (const e of log) if (e.type === 'AnswerReopened') reopened.set(String((e.data as { answerId: string }).answerId), (reopened.get(String((e.data as { answerId: string }).answerId)) ?? 0) + 1);
+  for (const [answerId, n] of reopened) if (n > 1) violations.push(`answer ${answerId} reopened ${n} times`);
+
+  if (recall) {
+    // The recall index against one built again from the log.
+    const indexed = async (): Promise<string> =>
+      JSON.stringify((await sql<{ r: unknown }>`SELECT to_jsonb(i) - 'indexed_at' - 'embedding' - 'lexemes' AS r FROM fl_recall_index i ORDER BY tenant, memory_id, model`.execute(handle.database.db)).rows);
+    await recall.indexer.catchUp();
+    const live = await indexed();
+    await sql`DELETE FROM fl_recall_index`.execute(handle.database.db);
+    await writeCheckpoint(handle.database.db, RECALL_INDEX, LOG_START, { force: true });
+    while ((await recall.indexer.catchUp()) > 0);
+    if ((await indexed()) !== live) violations.push('the recall index differs from one built again from the log');
   }
 
   await handle.store.seal();

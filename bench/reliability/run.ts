@@ -7,13 +7,15 @@
  *   FL_RELIABILITY_SCALE=full    the published figures (the default): bench/results/reliability.json
  *                                and the table in docs/reliability.md
  *
- * Cells that need native PostgreSQL run when FL_PG_ADMIN_URL is set. Exit 1 when any cell found a
+ * Cells that need native PostgreSQL (the worker cells, the logs on PostgreSQL and KurrentDB) run
+ * when FL_PG_ADMIN_URL is set. FL_RELIABILITY_CELLS picks cells (crash-server, crash-worker,
+ * fuzz, isolation), FL_RELIABILITY_BACKENDS the crash cells' logs (pglite, postgres, kurrentdb). Exit 1 when any cell found a
  * violation. The last line is a jest-style count for .ci/run: `{"numPassedTests":…}`.
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serverCrashCell } from './crash';
+import { type CrashLog, crashCell } from './crash';
 import { fuzzCell } from './fuzz';
 import { isolationCell } from './isolation';
 
@@ -53,12 +55,16 @@ async function main(): Promise<void> {
   const { kills, fuzz, isolationRounds } = SCALES[scale];
   const only = process.env.FL_RELIABILITY_CELLS?.split(',');
   const wanted = (cell: string): boolean => !only || only.includes(cell);
-  const backends = process.env.FL_RELIABILITY_BACKENDS ? (process.env.FL_RELIABILITY_BACKENDS.split(',') as ('pglite' | 'postgres')[]) : process.env.FL_PG_ADMIN_URL ? (['pglite', 'postgres'] as const) : (['pglite'] as const);
+  const native = Boolean(process.env.FL_PG_ADMIN_URL);
+  const backends = (process.env.FL_RELIABILITY_BACKENDS?.split(',') as CrashLog[] | undefined) ?? (native ? ['pglite', 'postgres', 'kurrentdb'] : ['pglite']);
   const cells: Cell[] = [];
-  for (const backend of backends) {
-    if (!wanted('crash')) break;
-    process.stderr.write(`== crash: server killed during writes (${backend}, ${kills} kills)\n`);
-    cells.push({ ...(await serverCrashCell(backend, kills)) });
+  for (const target of ['server', 'worker'] as const) {
+    if (!wanted(`crash-${target}`)) continue;
+    // A worker needs a database it can share with the server: not the embedded one.
+    for (const backend of backends.filter((b) => target === 'server' || b !== 'pglite')) {
+      process.stderr.write(`== crash: ${target} killed under load (${backend}, ${kills} kills)\n`);
+      cells.push({ ...(await crashCell(target, backend, kills)) });
+    }
   }
   if (wanted('fuzz')) {
     process.stderr.write(`== fuzz: ${fuzz} requests from /openapi.json\n`);

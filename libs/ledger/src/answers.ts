@@ -66,7 +66,13 @@ export class Answers {
     const a = parse(recordAnswerSchema, input);
     const citations: Citation[] = [];
     for (const memoryId of a.cites) {
-      const m = await this.deps.facts.memory(t, memoryId);
+      // A memory not in the read models yet (its write acknowledged a moment ago, projected by a
+      // worker or on a log without inline projection) is looked for again once they reach the log's head.
+      let m = await this.deps.facts.memory(t, memoryId);
+      if (!m) {
+        await this.deps.runner.awaitPosition(await this.deps.store.head(), 'facts');
+        m = await this.deps.facts.memory(t, memoryId);
+      }
       if (!m) {
         const erased = await this.deps.facts.erased(t, memoryId);
         throw erased ? new MemoryErasedError(memoryId, erased) : new UnknownMemoryError(memoryId);
@@ -122,6 +128,9 @@ export class Answers {
     const streamId = answerStreamId(command.answerId);
     return decideAgainOnConflict(async () => {
       const stream = await this.deps.store.readStream(tenant, streamId);
+      // A retried command that landed before: its first answer, not a refusal of the second.
+      const landed = commandId === null ? undefined : [...stream.events].reverse().find((e) => e.commandId === commandId);
+      if (landed) return { answerId: command.answerId, position: landed.globalPosition, changed: false };
       const state = stream.events.reduce<AnswerState>((s, e) => evolveAnswer(s, { type: e.type, data: e.data } as AnswerEvent), initialAnswerState());
       const events = decideAnswer(command, state);
       if (events.length === 0) return { answerId: command.answerId, position: stream.events.at(-1)?.globalPosition ?? 0, changed: false };

@@ -105,4 +105,33 @@ describe.each(testBackends())('Ledger with its log in memory, read models on %s'
     expect(appended.map((e) => e.type)).toEqual(['FactAsserted', 'FactRetracted', 'MessageIngested']);
     expect(appended.at(-1)!.globalPosition).toBe(after.position);
   });
+
+  // Both found by the reliability suite's crash cells (bench/reliability).
+  it("records an answer citing a memory whose write was acknowledged but not projected yet (workers elsewhere)", async () => {
+    // A server whose projections run in another process: its writes are not projected by it.
+    const server = ledgerOn(database, { clock, store: log, passive: true, waitTimeoutMs: 1000 });
+    const worker = ledgerOn(database, { clock, store: log });
+    const written = await server.ledger.assert('lag', { subject: 'api', relation: 'port', value: '8080' });
+    expect(await server.reader.memory('lag', written.memoryId)).toBeNull();
+    const later = new Promise((resolve) => setTimeout(resolve, 100)).then(() => worker.runner.catchUp());
+    const recorded = await server.answers.record('lag', { answerId: 'lag-1', text: 'The API listens on 8080.', cites: [written.memoryId] });
+    await later;
+    expect(recorded).toMatchObject({ answerId: 'lag-1', changed: true });
+    // An id nobody wrote is unknown once the read models are at the log's head (until then the
+    // answer is that they lag, 503, not that the memory does not exist).
+    await expect(server.answers.record('lag', { text: 'x', cites: ['no-such-memory'] })).rejects.toMatchObject({ code: 'projection_lag' });
+    await worker.runner.catchUp();
+    await expect(server.answers.record('lag', { text: 'x', cites: ['no-such-memory'] })).rejects.toMatchObject({ code: 'unknown_memory' });
+  });
+
+  it('answers a retried answer command with its first result, not a refusal', async () => {
+    const cited = await handle.ledger.assert('retry', { subject: 'api', relation: 'port', value: '8080' });
+    const input = { answerId: 'retry-1', commandId: 'answer-cmd-1', text: 'The API listens on 8080.', cites: [cited.memoryId] };
+    const first = await handle.answers.record('retry', input);
+    const count = await logLength();
+    expect(await handle.answers.record('retry', input)).toEqual({ answerId: 'retry-1', position: first.position, changed: false });
+    expect(await logLength()).toBe(count);
+    // Another command for the same answer is still refused.
+    await expect(handle.answers.record('retry', { ...input, commandId: 'answer-cmd-2' })).rejects.toMatchObject({ code: 'illegal_lifecycle' });
+  });
 });

@@ -78,6 +78,14 @@ describe.each(testBackends())('Ledger on %s', (backend) => {
     expect(elsewhere.memoryId).not.toBe(first.memoryId);
   });
 
+  // Found by the reliability suite: eight clients ingesting like messages at once had a third refused.
+  it('lands every one of many like prose statements written at once', async () => {
+    const regions = ['Frankfurt', 'Dublin', 'Oslo', 'Madrid'];
+    const texts = Array.from({ length: 16 }, (_, k) => `I moved build agent ${k} to the ${regions[k % 4]} region and it now runs Node ${18 + (k % 5)}.`);
+    const settled = await Promise.allSettled(texts.map((text) => handle.ledger.assert('frames', { text })));
+    expect(settled.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
+  });
+
   it('rejects bad input with field-level issues and changes nothing', async () => {
     const { ledger } = handle;
     const count = await eventCount();
