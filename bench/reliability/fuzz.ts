@@ -12,6 +12,7 @@
  * - the server's heap after the run is back near where it stood after a warm-up.
  */
 import fc from 'fast-check';
+import { heapGrowth, metricValues } from './metrics-scrape';
 import { startServer } from './server-process';
 
 type Schema = {
@@ -224,10 +225,7 @@ function pathSegment(value: string): string {
 
 const DECLARED_5XX = new Set(['llm_not_configured', 'projection_lag', 'not_supported_by_store']);
 
-function metric(text: string, name: string): number {
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
-  return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : Number.NaN;
-}
+const metric = (text: string, name: string): number => metricValues(text, name)[''] ?? Number.NaN;
 
 export async function fuzzCell(count: number, seed = 11): Promise<FuzzCellResult> {
   const started = Date.now();
@@ -281,15 +279,11 @@ export async function fuzzCell(count: number, seed = 11): Promise<FuzzCellResult
       head = now;
       if ((i + 1) % 1000 === 0) process.stderr.write(`  fuzz: ${i + 1}/${count}\n`);
     }
-    // The heap is sampled every 50 requests; the lowest sample of a stretch is about what survived
-    // its last collection. The last quarter's must be back near the second quarter's (the first
-    // quarter warms up: the embedding model, the caches filling to their bounds).
+    // The heap, sampled every 50 requests, against its own warm-up (metrics-scrape.ts, heapGrowth).
     await new Promise((r) => setTimeout(r, 3000));
     heap.push(metric(await scrape(), 'nodejs_heap_size_used_bytes'));
-    const quarter = Math.max(1, Math.floor(heap.length / 4));
-    const warm = Math.min(...heap.slice(quarter, 2 * quarter));
-    const end = Math.min(...heap.slice(-quarter));
-    if (end > warm * 1.25 + 16 * 2 ** 20) violations.push(`the heap grew from ${Math.round(warm / 2 ** 20)} MB after the warm-up to ${Math.round(end / 2 ** 20)} MB`);
+    const growth = heapGrowth(heap);
+    if (growth.grew) violations.push(`the heap grew from ${growth.warmMB} MB after the warm-up to ${growth.endMB} MB`);
     return {
       cell: 'fuzz from /openapi.json',
       backend: 'pglite (in memory)',
@@ -297,7 +291,7 @@ export async function fuzzCell(count: number, seed = 11): Promise<FuzzCellResult
       operations: new Set(requests.map((r) => r.operation)).size,
       statuses,
       declared5xx,
-      heapMB: { warm: Math.round(warm / 2 ** 20), end: Math.round(end / 2 ** 20) },
+      heapMB: { warm: growth.warmMB, end: growth.endMB },
       ms: Date.now() - started,
       violations,
     };

@@ -9,19 +9,21 @@
  *
  * Cells that need native PostgreSQL (the worker cells, the logs on PostgreSQL and KurrentDB) run
  * when FL_PG_ADMIN_URL is set. FL_RELIABILITY_CELLS picks cells (crash-server, crash-worker,
- * fuzz, isolation), FL_RELIABILITY_BACKENDS the crash cells' logs (pglite, postgres, kurrentdb). Exit 1 when any cell found a
+ * fuzz, isolation, soak, faults), FL_RELIABILITY_BACKENDS the crash cells' logs (pglite, postgres, kurrentdb). Exit 1 when any cell found a
  * violation. The last line is a jest-style count for .ci/run: `{"numPassedTests":…}`.
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CrashLog, crashCell } from './crash';
+import { faultsCell } from './faults';
 import { fuzzCell } from './fuzz';
 import { isolationCell } from './isolation';
+import { soakCell } from './soak';
 
 const SCALES = {
-  smoke: { kills: 3, fuzz: 600, isolationRounds: 1 },
-  full: { kills: 50, fuzz: 10_000, isolationRounds: 9 },
+  smoke: { kills: 3, fuzz: 600, isolationRounds: 1, soakSeconds: 20 },
+  full: { kills: 50, fuzz: 10_000, isolationRounds: 9, soakSeconds: 600 },
 } as const;
 
 interface Cell {
@@ -34,15 +36,20 @@ interface Cell {
 
 const ROOT = join(__dirname, '..', '..', '..');
 
+/** A figure as the table shows it: a list item by item, an object as its name–value pairs. */
+function figureOf(v: unknown): string {
+  if (Array.isArray(v)) return v.map((x) => (typeof x === 'object' && x !== null ? Object.values(x).join(' ') : String(x))).join(', ');
+  if (typeof v === 'object' && v !== null) return Object.entries(v).map(([a, b]) => (typeof b === 'object' && b !== null ? `${a} (${figureOf(b)})` : `${a} ${b}`)).join(', ');
+  return String(v);
+}
+
 function markdownOf(cells: Cell[], scale: string): string {
   const lines = [
     `| cell | backend | rounds | figures | violations |`,
     `|---|---|---|---|---|`,
     ...cells.map((c) => {
       const { cell, backend, violations, ms, kills, ...figures } = c;
-      const shown = Object.entries(figures)
-        .map(([k, v]) => `${k}: ${typeof v === 'object' ? Object.entries(v as object).map(([a, b]) => `${a} ${b}`).join(', ') : v}`)
-        .join('; ');
+      const shown = Object.entries(figures).map(([k, v]) => `${k}: ${figureOf(v)}`).join('; ');
       return `| ${cell} | ${backend} | ${kills ?? '–'} kills, ${Math.round(ms / 1000)} s | ${shown} | ${violations.length === 0 ? '0' : `**${violations.length}**: ${violations.slice(0, 3).join('; ')}`} |`;
     }),
   ];
@@ -52,7 +59,7 @@ function markdownOf(cells: Cell[], scale: string): string {
 async function main(): Promise<void> {
   const scale = (process.env.FL_RELIABILITY_SCALE ?? 'full') as keyof typeof SCALES;
   if (!(scale in SCALES)) throw new Error(`FL_RELIABILITY_SCALE must be one of ${Object.keys(SCALES).join(', ')}`);
-  const { kills, fuzz, isolationRounds } = SCALES[scale];
+  const { kills, fuzz, isolationRounds, soakSeconds } = SCALES[scale];
   const only = process.env.FL_RELIABILITY_CELLS?.split(',');
   const wanted = (cell: string): boolean => !only || only.includes(cell);
   const native = Boolean(process.env.FL_PG_ADMIN_URL);
@@ -73,6 +80,15 @@ async function main(): Promise<void> {
   if (wanted('isolation')) {
     process.stderr.write(`== tenant isolation: every /v1 route, ${isolationRounds} rounds\n`);
     cells.push({ ...(await isolationCell(isolationRounds)) });
+  }
+  if (wanted('soak')) {
+    process.stderr.write(`== soak: ${soakSeconds} s at a fixed mixed rate\n`);
+    cells.push({ ...(await soakCell(soakSeconds, scale === 'full' ? join(ROOT, 'bench', 'results', 'soak.png') : null)) });
+  }
+  // Last: it restarts and stops the machine's PostgreSQL (and starts it again).
+  if (native && wanted('faults')) {
+    process.stderr.write('== database faults under load (native PostgreSQL)\n');
+    cells.push({ ...(await faultsCell()) });
   }
   const failed = cells.filter((c) => c.violations.length > 0);
   const markdown = markdownOf(cells, scale);

@@ -41,3 +41,40 @@ describe.each(testBackends())('Database on %s', (backend) => {
     expect(listed.rows[0]).toMatchObject({ statement: expect.stringContaining('fl-prepared-probe'), runs: 2 });
   });
 });
+
+// Found by the reliability suite's database-faults cell: a backend terminated under a checked-out
+// connection emitted an 'error' nobody listened to, and the whole server process died.
+(process.env.FL_PG_ADMIN_URL ? describe : describe.skip)('Database on native PostgreSQL, its connections ended by the server', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+  });
+  afterAll(() => database.close());
+
+  it('lives through a held and an idle connection terminated, and answers on new ones', async () => {
+    // Two connections: one left idle in the pool, one held below.
+    await Promise.all([sql`SELECT pg_sleep(0.05)`.execute(database.db), sql`SELECT pg_sleep(0.05)`.execute(database.db)]);
+    let release!: () => void;
+    const held = database.session(async (s) => {
+      await sql`SELECT 1`.execute(s.db);
+      await new Promise<void>((resolve) => (release = resolve));
+      return sql`SELECT 1`.execute(s.db).then(
+        () => 'answered',
+        (error: Error) => error.message,
+      );
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    const admin = await createTestDatabase('postgres', { migrate: false });
+    try {
+      const ended = await sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${database.name} AND pid <> pg_backend_pid()) t`.execute(admin.db);
+      expect(ended.rows[0]!.n).toBeGreaterThanOrEqual(2);
+    } finally {
+      await admin.close();
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    release();
+    // The work on the ended connection fails, as itself; the process and the pool carry on.
+    expect(await held).toMatch(/terminat|not queryable|Connection/);
+    expect((await sql<{ one: number }>`SELECT 1 AS one`.execute(database.db)).rows).toEqual([{ one: 1 }]);
+  });
+});

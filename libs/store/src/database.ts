@@ -153,15 +153,27 @@ function onClient(client: PoolClient): Kysely<unknown> {
   return new Kysely({ dialect: new PostgresDialect({ pool }) });
 }
 
+const survivesLostConnection = (client: PoolClient): void => {
+  client.on('error', () => undefined);
+};
+
+/** How long a new connection to native PostgreSQL may take before the work that wanted it fails. */
+export const CONNECT_TIMEOUT_MS = 5000;
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
-    const pool = new Pool({ connectionString: options.url, max: options.poolSize ?? 10, Client: MarkedClient });
-    // An idle connection the server ends (a restart, a forced drop, an idle timeout) is simply
-    // dropped from the pool; unhandled, pg would crash the process. Queries in flight still fail.
+    // A connection not made within CONNECT_TIMEOUT_MS fails (a 503 over HTTP) rather than hang a request.
+    const pool = new Pool({ connectionString: options.url, max: options.poolSize ?? 10, Client: MarkedClient, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    // A connection the server ends (a restart, a forced drop, an idle timeout) must not crash the
+    // process: pg emits 'error' on the pool for an idle one and on the client itself for one that
+    // is checked out, with nobody listening. Every client gets a listener when it is made; the
+    // work in flight on it still fails (a 503 over HTTP), and the pool drops it when it comes back.
     pool.on('error', () => undefined);
+    pool.on('connect', survivesLostConnection);
     const db = new Kysely({ dialect: new PostgresDialect({ pool, onCreateConnection: applySessionSettings }) });
-    const searchPool = new Pool({ connectionString: options.url, max: options.poolSize ?? 10, Client: SearchClient });
+    const searchPool = new Pool({ connectionString: options.url, max: options.poolSize ?? 10, Client: SearchClient, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     searchPool.on('error', () => undefined);
+    searchPool.on('connect', survivesLostConnection);
     const search = new Kysely({ dialect: new PostgresDialect({ pool: searchPool, onCreateConnection: applySearchSettings }) });
     const session = async <T>(work: (s: Session) => Promise<T>): Promise<T> => {
       const client = await pool.connect();

@@ -7,6 +7,7 @@ import { STATUS_CODES } from 'node:http';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { type FieldIssue, InvalidInputError, LedgerError, MemoryErasedError } from '@factledger/domain';
+import { databaseFault } from '@factledger/store';
 import { type Logger, SERVER_LOGGER } from '../logging';
 
 export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
@@ -39,6 +40,10 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   hidden: 404,
   forbidden: 403,
   unknown_key: 404,
+  // The database is unreachable, restarting, out of disk or connections, or a statement ran past its timeout: try again.
+  database_unavailable: 503,
+  database_timeout: 503,
+  database_full: 503,
 };
 
 export interface ErrorBody {
@@ -64,7 +69,9 @@ function isExposedClientError(e: unknown): e is { status: number; message: strin
   return typeof x?.status === 'number' && x.status >= 400 && x.status < 500 && x.expose === true;
 }
 
-export function toHttpError(exception: unknown): HttpError {
+export function toHttpError(thrown: unknown): HttpError {
+  // A database fault that passes is a 503 with its reason, never a 500 (@factledger/store databaseFault).
+  const exception = databaseFault(thrown) ?? thrown;
   if (exception instanceof LedgerError && exception.code in STATUS_BY_CODE) {
     const status = STATUS_BY_CODE[exception.code]!;
     // A tenant the key does not cover gets the same answer whatever it holds: nothing of it leaks.
@@ -104,6 +111,8 @@ export class LedgerExceptionFilter implements ExceptionFilter {
     if (error.unexpected) {
       const request = http.getRequest<{ method?: string; originalUrl?: string; url?: string }>();
       this.logger.error({ err: exception, method: request?.method, url: request?.originalUrl ?? request?.url }, 'unhandled error');
+    } else if (error.status === 503 && databaseFault(exception)) {
+      this.logger.warn({ err: exception, reason: error.body.error }, 'database unavailable; answered 503');
     }
     if (httpAdapter.isHeadersSent(response)) {
       httpAdapter.end(response);

@@ -25,6 +25,15 @@ describe('toHttpError', () => {
     expect(toHttpError(new InvalidInputError([{ path: 'validFrom', message: 'not a date' }])).body.issues).toEqual([{ path: 'validFrom', message: 'not a date' }]);
   });
 
+  it('answers a database that cannot do it now with 503 and its reason, never 500', () => {
+    const cut = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    expect(toHttpError(cut)).toMatchObject({ status: 503, body: { error: 'database_unavailable' }, headers: { 'Retry-After': '1' } });
+    expect(toHttpError(cut).unexpected).toBeFalsy();
+    expect(toHttpError(Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }))).toMatchObject({ status: 503, body: { error: 'database_timeout' } });
+    // A database error that will not pass by waiting is still a bug, logged.
+    expect(toHttpError(Object.assign(new Error('duplicate key value'), { code: '23505' }))).toMatchObject({ status: 500, unexpected: true });
+  });
+
   it('asks a lagging reader to retry', () => {
     expect(toHttpError(new ProjectionLagError('facts', 10, 3, 2000)).headers).toEqual({ 'Retry-After': '1' });
   });
