@@ -9,13 +9,14 @@
  *
  * Cells that need native PostgreSQL (the worker cells, the logs on PostgreSQL and KurrentDB) run
  * when FL_PG_ADMIN_URL is set. FL_RELIABILITY_CELLS picks cells (crash-server, crash-worker,
- * fuzz, isolation, soak, faults), FL_RELIABILITY_BACKENDS the crash cells' logs (pglite, postgres, kurrentdb). Exit 1 when any cell found a
+ * fuzz, isolation, soak, backup, faults), FL_RELIABILITY_BACKENDS the crash cells' logs (pglite, postgres, kurrentdb). Exit 1 when any cell found a
  * violation. The last line is a jest-style count for .ci/run: `{"numPassedTests":…}`.
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CrashLog, crashCell } from './crash';
+import { backupCell } from './backup';
 import { faultsCell } from './faults';
 import { fuzzCell } from './fuzz';
 import { isolationCell } from './isolation';
@@ -84,6 +85,12 @@ async function main(): Promise<void> {
   if (wanted('soak')) {
     process.stderr.write(`== soak: ${soakSeconds} s at a fixed mixed rate\n`);
     cells.push({ ...(await soakCell(soakSeconds, scale === 'full' ? join(ROOT, 'bench', 'results', 'soak.png') : null)) });
+  }
+  if (wanted('backup')) {
+    for (const backend of native ? (['pglite', 'postgres'] as const) : (['pglite'] as const)) {
+      process.stderr.write(`== backup and restore (${backend})\n`);
+      cells.push({ ...(await backupCell(backend)) });
+    }
   }
   // Last: it restarts and stops the machine's PostgreSQL (and starts it again).
   if (native && wanted('faults')) {

@@ -1,7 +1,7 @@
 /**
  * Soak cell: the server on embedded PGlite (what `npm start` runs) under a fixed mixed rate for a
  * while (10 minutes at full scale): writes, messages, recalls and as-of reads, each a stream of its
- * own from `autocannon` at its own rate, so each route has its own latency figures. Every 5 s the
+ * own from `autocannon` at its own rate, so each route has its own latency figures. Every 2 s the
  * cell scrapes `/metrics`: each consumer's lag, the process's RSS and heap.
  *
  * Promised: no error and no non-2xx answer; the lag bounded (every consumer back under 200 events
@@ -119,7 +119,7 @@ export async function soakCell(seconds: number, plotPath: string | null): Promis
         const lag = metricValues(text, 'factledger_consumer_lag_events', 'consumer');
         const lagSeconds = Math.max(0, ...Object.values(metricValues(text, 'factledger_consumer_lag_seconds', 'consumer')));
         samples.push({ t: (Date.now() - t0) / 1000, rss: metricValues(text, 'process_resident_memory_bytes')['']!, heap: metricValues(text, 'nodejs_heap_size_used_bytes')['']!, lag, lagSeconds });
-        await new Promise((r) => setTimeout(r, 5000));
+        await new Promise((r) => setTimeout(r, 2000));
       }
     })();
     const results = Object.fromEntries(await Promise.all(runs));
@@ -140,7 +140,7 @@ export async function soakCell(seconds: number, plotPath: string | null): Promis
     if (maxLagSeconds > 30) violations.push(`a consumer fell ${maxLagSeconds.toFixed(1)} s behind`);
     // A trend needs samples enough: a minute and more (the smoke run only reports).
     const heap = heapGrowth(samples.map((s) => s.heap));
-    if (heap.grew && samples.length >= 12) violations.push(`the heap grew from ${heap.warmMB} MB to ${heap.endMB} MB`);
+    if (heap.grew && samples.length >= 30) violations.push(`the heap grew from ${heap.warmMB} MB to ${heap.endMB} MB`);
     if (plotPath) await drawPng(svgOf(samples), plotPath);
     return {
       cell: `soak: ${seconds} s of writes, messages, recalls and as-of reads`,
