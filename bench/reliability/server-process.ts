@@ -5,6 +5,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 
+/** How long a clean stop (SIGTERM) may take. */
+const STOP_MS = 15_000;
 const MAIN = join(__dirname, '..', '..', 'apps', 'server', 'src', 'main.js');
 
 export interface ServerProcess {
@@ -50,7 +52,13 @@ export async function startServer(env: Record<string, string>, timeoutMs = 60_00
     output: () => output,
     async kill(signal: NodeJS.Signals = 'SIGKILL') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      return exited;
+      if (signal === 'SIGKILL') return exited;
+      // A clean stop that does not end within STOP_MS is a failure of its own: said, then forced.
+      const timer = new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), STOP_MS).unref());
+      if ((await Promise.race([exited, timer])) !== 'hung') return exited;
+      child.kill('SIGKILL');
+      await exited;
+      throw new Error(`the server did not stop within ${STOP_MS / 1000} s of ${signal}:\n${output.slice(-2000)}`);
     },
   };
 }
