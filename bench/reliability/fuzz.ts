@@ -283,7 +283,8 @@ export async function fuzzCell(count: number, seed = 11): Promise<FuzzCellResult
     await new Promise((r) => setTimeout(r, 3000));
     heap.push(metric(await scrape(), 'nodejs_heap_size_used_bytes'));
     const growth = heapGrowth(heap);
-    if (growth.grew) violations.push(`the heap grew from ${growth.warmMB} MB after the warm-up to ${growth.endMB} MB`);
+    // A trend needs samples enough (2,000 requests and more); the smoke run only reports.
+    if (growth.grew && heap.length >= 40) violations.push(`the heap grew from ${growth.warmMB} MB after the warm-up to ${growth.endMB} MB`);
     return {
       cell: 'fuzz from /openapi.json',
       backend: 'pglite (in memory)',
