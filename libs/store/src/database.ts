@@ -157,6 +157,9 @@ const survivesLostConnection = (client: PoolClient): void => {
   client.on('error', () => undefined);
 };
 
+/** How long closing waits for connections in use to come back. */
+const CLOSE_MS = 5000;
+
 /** How long a new connection to native PostgreSQL may take before the work that wanted it fails. */
 export const CONNECT_TIMEOUT_MS = 5000;
 
@@ -192,8 +195,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       backend: 'postgres',
       session,
       concurrentSessions: true,
+      // Ending a pool waits for every connection in use to come back; one taken when the database
+      // went away may never come back (reliability.md, "a clean stop that never ends"), so the
+      // wait is bounded: after CLOSE_MS the process's exit ends what is left.
       close: async () => {
-        await Promise.all([db.destroy(), search.destroy()]);
+        const bound = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_MS).unref());
+        await Promise.race([Promise.all([db.destroy(), search.destroy()]), bound]);
       },
     };
   }
