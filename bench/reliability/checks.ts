@@ -100,7 +100,11 @@ export async function checkStore(handle: LedgerHandle, acknowledged: Acknowledge
 
   // The saga reopens an answer once for a change of what it cited, never twice.
   const reopened = new Map<string, number>();
-  for (const e of log) if (e.type === 'AnswerReopened') reopened.set(String((e.data as { answerId: string }).answerId), (reopened.get(String((e.data as { answerId: string }).answerId)) ?? 0) + 1);
+  for (const e of log) {
+    if (e.type !== 'AnswerReopened') continue;
+    const answerId = String((e.data as { answerId: string }).answerId);
+    reopened.set(answerId, (reopened.get(answerId) ?? 0) + 1);
+  }
   for (const [answerId, n] of reopened) if (n > 1) violations.push(`answer ${answerId} reopened ${n} times`);
 
   if (recall) {

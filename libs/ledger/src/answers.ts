@@ -129,7 +129,7 @@ export class Answers {
     return decideAgainOnConflict(async () => {
       const stream = await this.deps.store.readStream(tenant, streamId);
       // A retried command that landed before: its first answer, not a refusal of the second.
-      const landed = commandId === null ? undefined : [...stream.events].reverse().find((e) => e.commandId === commandId);
+      const landed = commandId === null ? undefined : stream.events.filter((e) => e.commandId === commandId).at(-1);
       if (landed) return { answerId: command.answerId, position: landed.globalPosition, changed: false };
       const state = stream.events.reduce<AnswerState>((s, e) => evolveAnswer(s, { type: e.type, data: e.data } as AnswerEvent), initialAnswerState());
       const events = decideAnswer(command, state);

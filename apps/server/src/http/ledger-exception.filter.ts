@@ -111,7 +111,7 @@ export class LedgerExceptionFilter implements ExceptionFilter {
     if (error.unexpected) {
       const request = http.getRequest<{ method?: string; originalUrl?: string; url?: string }>();
       this.logger.error({ err: exception, method: request?.method, url: request?.originalUrl ?? request?.url }, 'unhandled error');
-    } else if (error.status === 503 && databaseFault(exception)) {
+    } else if (error.body.error.startsWith('database_')) {
       this.logger.warn({ err: exception, reason: error.body.error }, 'database unavailable; answered 503');
     }
     if (httpAdapter.isHeadersSent(response)) {
