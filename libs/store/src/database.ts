@@ -157,8 +157,18 @@ const survivesLostConnection = (client: PoolClient): void => {
   client.on('error', () => undefined);
 };
 
-/** How long closing waits for connections in use to come back. */
+/** How long closing a connection pool or a client waits for the work still on it. */
 const CLOSE_MS = 5000;
+
+/**
+ * `closing`, or CLOSE_MS, whichever ends first. Closing waits for what is still in use to come
+ * back, and a connection (or a gRPC call) taken when its server went away may never come back
+ * (reliability.md, "a clean stop that never ends"); the process's exit ends what is left.
+ */
+export function closedWithin(closing: Promise<void>): Promise<void> {
+  const bound = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_MS).unref());
+  return Promise.race([closing, bound]);
+}
 
 /** How long a new connection to native PostgreSQL may take before the work that wanted it fails. */
 export const CONNECT_TIMEOUT_MS = 5000;
@@ -195,13 +205,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       backend: 'postgres',
       session,
       concurrentSessions: true,
-      // Ending a pool waits for every connection in use to come back; one taken when the database
-      // went away may never come back (reliability.md, "a clean stop that never ends"), so the
-      // wait is bounded: after CLOSE_MS the process's exit ends what is left.
-      close: async () => {
-        const bound = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_MS).unref());
-        await Promise.race([Promise.all([db.destroy(), search.destroy()]), bound]);
-      },
+      close: () => closedWithin(Promise.all([db.destroy(), search.destroy()]).then(() => undefined)),
     };
   }
   const dataDir = options.dataDir && options.dataDir !== 'memory://' ? options.dataDir : undefined;

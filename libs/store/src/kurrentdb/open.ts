@@ -5,6 +5,7 @@
  * never loads them.
  */
 import type { EventStore } from '../event-store.port';
+import { closedWithin } from '../database';
 
 export interface OpenedKurrentDb {
   store: EventStore;
@@ -22,7 +23,7 @@ export interface OpenedKurrentDb {
 export async function openKurrentDbEventStore(url: string, prefix?: string): Promise<OpenedKurrentDb> {
   const [{ connectKurrentDb }, { KurrentDbEventStore }] = await Promise.all([import('./kurrentdb-client'), import('./kurrentdb-event-store')]);
   const client = connectKurrentDb(url);
-  return { store: new KurrentDbEventStore(client, prefix), url, close: () => client.dispose() };
+  return { store: new KurrentDbEventStore(client, prefix), url, close: () => closedWithin(client.dispose()) };
 }
 
 /**
