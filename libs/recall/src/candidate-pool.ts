@@ -298,8 +298,8 @@ export class CandidatePool {
         SELECT i.*, ${rank} AS rank FROM (
           SELECT ${columns} FROM fl_recall_index i
           WHERE i.tenant = ${tenant} AND i.model = ${model} AND ${matches} LIMIT ${scan}) i
-        ORDER BY rank DESC) i
-      JOIN ${shown(sql.ref('i.memory_id'))} ON true ORDER BY i.rank DESC LIMIT ${limit}`;
+        ORDER BY rank DESC, i.memory_id) i
+      JOIN ${shown(sql.ref('i.memory_id'))} ON true ORDER BY i.rank DESC, i.memory_id LIMIT ${limit}`;
     /** A find's columns as every statement returns them, in one order (the statements' rows are unions). */
     const out = (alias: string, vector: RawBuilder<unknown>, role: RawBuilder<unknown> = sql`NULL::text`) => {
       const a = sql.raw(alias);
@@ -346,8 +346,8 @@ export class CandidatePool {
     // through the nearest statement, which sends every one it finds).
     const lexical = sql<FoundRow>`
       WITH found AS (${bestVisible(sql`i.stems @@ ${picked}`, sql`${bm25(sql`i.stems`)} * ${lengthNorm(sql`i.stems`)}`, needTrigrams, sql.raw(String(keep)))}),
-      near AS (SELECT memory_id, recorded_at FROM found WHERE kind = 'prose' AND idfs[1] > 0 ORDER BY rank DESC LIMIT ${sql.raw(String(neighbourOf))})
-      SELECT ${out('f', sql`CASE WHEN f.n <= ${sql.raw(String(LEXICAL_VECTORS))} THEN ${vec(sql`f.emb`)} END`)} FROM (SELECT found.*, row_number() OVER (ORDER BY rank DESC) AS n FROM found) f
+      near AS (SELECT memory_id, recorded_at FROM found WHERE kind = 'prose' AND idfs[1] > 0 ORDER BY rank DESC, memory_id LIMIT ${sql.raw(String(neighbourOf))})
+      SELECT ${out('f', sql`CASE WHEN f.n <= ${sql.raw(String(LEXICAL_VECTORS))} THEN ${vec(sql`f.emb`)} END`)} FROM (SELECT found.*, row_number() OVER (ORDER BY rank DESC, memory_id) AS n FROM found) f
       UNION ALL (${beside('before')})
       UNION ALL (${beside('after')})`;
     // Trigrams find what exact stems miss: a misspelt name, an identifier cut differently, a
