@@ -116,14 +116,6 @@ function keptTogether(items: readonly { memoryId?: string; text: string }[]): { 
   return out;
 }
 
-/**
- * The last tie-break of every order recall shows: by memory id, which a copy of the data keeps,
- * where the order rows come back in does not (a restored backup, a rebuilt read model).
- */
-function byId(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /** One stage of an assembly (`factledger.recall.<name>`), a child of its SPAN.recall span. */
 function stage<T>(name: string, work: () => Promise<T>): Promise<T> {
   return traced(`${SPAN.recall}.${name}`, {}, work);
@@ -191,7 +183,7 @@ export class Recall {
     const profileFound = candidates.filter((r) => r.core);
     const freshFound = candidates
       .filter((r) => !r.core && !r.embedded)
-      .sort((a, b) => b.bm25 + b.trigram - (a.bm25 + a.trigram) || +b.recorded_at - +a.recorded_at || byId(a.memory_id, b.memory_id))
+      .sort((a, b) => b.bm25 + b.trigram - (a.bm25 + a.trigram) || +b.recorded_at - +a.recorded_at)
       .slice(0, this.options.freshLimit ?? 5);
     const freshIds = new Set(freshFound.map((r) => r.memory_id));
     const detail = (id: string): boolean => !pool.get(id)!.core && !freshIds.has(id);
@@ -206,7 +198,7 @@ export class Recall {
       else excluded.push({ memoryId: r.memory_id, reason: 'below the relevance threshold' });
     }
     // Diversity among the best few: more could never fit a prompt's budget anyway.
-    const best = relevant.sort((a, b) => fused.get(b)! - fused.get(a)! || byId(a, b)).slice(0, this.options.detailLimit ?? 20);
+    const best = relevant.sort((a, b) => fused.get(b)! - fused.get(a)!).slice(0, this.options.detailLimit ?? 20);
     for (const id of relevant.slice(best.length)) excluded.push({ memoryId: id, reason: `beyond the ${best.length} best fused` });
 
     // The versions are shown as found when every statement read one state of the facts (see
@@ -223,7 +215,7 @@ export class Recall {
       excluded.push({ memoryId, reason: 'no longer visible when read to be shown (changed while the assembly ran)' });
       return false;
     };
-    const profile = profileFound.filter((r) => stillVisible(r.memory_id)).sort((a, b) => +shown.get(a.memory_id)!.recorded_at - +shown.get(b.memory_id)!.recorded_at || byId(a.memory_id, b.memory_id));
+    const profile = profileFound.filter((r) => stillVisible(r.memory_id)).sort((a, b) => +shown.get(a.memory_id)!.recorded_at - +shown.get(b.memory_id)!.recorded_at);
     const fresh = freshFound.filter((r) => stillVisible(r.memory_id));
     // Diversity compares the best pair by pair: each vector scaled to length 1 once, so that a
     // pair's cosine is its dot product.
