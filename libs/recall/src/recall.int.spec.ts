@@ -339,6 +339,17 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     });
   }
 
+  it('shows core memories written at one instant in memory id order, whatever order their rows come back in (a restored copy)', async () => {
+    const ids: string[] = [];
+    for (const text of ['My name is Minji.', 'I live in Daejeon.', 'I am allergic to peanuts.', 'I work night shifts.', 'I speak Korean.']) {
+      ids.push((await handle.ledger.assert('core-tie', { text, type: 'profile', core: true })).memoryId);
+    }
+    await indexer.catchUp();
+    const context = await recall.assemble('core-tie', { query: 'What should I cook tonight?' });
+    const profile = context.items.filter((i) => i.channel === 'profile').map((i) => i.memoryId);
+    expect(profile).toEqual([...ids].sort());
+  });
+
   it('keeps answering after the fact tables are rebuilt (prepared statements follow the new tables)', async () => {
     await handle.ledger.assert('b', { subject: 'mail service', relation: 'port', value: '2525', text: 'The mail service listens on port 2525.' });
     await indexer.catchUp();

@@ -116,6 +116,15 @@ function keptTogether(items: readonly { memoryId?: string; text: string }[]): { 
   return out;
 }
 
+/**
+ * The last tie-break of the profile's and the fresh channel's orders (which rank nothing among
+ * equals): by memory id, which a copy of the data keeps, where the order rows come back in does
+ * not (a restored backup, a rebuilt read model). The detailed finds keep their rank order instead.
+ */
+function byId(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** One stage of an assembly (`factledger.recall.<name>`), a child of its SPAN.recall span. */
 function stage<T>(name: string, work: () => Promise<T>): Promise<T> {
   return traced(`${SPAN.recall}.${name}`, {}, work);
@@ -183,7 +192,7 @@ export class Recall {
     const profileFound = candidates.filter((r) => r.core);
     const freshFound = candidates
       .filter((r) => !r.core && !r.embedded)
-      .sort((a, b) => b.bm25 + b.trigram - (a.bm25 + a.trigram) || +b.recorded_at - +a.recorded_at)
+      .sort((a, b) => b.bm25 + b.trigram - (a.bm25 + a.trigram) || +b.recorded_at - +a.recorded_at || byId(a.memory_id, b.memory_id))
       .slice(0, this.options.freshLimit ?? 5);
     const freshIds = new Set(freshFound.map((r) => r.memory_id));
     const detail = (id: string): boolean => !pool.get(id)!.core && !freshIds.has(id);
@@ -215,7 +224,7 @@ export class Recall {
       excluded.push({ memoryId, reason: 'no longer visible when read to be shown (changed while the assembly ran)' });
       return false;
     };
-    const profile = profileFound.filter((r) => stillVisible(r.memory_id)).sort((a, b) => +shown.get(a.memory_id)!.recorded_at - +shown.get(b.memory_id)!.recorded_at);
+    const profile = profileFound.filter((r) => stillVisible(r.memory_id)).sort((a, b) => +shown.get(a.memory_id)!.recorded_at - +shown.get(b.memory_id)!.recorded_at || byId(a.memory_id, b.memory_id));
     const fresh = freshFound.filter((r) => stillVisible(r.memory_id));
     // Diversity compares the best pair by pair: each vector scaled to length 1 once, so that a
     // pair's cosine is its dot product.
