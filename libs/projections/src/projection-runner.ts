@@ -98,11 +98,6 @@ export class ProjectionRunner {
   }
 
   /**
-   * Rebuilds a projection from position 0. With a fast path and sessions, see rebuild.ts;
-   * otherwise in one transaction that empties the tables and applies the log page by page
-   * (readers wait for it and never see a half-built read model).
-   */
-  /**
    * Every row of a projection's tables as JSON, each table's rows in one stable order: what a
    * rebuild from the log must give back exactly (the reliability suite compares the two).
    */
@@ -117,6 +112,11 @@ export class ProjectionRunner {
     return out;
   }
 
+  /**
+   * Rebuilds a projection from position 0. With a fast path and sessions, see rebuild.ts;
+   * otherwise in one transaction that empties the tables and applies the log page by page
+   * (readers wait for it and never see a half-built read model).
+   */
   async rebuild(name: string): Promise<{ events: number; ms: number }> {
     const projection = this.projections.find((p) => p.name === name);
     if (!projection) throw new Error(`no projection named '${name}' (known: ${this.projections.map((p) => p.name).join(', ')})`);
