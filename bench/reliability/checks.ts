@@ -108,15 +108,26 @@ export async function checkStore(handle: LedgerHandle, acknowledged: Acknowledge
   for (const [answerId, n] of reopened) if (n > 1) violations.push(`answer ${answerId} reopened ${n} times`);
 
   if (recall) {
-    // The recall index against one built again from the log.
-    const indexed = async (): Promise<string> =>
-      JSON.stringify((await sql<{ r: unknown }>`SELECT to_jsonb(i) - 'indexed_at' - 'embedding' - 'lexemes' AS r FROM fl_recall_index i ORDER BY tenant, memory_id, model`.execute(handle.database.db)).rows);
+    // The recall index against one built again from the log: row by row, naming what differs.
+    const indexed = async (): Promise<Map<string, string>> =>
+      new Map(
+        (
+          await sql<{ k: string; r: unknown }>`SELECT tenant || '/' || memory_id || '/' || model AS k, to_jsonb(i) - 'indexed_at' - 'embedding' - 'lexemes' AS r FROM fl_recall_index i`.execute(
+            handle.database.db,
+          )
+        ).rows.map((x) => [x.k, JSON.stringify(x.r)]),
+      );
     await recall.indexer.catchUp();
     const live = await indexed();
     await sql`DELETE FROM fl_recall_index`.execute(handle.database.db);
     await writeCheckpoint(handle.database.db, RECALL_INDEX, LOG_START, { force: true });
     while ((await recall.indexer.catchUp()) > 0);
-    if ((await indexed()) !== live) violations.push('the recall index differs from one built again from the log');
+    const rebuilt = await indexed();
+    const differing = [...new Set([...live.keys(), ...rebuilt.keys()])].filter((k) => live.get(k) !== rebuilt.get(k));
+    if (differing.length) {
+      const shown = differing.slice(0, 3).map((k) => `${k}: live ${live.get(k)?.slice(0, 300) ?? 'missing'}; rebuilt ${rebuilt.get(k)?.slice(0, 300) ?? 'missing'}`);
+      violations.push(`the recall index differs from one built again from the log in ${differing.length} rows, first ${shown.join(' | ')}`);
+    }
   }
 
   await handle.store.seal();

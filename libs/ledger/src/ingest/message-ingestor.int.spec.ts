@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { type LedgerHandle, ledgerOn } from '../create-ledger';
 import { AdmissionPolicies } from './admission-policy';
 import { MessageIngestor } from './message-ingestor';
+import { ruleTriager } from './message-triager';
 
 const embedder = new CachedEmbedder(new UseLiteEmbedder(), new InMemoryEmbeddingCache());
 
@@ -48,6 +49,20 @@ describe.each(testBackends())('MessageIngestor on %s', (backend) => {
     const again = await ingestor.ingest('t', { text: '나 이번 주에 대전으로 이사했어.', messageId: 'm-2' });
     expect(again).toMatchObject({ replayed: true, position: r.position, stored: r.stored });
     expect(await events()).toBe(before);
+  });
+
+  it('answers a retried message from its record without planning it again (the state now holds its own first attempt)', async () => {
+    let triaged = 0;
+    const counting = { ...ruleTriager, triage: (text: string) => (triaged++, ruleTriager.triage(text)) };
+    const retrying = new MessageIngestor({ ledger: handle.ledger, store: handle.store, clock, policies, embedder, triager: counting });
+    clock.advance(60_000);
+    await retrying.ingest('retry', { text: 'My email address is mina@old.example.', messageId: 'r-1' });
+    const first = await retrying.ingest('retry', { text: 'My email address is now mina@new.example.', messageId: 'r-2' });
+    expect(first.stored).toHaveLength(1);
+    const before = [await events(), triaged];
+    const again = await retrying.ingest('retry', { text: 'My email address is now mina@new.example.', messageId: 'r-2' });
+    expect(again).toMatchObject({ replayed: true, position: first.position, stored: first.stored, resolved: first.resolved });
+    expect([await events(), triaged]).toEqual(before);
   });
 
   it('records questions and noise, stores no memory from them', async () => {

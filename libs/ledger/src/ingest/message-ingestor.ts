@@ -171,6 +171,17 @@ export class MessageIngestor {
     const t = parse(tenantSchema, tenant);
     const m = parse(ingestMessageSchema, input);
     const messageId = m.messageId ?? this.newId();
+    // A message already on record (a retry whose first answer was lost) is answered from its
+    // record, never planned again: planning again would see the first attempt's own memories (its
+    // resolution could retire them, or name one the read models do not hold yet) and fail before
+    // the append's command id could say it landed.
+    if (m.messageId) {
+      const landed = await this.landed(t, messageId);
+      if (landed) {
+        span.setAttribute('factledger.replayed', true);
+        return landed;
+      }
+    }
     const at = m.at ?? this.deps.clock.now();
     const source = m.source ?? `message:${messageId}`;
     const policy = this.policyFor(t);
@@ -318,10 +329,16 @@ export class MessageIngestor {
   }
 
   private async record(t: string, messageId: string, replayed: boolean): Promise<IngestResult> {
+    const found = await this.landed(t, messageId, replayed);
+    if (!found) throw new UnknownMessageError(messageId);
+    return found;
+  }
+
+  /** The message's record as the log holds it; null when it has none. */
+  private async landed(t: string, messageId: string, replayed = true): Promise<IngestResult | null> {
     const stream = await this.deps.store.readStream(t, messageStreamId(messageId));
     const event = stream.events.find((e) => e.type === 'MessageIngested');
-    if (!event) throw new UnknownMessageError(messageId);
-    return resultOf(event.data as MessageIngested['data'], event.globalPosition, replayed, event.actor);
+    return event ? resultOf(event.data as MessageIngested['data'], event.globalPosition, replayed, event.actor) : null;
   }
 
   private async similarities(text: string, types: string[], policy: AdmissionPolicy, language: Language): Promise<Map<string, number>> {
