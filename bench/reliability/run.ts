@@ -9,7 +9,8 @@
  *
  * Cells that need native PostgreSQL (the worker cells, the logs on PostgreSQL and KurrentDB) run
  * when FL_PG_ADMIN_URL is set. FL_RELIABILITY_CELLS picks cells (crash-server, crash-worker,
- * fuzz, isolation, soak, backup, faults), FL_RELIABILITY_BACKENDS the crash cells' logs (pglite, postgres, kurrentdb). Exit 1 when any cell found a
+ * fuzz, isolation, soak, backup, faults), FL_RELIABILITY_BACKENDS the crash cells' logs (pglite, postgres, kurrentdb),
+ * FL_RELIABILITY_KILLS the kills per crash cell (the scale's by default). Exit 1 when any cell found a
  * violation. The last line is a jest-style count for .ci/run: `{"numPassedTests":…}`.
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -60,7 +61,9 @@ function markdownOf(cells: Cell[], scale: string): string {
 async function main(): Promise<void> {
   const scale = (process.env.FL_RELIABILITY_SCALE ?? 'full') as keyof typeof SCALES;
   if (!(scale in SCALES)) throw new Error(`FL_RELIABILITY_SCALE must be one of ${Object.keys(SCALES).join(', ')}`);
-  const { kills, fuzz, isolationRounds, soakSeconds } = SCALES[scale];
+  const { fuzz, isolationRounds, soakSeconds } = SCALES[scale];
+  const kills = process.env.FL_RELIABILITY_KILLS ? Number(process.env.FL_RELIABILITY_KILLS) : SCALES[scale].kills;
+  if (!Number.isInteger(kills) || kills < 1) throw new Error('FL_RELIABILITY_KILLS must be a whole number of kills per crash cell, at least 1');
   const only = process.env.FL_RELIABILITY_CELLS?.split(',');
   const wanted = (cell: string): boolean => !only || only.includes(cell);
   const native = Boolean(process.env.FL_PG_ADMIN_URL);

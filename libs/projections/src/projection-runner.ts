@@ -23,7 +23,7 @@ export interface ProjectionStatus {
 }
 
 /** What the runner and its consumers use of the event-store port. */
-export type RunnerLog = Pick<EventStore, 'readAll' | 'subscribe' | 'head' | 'readBatch' | 'behind' | 'capabilities'>;
+export type RunnerLog = Pick<EventStore, 'readAll' | 'subscribe' | 'head' | 'readBatch' | 'readStream' | 'behind' | 'capabilities'>;
 
 export interface RunnerOptions {
   batchSize?: number;

@@ -96,10 +96,12 @@ export class RecallIndexer {
     await this.ensureVectorIndex();
     const last = events[events.length - 1]!;
     const wanted = new Map<string, { tenant: string; memoryId: string; batch: string | null }>();
+    const assertedHere = new Set<string>();
     for (const e of events) {
       if (!INDEXED_EVENTS.has(e.type)) continue;
       const memoryId = (e.data as { memoryId: string }).memoryId;
       const key = `${e.tenant}|${memoryId}`;
+      if (e.type === 'FactAsserted') assertedHere.add(key);
       // An assert whose message retired memories it changed (resolution) is searched by their slot too.
       const batch = e.type === 'FactAsserted' && e.batch?.startsWith(RESOLUTION_BATCH) ? e.batch : (wanted.get(key)?.batch ?? null);
       wanted.set(key, { tenant: e.tenant, memoryId, batch });
@@ -107,6 +109,7 @@ export class RecallIndexer {
     let rows: IndexedRow[] = [];
     if (wanted.size) {
       await this.facts.awaitPosition(last.globalPosition, 'facts');
+      await this.assertingBatches(wanted, assertedHere);
       const keys = [...wanted.values()];
       // The memories each resolving message retired, from the log (its batch), each batch read once, side by side.
       const batches = new Map(keys.filter((k) => k.batch !== null).map((k) => [`${k.tenant}|${k.batch}`, { tenant: k.tenant, batch: k.batch! }]));
@@ -147,6 +150,32 @@ export class RecallIndexer {
       passages.push(all.slice(next + 1, (next += t.length)));
     }
     return { rows, vectors, passages };
+  }
+
+  /**
+   * A memory indexed again (retyped, overruled, parts superseded or restored) in a page without
+   * its assert: the batch its assert carried, from its stream, so that what its message retired
+   * is searched with it whichever page the events fall in (live pages are small, a rebuild's
+   * large, and the two must index alike).
+   */
+  private async assertingBatches(wanted: Map<string, { tenant: string; memoryId: string; batch: string | null }>, assertedHere: Set<string>): Promise<void> {
+    const again = [...wanted].filter(([key]) => !assertedHere.has(key)).map(([, k]) => k);
+    if (again.length === 0) return;
+    const streams = (
+      await sql<{ tenant: string; memory_id: string; stream_id: string }>`
+        SELECT m.tenant, m.memory_id, m.stream_id FROM fl_read_memories m
+        JOIN unnest(${again.map((k) => k.tenant)}::text[], ${again.map((k) => k.memoryId)}::text[]) AS k(tenant, memory_id) ON m.tenant = k.tenant AND m.memory_id = k.memory_id`.execute(this.db)
+    ).rows;
+    const read = new Map<string, Promise<RecordedEvent[]>>();
+    await Promise.all(
+      streams.map(async (r) => {
+        const id = `${r.tenant}|${r.stream_id}`;
+        if (!read.has(id)) read.set(id, this.facts.log.readStream(r.tenant, r.stream_id).then((s) => s.events));
+        const asserted = (await read.get(id)!).find((e) => e.type === 'FactAsserted' && (e.data as { memoryId: string }).memoryId === r.memory_id);
+        const key = wanted.get(`${r.tenant}|${r.memory_id}`)!;
+        if (asserted?.batch?.startsWith(RESOLUTION_BATCH)) key.batch = asserted.batch;
+      }),
+    );
   }
 
   private async write(trx: ProjectionExecutor, { rows, vectors, passages }: Prepared): Promise<void> {

@@ -1,4 +1,4 @@
-import { InvalidInputError, ManualClock } from '@factledger/domain';
+import { InvalidInputError, ManualClock, RESOLUTION_BATCH } from '@factledger/domain';
 import { cosineSimilarity, passageTexts, UseLiteEmbedder } from '@factledger/embeddings';
 import { type LedgerHandle, ledgerOn } from '@factledger/ledger';
 import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
@@ -348,6 +348,24 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     const context = await recall.assemble('core-tie', { query: 'What should I cook tonight?' });
     const profile = context.items.filter((i) => i.channel === 'profile').map((i) => i.memoryId);
     expect(profile).toEqual([...ids].sort());
+  });
+
+  it("keeps searching a memory by what its message retired when it is indexed again in a later page (a rebuild's pages are larger)", async () => {
+    const old = await handle.ledger.assert('page', { text: 'My email address is mina@old.example.' });
+    clock.advance(60_000);
+    const [written] = (
+      await handle.ledger.writeMany('page', [{ assert: { text: 'You can reach me at mina@new.example from now on.' } }, { retract: { memoryId: old.memoryId, reason: 'changed in other words' } }], {
+        batch: `${RESOLUTION_BATCH}page-1`,
+      })
+    ).results;
+    await indexer.catchUp();
+    const keyText = async (): Promise<string | null> =>
+      (await sql<{ key_text: string | null }>`SELECT key_text FROM fl_recall_index WHERE tenant = 'page' AND memory_id = ${written!.memoryId}`.execute(database.db)).rows[0]!.key_text;
+    const first = await keyText();
+    expect(first).toContain('email');
+    await handle.ledger.retype('page', { memoryId: written!.memoryId, type: 'profile' });
+    await indexer.catchUp();
+    expect(await keyText()).toBe(first);
   });
 
   it('keeps answering after the fact tables are rebuilt (prepared statements follow the new tables)', async () => {
