@@ -9,7 +9,7 @@
  *
  * Cells that need native PostgreSQL (the worker cells, the logs on PostgreSQL and KurrentDB) run
  * when FL_PG_ADMIN_URL is set. FL_RELIABILITY_CELLS picks cells (crash-server, crash-worker,
- * fuzz, isolation, soak, backup, faults), FL_RELIABILITY_BACKENDS the crash cells' logs (pglite, postgres, kurrentdb),
+ * halfway, fuzz, isolation, soak, backup, faults), FL_RELIABILITY_BACKENDS the crash cells' logs (pglite, postgres, kurrentdb),
  * FL_RELIABILITY_KILLS the kills per crash cell (the scale's by default). Exit 1 when any cell found a
  * violation. The last line is a jest-style count for .ci/run: `{"numPassedTests":…}`.
  */
@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { type CrashLog, crashCell } from './crash';
 import { backupCell } from './backup';
 import { faultsCell } from './faults';
+import { halfwayCell } from './halfway';
 import { fuzzCell } from './fuzz';
 import { isolationCell } from './isolation';
 import { soakCell } from './soak';
@@ -76,6 +77,10 @@ async function main(): Promise<void> {
       process.stderr.write(`== crash: ${target} killed under load (${backend}, ${kills} kills)\n`);
       cells.push({ ...(await crashCell(target, backend, kills)) });
     }
+  }
+  if (native && wanted('halfway')) {
+    process.stderr.write(`== rebuild and erasure killed half-way (postgres, ${kills} kills each)\n`);
+    cells.push({ ...(await halfwayCell(kills)) });
   }
   if (wanted('fuzz')) {
     process.stderr.write(`== fuzz: ${fuzz} requests from /openapi.json\n`);

@@ -49,4 +49,16 @@ describe.each(testBackends())('Erasures on %s', (backend) => {
     expect(again.memoryId).not.toBe(said.memoryId);
     expect(await here.store.verify()).toMatchObject({ ok: true });
   });
+
+  it('leaves the read models as a rebuild from the erased log gives them, and a later write on an erased key lands', async () => {
+    for (let i = 0; i < 3; i++) await here.ledger.assert('gone', { subject: `service ${i}`, relation: 'port', value: String(8000 + i) });
+    await here.ledger.assert('gone', { subject: 'service 0', relation: 'port', value: '9000' });
+    await here.ledger.assert('gone', { text: 'The vault code is 4471.' });
+    await here.erasures.erase('gone', { all: true });
+    const live = await here.runner.rows('facts');
+    await here.runner.rebuild('facts');
+    expect(await here.runner.rows('facts')).toEqual(live);
+    const later = await here.ledger.assert('gone', { subject: 'service 0', relation: 'port', value: '9100' });
+    expect((await here.ledger.fact('gone', { subject: 'service 0', relation: 'port', minPosition: later.position })).versions.map((v) => v.value)).toEqual(['9100']);
+  });
 });
