@@ -22,11 +22,10 @@ import { recallOn } from '@factledger/recall';
 import { createTestDatabase, startLocalKurrentDb } from '@factledger/store';
 import { Rng } from '../stats';
 import { type AcknowledgedWrite, checkStore } from './checks';
-import { type ServerProcess, startServer } from './server-process';
+import { CLI, type ServerProcess, startServer } from './server-process';
 
 const CLIENTS = 8;
 const TENANT = 'crash';
-const CLI = join(__dirname, '..', '..', 'apps', 'cli', 'src', 'main.js');
 
 export type CrashLog = 'pglite' | 'postgres' | 'kurrentdb';
 

@@ -10,14 +10,12 @@
  * Then the store checks of the crash cells over the other tenant's writes (checks.ts).
  */
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { createLedger, loadConfig } from '@factledger/ledger';
 import { createTestDatabase } from '@factledger/store';
 import { sql } from 'kysely';
 import { Rng } from '../stats';
 import { type AcknowledgedWrite, checkStore } from './checks';
-
-const CLI = join(__dirname, '..', '..', 'apps', 'cli', 'src', 'main.js');
+import { CLI } from './server-process';
 
 export interface HalfwayCellResult {
   cell: string;
@@ -108,7 +106,8 @@ export async function halfwayCell(kills: number, seed = 11): Promise<HalfwayCell
     }
     const finished = await runCli(['erase', '--tenant', 'leaving', '--all'], env, null);
     if (finished.code !== 0) violations.push(`the erasure after the killed ones failed: ${finished.output.slice(-500)}`);
-    if ((await leaving()) !== 0) violations.push(`the erasure run to its end left ${await leaving()} memories of the tenant`);
+    const left = await leaving();
+    if (left !== 0) violations.push(`the erasure run to its end left ${left} memories of the tenant`);
     erased = all;
 
     const findings = await checkStore(handle, acknowledged);

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 /** How long a clean stop (SIGTERM) may take. */
 const STOP_MS = 15_000;
 const MAIN = join(__dirname, '..', '..', 'apps', 'server', 'src', 'main.js');
+/** The built `factledger` CLI, which the cells run as processes of its own (a worker, a rebuild, an erasure). */
+export const CLI = join(__dirname, '..', '..', 'apps', 'cli', 'src', 'main.js');
 
 export interface ServerProcess {
   /** `http://127.0.0.1:<port>` */

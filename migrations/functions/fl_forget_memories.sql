@@ -25,8 +25,8 @@ BEGIN
   WHERE c.tenant = p_tenant AND c.model = o.model;
   DELETE FROM fl_recall_terms WHERE tenant = p_tenant AND docs <= 0;
   DELETE FROM fl_fact_history WHERE tenant = p_tenant AND memory_id = ANY (p_ids);
-  SELECT array_agg(DISTINCT stream_id) INTO v_streams FROM fl_memories WHERE tenant = p_tenant AND memory_id = ANY (p_ids);
-  DELETE FROM fl_memories WHERE tenant = p_tenant AND memory_id = ANY (p_ids);
+  WITH gone AS (DELETE FROM fl_memories WHERE tenant = p_tenant AND memory_id = ANY (p_ids) RETURNING stream_id)
+  SELECT array_agg(DISTINCT stream_id) INTO v_streams FROM gone;
   -- A stream left with no memory loses its watermark too, as a rebuild from the log would leave it
   -- (an erased event advances nothing there); a later event on it is applied from the start.
   DELETE FROM fl_projected_streams s WHERE s.tenant = p_tenant AND s.stream_id = ANY (v_streams)
