@@ -111,7 +111,8 @@ export class RecallIndexer {
       await this.facts.awaitPosition(last.globalPosition, 'facts');
       await this.assertingBatches(wanted, assertedHere);
       const keys = [...wanted.values()];
-      // The memories each resolving message retired, from the log (its batch), each batch read once, side by side.
+      // The memories each resolving message retired, from the log (its batch), each batch read once,
+      // side by side; kept in the log's order, so the words they add to a key come in one order.
       const batches = new Map(keys.filter((k) => k.batch !== null).map((k) => [`${k.tenant}|${k.batch}`, { tenant: k.tenant, batch: k.batch! }]));
       const retired = new Map(
         await Promise.all(
@@ -128,8 +129,8 @@ export class RecallIndexer {
           JOIN unnest(${keys.map((k) => k.tenant)}::text[], ${keys.map((k) => k.memoryId)}::text[], ${keys.map(retiredOf)}::jsonb[]) AS k(tenant, memory_id, retired)
             ON m.tenant = k.tenant AND m.memory_id = k.memory_id
           LEFT JOIN LATERAL (
-            SELECT json_agg(json_build_object('text', r.text, 'relation', r.relation)) AS replaced
-            FROM jsonb_array_elements_text(k.retired) AS g(memory_id) JOIN fl_read_memories r ON r.tenant = k.tenant AND r.memory_id = g.memory_id) x ON true`.execute(this.db)
+            SELECT json_agg(json_build_object('text', r.text, 'relation', r.relation) ORDER BY g.n) AS replaced
+            FROM jsonb_array_elements_text(k.retired) WITH ORDINALITY AS g(memory_id, n) JOIN fl_read_memories r ON r.tenant = k.tenant AND r.memory_id = g.memory_id) x ON true`.execute(this.db)
       ).rows;
     }
     // Every text in one call: each version whole, then its passages (see passageTexts).
