@@ -5,8 +5,8 @@
  *   (a rebuild is one transaction, or builds beside the live tables and swaps them in one), and a
  *   rebuild run to its end afterwards gives them back again.
  * - `factledger erase --all` of a tenant of many memories: after each kill the log's chain
- *   verifies and the tenant's memories are either all there or all gone (an erasure is one
- *   transaction); the erasure run to its end afterwards leaves none of them, and the chain holds.
+ *   verifies and, once the read models caught up, the tenant's memories are either all there or
+ *   all gone (an erasure is one transaction in the log); the erasure run to its end afterwards leaves none of them, and the chain holds.
  * Then the store checks of the crash cells over the other tenant's writes (checks.ts).
  */
 import { spawn } from 'node:child_process';
@@ -92,7 +92,12 @@ export async function halfwayCell(kills: number, seed = 11): Promise<HalfwayCell
 
     // The erasure: how long the CLI takes to start (erasing a tenant with nothing), then killed
     // at random moments after that, while it erases.
-    const leaving = async (): Promise<number> => Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM fl_memories WHERE tenant = 'leaving'`.execute(handle.database.db)).rows[0]!.n);
+    // Counted once the read models have applied what the log holds: an erasure is one transaction
+    // in the log, and the read models follow its MemoryErased events page by page, like any change.
+    const leaving = async (): Promise<number> => {
+      await handle.runner.catchUp();
+      return Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM fl_memories WHERE tenant = 'leaving'`.execute(handle.database.db)).rows[0]!.n);
+    };
     const all = await leaving();
     const idle = await runCli(['erase', '--tenant', 'nobody', '--all'], env, null);
     for (let k = 0; k < kills; k++) {

@@ -74,7 +74,10 @@ describe('OpenAiChatModel against a local chat-completions server', () => {
   });
 
   it('types every failure: an error status, a malformed body, a timeout, a closed port', async () => {
-    const model = new OpenAiChatModel({ baseUrl: base, model: 'm', timeoutMs: 200, maxRetries: 0 });
+    // A timeout far above any answer here, except for the one case that waits for it: on a
+    // loaded machine a prompt answer can take longer than the short timeout of that case.
+    const model = new OpenAiChatModel({ baseUrl: base, model: 'm', timeoutMs: 10_000, maxRetries: 0 });
+    const impatient = new OpenAiChatModel({ baseUrl: base, model: 'm', timeoutMs: 200, maxRetries: 0 });
     reply = () => ({ status: 503, body: 'overloaded' });
     const error = await ask(model).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LlmServiceError);
@@ -82,7 +85,7 @@ describe('OpenAiChatModel against a local chat-completions server', () => {
     reply = () => ({ status: 200, body: '{"choices":[]}' });
     await expect(ask(model)).rejects.toBeInstanceOf(LlmBadResponseError);
     reply = () => ({ ...ok('late'), delayMs: 1000 });
-    await expect(ask(model)).rejects.toBeInstanceOf(LlmTimeoutError);
+    await expect(ask(impatient)).rejects.toBeInstanceOf(LlmTimeoutError);
     const closed = await ask(new OpenAiChatModel({ baseUrl: 'http://127.0.0.1:1', model: 'm', maxRetries: 0 })).catch((e: unknown) => e);
     expect(closed).toBeInstanceOf(LlmUnreachableError);
     expect(closed).toMatchObject({ code: 'llm_service_unreachable', url: 'http://127.0.0.1:1/v1/chat/completions' });
