@@ -114,10 +114,10 @@ export function namesSpeaker(query: string, speaker: string | null): boolean {
  * the user's own message (R10): its "I" is the user, and the assistant's replies about the
  * user's project say what the user did only at second hand. A user's turn is one recorded as
  * the user's that is no agent's turn by its label (@factledger/domain `agentTurn`: "assistant: …")
- * and opens with no other name.
+ * and opens with no other name. `firstPerson` defaults to the query's own wording; a side of a
+ * pair takes its whole question's (query-hygiene.ts, `CleanQuery.firstPerson`).
  */
-export function speakerOfQuery(query: string): (memory: { text: string; speaker: string }) => boolean {
-  const firstPerson = speaksInFirstPerson(query);
+export function speakerOfQuery(query: string, firstPerson = speaksInFirstPerson(query)): (memory: { text: string; speaker: string }) => boolean {
   return ({ text, speaker }) => {
     const label = speakerLabel(text);
     if (namesSpeaker(query, label)) return true;

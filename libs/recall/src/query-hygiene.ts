@@ -31,6 +31,13 @@ export interface CleanQuery {
    * words only narrow a search together.
    */
   distinctive: string[];
+  /**
+   * Per part, whether it asks in the first person (`speaksInFirstPerson`). A side of a pair the
+   * question relates is a clause of that question and speaks as it does: "How many weeks do I have
+   * between finishing the transaction features and the final deadline?" asks about the user's own
+   * deadline on both sides, though neither side says "I".
+   */
+  firstPerson: boolean[];
 }
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -42,7 +49,11 @@ export function cleanQuery(message: string, options: HygieneOptions = {}): Clean
     text = text.replace(new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(term.trim())}(?=$|[^\\p{L}\\p{N}])`, 'giu'), '$1');
   }
   text = text.replace(/\s+/g, ' ').replace(/^[\s,;:—–-]+/, '').trim();
-  return { text, parts: splitIntents(text), terms: contentTerms(text), distinctive: distinctiveTerms(text) };
+  const parts = splitIntents(text);
+  // The whole question leads its sides (see `splitIntents`); separate questions each speak for themselves.
+  const sidesOfOne = parts[0] === text && speaksInFirstPerson(text);
+  const firstPerson = parts.map((part) => sidesOfOne || speaksInFirstPerson(part));
+  return { text, parts, terms: contentTerms(text), distinctive: distinctiveTerms(text), firstPerson };
 }
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}_./:@-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;

@@ -61,4 +61,13 @@ describe('a question in the first person', () => {
   it('does not, when "I" is only part of a word or a name, or the question asks of someone else', () => {
     expect(['What did Caroline paint?', 'Where does Mia live?', 'Is iOS 17 supported?', 'Which myth did we read?', 'Tell me the port'].some(speaksInFirstPerson)).toBe(false);
   });
+
+  it('holds for both sides of a pair its question relates, and for each of several questions on its own', () => {
+    // The sides say no "I", but they are clauses of the user's own question.
+    const pair = cleanQuery('How many weeks do I have between finishing the transaction features and the final deployment deadline?');
+    expect(pair.parts).toEqual([pair.text, 'finishing the transaction features', 'the final deployment deadline']);
+    expect(pair.firstPerson).toEqual([true, true, true]);
+    expect(cleanQuery('What is the difference between the staging cluster and the production one?').firstPerson).toEqual([false, false, false]);
+    expect(cleanQuery('Where do I live now? And which port does the API use?').firstPerson).toEqual([true, false]);
+  });
 });

@@ -240,6 +240,23 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     expect(untraced.pool.some((p: any) => p.scores.speakerNamedInQuery)).toBe(false);
   });
 
+  it('reads both sides of a pair a first-person question relates as asked by the user, though neither side says "I"', async () => {
+    const [ready] = await tell('selfpair', ['user: I got the staging database running on Friday, built from our migrations.'], 60_000);
+    const [review] = await tell('selfpair', ['user: The launch review with the whole team is set for May 20.'], 60_000);
+    const replies = [
+      'assistant: Before the launch review, share the launch review agenda, so the launch review covers every open risk the team knows of.',
+      'assistant: A launch review goes well when the launch review checklist is done a week before the launch review itself.',
+      'assistant: For the launch review, invite the whole team and write down what the launch review decides.',
+    ];
+    await tell('selfpair', replies, 60_000);
+    await indexer.catchUp();
+    const question = 'How many days do I have between setting up the staging database and the launch review?';
+    const context = await recall.assemble('selfpair', { query: question, budgetTokens: 100 });
+    expect(context.items.slice(0, 2).map((i) => i.memoryId).sort()).toEqual([ready, review].sort());
+    const trace = (await recall.trace('selfpair', context.traceId)) as Record<string, any>;
+    expect(trace.query.parts).toEqual([question, 'setting up the staging database', 'the launch review']);
+  });
+
   it('keeps no pending list on the lexical indexes, so that a query never scans one first', async () => {
     const options = await sql<{ name: string; options: string[] | null }>`
       SELECT relname AS name, reloptions AS options FROM pg_class WHERE relname IN ('fl_recall_index_stems', 'fl_recall_index_trigrams') ORDER BY relname`.execute(

@@ -185,7 +185,7 @@ export class Recall {
     // Candidate pool, per sub-query (side by side). Per sub-query, each version once; across them,
     // each version with its best scores (what the trace and the items show).
     const finds = await stage('pool', () => settled(hygiene.parts.map((part, i) => this.candidatePool.find(tenant, at, part, vectors[i]!, hygiene, i === 0))));
-    const parts = finds.map((statements, i) => this.rank(hygiene.parts[i]!, statements));
+    const parts = finds.map((statements, i) => this.rank(hygiene.parts[i]!, hygiene.firstPerson[i]!, statements));
     const pool = byBest(parts.flatMap((p) => [...p.found.values()]));
     const candidates = [...pool.values()];
 
@@ -384,7 +384,7 @@ export class Recall {
    * BM25 they lend each other, whether the query names their speaker, their fused scores and which
    * are relevant (and why).
    */
-  private rank(text: string, statements: Finds[]): Part {
+  private rank(text: string, firstPerson: boolean, statements: Finds[]): Part {
     const found = byBest(statements.flatMap((f) => f.rows));
     const adjacency: Adjacency = { before: new Map(), after: new Map() };
     for (const r of statements.flatMap((f) => f.rows)) {
@@ -396,7 +396,7 @@ export class Recall {
     const stems = statements.find((f) => f.stems)?.stems ?? [];
     const queryIdf = stems.reduce((sum, s) => sum + s.idf, 0);
     const context = neighbourContext(found, adjacency, this.weights);
-    const namesItsSpeaker = speakerOfQuery(text);
+    const namesItsSpeaker = speakerOfQuery(text, firstPerson);
     const ranked = new Map<string, Ranked & { text: string }>();
     for (const r of found.values()) {
       ranked.set(r.memory_id, {
