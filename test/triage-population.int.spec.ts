@@ -18,64 +18,11 @@ import {
   PopulationTriage,
   RuleJudge,
   TriageControlsFailedError,
+  TriageCountMismatchError,
   TriageStaleError,
 } from '@factledger/ledger';
 import { createTestDatabase, type TestDatabase } from '@factledger/store';
-
-type Truth = 'keep' | 'quarantine' | 'retype:profile' | 'retype:preference';
-
-const NAMES = ['Minji', 'Jisoo', 'Hana', 'Seojun', 'Alex', 'Sam', 'Noor', 'Ravi', 'Lena', 'Tomas', 'Yuna', 'Kai', 'Ines', 'Omar', 'Mira', 'Jonas'];
-const CITIES = ['Seoul', 'Busan', 'Daejeon', 'Incheon', 'Lisbon', 'Berlin', 'Osaka', 'Toronto', 'Austin', 'Daegu', 'Jeju', 'Gwangju'];
-const THINGS = ['the login page', 'my resume', 'the build script', 'this regex', 'the dinner plan', 'my cover letter', 'the SQL query', 'the budget'];
-const FOODS = ['spicy ramen', 'kimchi stew', 'sourdough bread', 'green tea', 'dark chocolate', 'tteokbokki', 'mango sorbet', 'black coffee'];
-
-/** Templates of what the old extractor stored as "milestone", with what a careful reviewer would say. */
-const TEMPLATES: [Truth, (n: string, c: string, t: string, f: string, i: number) => string][] = [
-  ['keep', (n, c, _t, _f, i) => `I got the job offer from the ${c} office today, ${n}! Offer number ${i}.`],
-  ['keep', (n, c, _t, _f, i) => `We got engaged in ${c} last night, I still can't believe it, ${n}. Day ${i}.`],
-  ['keep', (n, c, _t, _f, i) => `I graduated from ${c} University today after ${3 + (i % 5)} years!`],
-  ['keep', (n, c, _t, _f, i) => `I want to build a life with you, ${n}, maybe somewhere like ${c}, in ${2027 + (i % 40)}.`],
-  ['keep', (n, c, _t, _f, i) => `Our baby ${n} was born this morning in ${c}, ${2 + (i % 3)} kilos.`],
-  ['keep', (_n, c, _t, _f, i) => `I finally bought my first apartment in ${c}, unit ${100 + i}.`],
-  ['quarantine', (n, _c, _t, _f, i) => `haha ok ${n} ${i}`],
-  ['quarantine', (n, _c, _t, _f, i) => `Thanks ${n}, that fixed it #${i}`],
-  ['quarantine', (n, _c, _t, _f, i) => `ok sounds good ${n} (${i})`],
-  ['quarantine', (n, c, _t, _f, i) => `What time is it in ${c} right now, ${n}? (${i})`],
-  ['quarantine', (n, _c, t, _f, i) => `Can you help me fix ${t}, ${n}? try ${i}`],
-  ['quarantine', (n, _c, _t, _f, i) => `*${n} smiles softly and leans closer* (${i})`],
-  ['quarantine', (n, _c, _t, _f, i) => `*laughs and looks away from ${n}* ${i}`],
-  ['retype:profile', (_n, c, _t, _f, i) => `I moved to ${c} last week, flat ${i}.`],
-  ['retype:profile', (n, _c, _t, _f, i) => `My email address is ${n.toLowerCase()}${i}@mail.example.`],
-  ['retype:preference', (_n, _c, _t, f, i) => `I like ${f} number ${i}.`],
-];
-
-function population(size: number): { text: string; truth: Truth }[] {
-  const out: { text: string; truth: Truth }[] = [];
-  const seen = new Set<string>();
-  for (let i = 0; out.length < size; i++) {
-    const [truth, make] = TEMPLATES[i % TEMPLATES.length]!;
-    let text = make(NAMES[i % NAMES.length]!, CITIES[(i * 7) % CITIES.length]!, THINGS[(i * 3) % THINGS.length]!, FOODS[(i * 5) % FOODS.length]!, i);
-    // The old pipeline wrote its label into a quarter of the texts; the judge must never see it.
-    if (i % 4 === 0) text = `[MILESTONE:love] ${text}`;
-    if (seen.has(text)) continue;
-    seen.add(text);
-    out.push({ text, truth });
-  }
-  return out;
-}
-
-const CONTROLS = [
-  { text: 'I got the job offer from the Busan office today!', expect: 'keep' },
-  { text: 'We got married last Saturday in Jeju.', expect: 'keep' },
-  { text: 'I want to spend the rest of my life with you.', expect: 'keep' },
-  { text: 'haha ok', expect: 'quarantine' },
-  { text: 'Thanks, that helped!', expect: 'quarantine' },
-  { text: 'Where did I put my keys?', expect: 'quarantine' },
-  { text: '*smiles and leans closer*', expect: 'quarantine' },
-  { text: '[MILESTONE:love] ok cool', expect: 'quarantine' },
-  { text: 'I moved to Daegu last month.', expect: 'retype:profile' },
-  { text: 'I like iced americano.', expect: 'retype:preference' },
-];
+import { milestonePopulation as population, TRIAGE_CONTROLS as CONTROLS, type Truth } from '../bench/triage-population';
 
 describe('population triage of 2,000+ planted milestones (rule judge, PGlite)', () => {
   let database: TestDatabase;
@@ -166,13 +113,23 @@ describe('population triage of 2,000+ planted milestones (rule judge, PGlite)', 
     expect(retyped.every((m) => m.originalType === 'milestone')).toBe(true);
     expect((await handle.reader.population('other', { type: 'milestone', status: 'active' })).length).toBe(1);
 
-    // The same file again: every memory it names has changed since it was frozen.
-    await expect(triage.apply(JSON.parse(readFileSync(file, 'utf8')))).rejects.toBeInstanceOf(TriageStaleError);
+    // The same file again (an apply whose answer was lost, run once more): its batch is in the
+    // log, so it is answered from there, checked, and nothing is appended. Found by the
+    // reliability suite: it was refused as stale, its memories changed by its own batch.
+    const head = await handle.store.head();
+    const again = await triage.apply(JSON.parse(readFileSync(file, 'utf8')));
+    expect(again).toMatchObject({ replayed: true, position: applied.position, observed: applied.observed, counts: frozen.counts, changed: [] });
+    expect(await handle.store.head()).toBe(head);
+    // Under another batch label it is a new apply, and every memory it names has changed since it was frozen.
+    await expect(triage.apply(JSON.parse(readFileSync(file, 'utf8')), { batch: 'another' })).rejects.toBeInstanceOf(TriageStaleError);
 
     console.log(`dry run ${JSON.stringify(dry.counts)}; applied ${applied.ops.length} changes in one append at position ${applied.position}; count check ${JSON.stringify(applied.observed)}`);
     const rolled = await triage.rollback('t', applied.batch);
     expect(rolled.items.length).toBe(applied.ops.length);
     const restored = await handle.reader.population('t', { type: 'milestone', status: 'active' });
     expect(restored.length).toBe(truth.size);
+    // Once rolled back, the file's batch no longer shows in the store: run again, it says so.
+    await expect(triage.apply(JSON.parse(readFileSync(file, 'utf8')))).rejects.toBeInstanceOf(TriageCountMismatchError);
+    expect(await handle.store.head()).toBe(rolled.position);
   }, 300_000);
 });

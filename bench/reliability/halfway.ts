@@ -7,15 +7,26 @@
  * - `factledger erase --all` of a tenant of many memories: after each kill the log's chain
  *   verifies and, once the read models caught up, the tenant's memories are either all there or
  *   all gone (an erasure is one transaction in the log); the erasure run to its end afterwards leaves none of them, and the chain holds.
+ * - `factledger triage apply` of a frozen verdicts file, then `factledger triage rollback` of its
+ *   batch (a population of planted "milestones", judged by the offline rules), round after round,
+ *   each killed once: after each kill the population is either as before or exactly as judged,
+ *   and each run again to its end gives the judged state, then the state before.
  * Then the store checks of the crash cells over the other tenant's writes (checks.ts).
  */
 import { spawn } from 'node:child_process';
-import { createLedger, loadConfig } from '@factledger/ledger';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLedger, type FrozenVerdicts, type LedgerHandle, loadConfig } from '@factledger/ledger';
 import { createTestDatabase } from '@factledger/store';
 import { sql } from 'kysely';
 import { Rng } from '../stats';
+import { milestonePopulation, TRIAGE_CONTROLS } from '../triage-population';
 import { type AcknowledgedWrite, checkStore } from './checks';
 import { CLI } from './server-process';
+
+/** Memories of the population the triage judges. */
+const TRIAGE_MEMBERS = 1_040;
 
 export interface HalfwayCellResult {
   cell: string;
@@ -25,6 +36,10 @@ export interface HalfwayCellResult {
   erasureKills: number;
   memories: number;
   erased: number;
+  applyKills: number;
+  rollbackKills: number;
+  /** Memories the triage's batch changed (quarantined or retyped). */
+  triaged: number;
   events: number;
   ms: number;
   violations: string[];
@@ -45,6 +60,24 @@ async function runCli(args: string[], env: Record<string, string>, killAfterMs: 
   return { ms: Date.now() - started, code, killed: killed && code === null, output };
 }
 
+/**
+ * `args` run once, SIGKILLed at a random moment in the `spreadMs` after the CLI's start-up
+ * (`idleMs`, measured by a run with nothing to do), while it works; a run may also end first.
+ * After it the log's chain must verify.
+ */
+async function killedOnce(
+  args: string[],
+  env: Record<string, string>,
+  at: { idleMs: number; spreadMs: number; rng: Rng },
+  handle: LedgerHandle,
+  violations: string[],
+): Promise<{ ms: number; killed: boolean }> {
+  const run = await runCli(args, env, Math.round(at.idleMs * (0.8 + 0.4 * at.rng.next()) + at.spreadMs * at.rng.next()));
+  const verified = await handle.store.verify();
+  if (!verified.ok) violations.push(`after \`factledger ${args.join(' ')}\` ${run.killed ? 'killed' : 'ended'} at ${run.ms} ms the chain breaks at ${verified.position}: ${verified.message}`);
+  return run;
+}
+
 export async function halfwayCell(kills: number, seed = 11): Promise<HalfwayCellResult> {
   const started = Date.now();
   const rng = new Rng(seed);
@@ -57,6 +90,9 @@ export async function halfwayCell(kills: number, seed = 11): Promise<HalfwayCell
   let erasureKills = 0;
   let memories = 0;
   let erased = 0;
+  let applyKills = 0;
+  let rollbackKills = 0;
+  let triaged = 0;
   try {
     // Two tenants: one kept (its writes must read back at the end), one to erase whole.
     for (const [tenant, batches] of [['kept', 10], ['leaving', 10]] as const) {
@@ -101,9 +137,7 @@ export async function halfwayCell(kills: number, seed = 11): Promise<HalfwayCell
     const all = await leaving();
     const idle = await runCli(['erase', '--tenant', 'nobody', '--all'], env, null);
     for (let k = 0; k < kills; k++) {
-      const run = await runCli(['erase', '--tenant', 'leaving', '--all'], env, Math.round(idle.ms * (0.8 + 0.4 * rng.next()) + 2500 * rng.next()));
-      const verified = await handle.store.verify();
-      if (!verified.ok) violations.push(`after an erasure ${run.killed ? 'killed' : 'ended'} at ${run.ms} ms the chain breaks at ${verified.position}: ${verified.message}`);
+      const run = await killedOnce(['erase', '--tenant', 'leaving', '--all'], env, { idleMs: idle.ms, spreadMs: 2500, rng }, handle, violations);
       const left = await leaving();
       if (left !== 0 && left !== all) violations.push(`after an erasure killed at ${run.ms} ms, ${left} of the tenant's ${all} memories are left: half an erasure`);
       if (!run.killed) break;
@@ -115,9 +149,73 @@ export async function halfwayCell(kills: number, seed = 11): Promise<HalfwayCell
     if (left !== 0) violations.push(`the erasure run to its end left ${left} memories of the tenant`);
     erased = all;
 
+    // The triage of a population (R19): judged and frozen by the CLI, then its apply and its
+    // rollback killed at random moments. Each writes its changes as one append, so after each kill
+    // the population is either as judged or as before, never some of it.
+    const dir = mkdtempSync(join(tmpdir(), 'fl-halfway-'));
+    const population = milestonePopulation(TRIAGE_MEMBERS);
+    for (let i = 0; i < population.length; i += 260) {
+      await handle.ledger.writeMany('triaged', population.slice(i, i + 260).map((m) => ({ assert: { text: m.text, type: 'milestone', speaker: 'user' } })));
+    }
+    memories += population.length;
+    writeFileSync(join(dir, 'controls.json'), JSON.stringify(TRIAGE_CONTROLS));
+    const verdictsFile = join(dir, 'verdicts.json');
+    const judged = await runCli(['triage', 'judge', '--tenant', 'triaged', '--type', 'milestone', '--controls', join(dir, 'controls.json'), '--out', verdictsFile], env, null);
+    if (judged.code !== 0) throw new Error(`factledger triage judge failed: ${judged.output.slice(-500)}`);
+    const frozen = JSON.parse(readFileSync(verdictsFile, 'utf8')) as FrozenVerdicts;
+    const judgedAs = { quarantined: frozen.counts.quarantine, retyped: Object.values(frozen.counts.retype).reduce((a, b) => a + b, 0) };
+    if (judgedAs.quarantined === 0 || judgedAs.retyped === 0) throw new Error(`the judge changed too little to test: ${JSON.stringify(frozen.counts)}`);
+    const triagedNow = async (): Promise<{ quarantined: number; retyped: number }> => {
+      await handle.runner.catchUp();
+      const { rows } = await sql<{ quarantined: number; retyped: number }>`
+        SELECT count(*) FILTER (WHERE status = 'quarantined')::int AS quarantined, count(*) FILTER (WHERE type <> original_type)::int AS retyped
+        FROM fl_memories WHERE tenant = 'triaged'`.execute(handle.database.db);
+      return rows[0]!;
+    };
+    const untouched = { quarantined: 0, retyped: 0 };
+    const same = (a: { quarantined: number; retyped: number }, b: { quarantined: number; retyped: number }): boolean => a.quarantined === b.quarantined && a.retyped === b.retyped;
+    const dryRun = await runCli(['triage', 'apply', verdictsFile, '--dry-run'], env, null);
+    // A rollback of a batch nobody applied ends right after the CLI's start-up.
+    const noBatch = await runCli(['triage', 'rollback', 'no-such-batch', '--tenant', 'triaged'], env, null);
+    const halfBatch = (what: string, run: { ms: number; killed: boolean }, now: { quarantined: number; retyped: number }): void => {
+      if (!same(now, untouched) && !same(now, judgedAs)) violations.push(`after a triage ${what} ${run.killed ? 'killed' : 'ended'} at ${run.ms} ms the population shows ${JSON.stringify(now)}, neither before nor as judged (${JSON.stringify(judgedAs)}): half a batch`);
+    };
+    // Each round applies the file under a batch label of its own (after a rollback its memories
+    // are as they were frozen again), killed once, then run to its end; then rolls it back the same way.
+    for (let k = 0; k < kills; k++) {
+      const batch = `halfway-triage-${k}`;
+      const apply = ['triage', 'apply', verdictsFile, '--batch', batch];
+      const applyRun = await killedOnce(apply, env, { idleMs: dryRun.ms, spreadMs: 1500, rng }, handle, violations);
+      halfBatch('apply', applyRun, await triagedNow());
+      if (applyRun.killed) applyKills++;
+      // Run to its end: a batch that landed before the kill is answered as already applied.
+      const applied = await runCli(apply, env, null);
+      if (applied.code !== 0) violations.push(`a triage apply run again after ${applyRun.killed ? 'a kill' : 'its end'} failed: ${applied.output.slice(-500)}`);
+      if (!same(await triagedNow(), judgedAs)) violations.push(`a triage apply run to its end left ${JSON.stringify(await triagedNow())}, not as judged`);
+      const rollback = ['triage', 'rollback', batch, '--tenant', 'triaged'];
+      const rollbackRun = await killedOnce(rollback, env, { idleMs: noBatch.ms, spreadMs: 600, rng }, handle, violations);
+      halfBatch('rollback', rollbackRun, await triagedNow());
+      if (rollbackRun.killed) rollbackKills++;
+      const rolled = await runCli(rollback, env, null);
+      if (rolled.code !== 0) violations.push(`a triage rollback run again after ${rollbackRun.killed ? 'a kill' : 'its end'} failed: ${rolled.output.slice(-500)}`);
+      if (!same(await triagedNow(), untouched)) violations.push(`a triage rollback run to its end left ${JSON.stringify(await triagedNow())}`);
+    }
+    triaged = judgedAs.quarantined + judgedAs.retyped;
+
     const findings = await checkStore(handle, acknowledged);
     violations.push(...findings.violations);
-    return { cell: 'rebuild and erasure killed half-way', backend: 'postgres', kills: rebuildKills + erasureKills, rebuildKills, erasureKills, memories, erased, events: findings.events, ms: Date.now() - started, violations };
+    return {
+      cell: 'rebuild, erasure, triage apply and rollback killed half-way',
+      backend: 'postgres',
+      kills: rebuildKills + erasureKills + applyKills + rollbackKills,
+      rebuildKills,
+      erasureKills,
+      applyKills,
+      rollbackKills,
+      memories,
+      erased,
+      triaged,
+      events: findings.events, ms: Date.now() - started, violations };
   } finally {
     await handle.close();
     await database.close();

@@ -56,6 +56,21 @@ describe.each(testBackends())('The log hash chain on %s', (backend) => {
     expect(await store.verify({ pageSize: 3 })).toMatchObject({ ok: true, events: 8 });
   });
 
+  it('leaves an event committed after its own seal to the next seal: not chained yet is not inserted behind its back', async () => {
+    // An append that commits between verify's seal and its walk: one running beside it, or one
+    // whose client was killed mid-statement while its server finished it (found by the
+    // reliability suite's half-way cell, a triage apply killed as it wrote).
+    const seal = store.seal.bind(store);
+    store.seal = async (options) => {
+      const sealed = await seal(options);
+      await store.append(ctx(), [{ streamId: 'beside', expectedVersion: 'no-stream', events: [ev(88)] }]);
+      return sealed;
+    };
+    expect(await store.verify()).toMatchObject({ ok: true, events: 6, headPosition: positions.at(-1) });
+    store.seal = seal;
+    expect(await store.verify()).toMatchObject({ ok: true, events: 7 });
+  });
+
   it('finds a sealed event whose data, actor or time was changed', async () => {
     for (const change of [sql`data = '{"n": 99}'::jsonb`, sql`actor = 'someone-else'`, sql`recorded_at = recorded_at + interval '1 second'`]) {
       await store.seal();

@@ -222,14 +222,16 @@ export class PostgresEventStore implements EventStore {
    * Seals what is not sealed yet, then walks the chain in position order, a page at a time, beside
    * the events: each event's content hash against its row as it stands now, each link against
    * sha256(previous hash || content hash), a chain row without its event (deleted), an event
-   * without a chain row before sealed ones (inserted). Stops at the first that fails.
+   * without a chain row before sealed ones (inserted), up to the last sealed event. Stops at the
+   * first that fails.
    */
   async verify(options: { pageSize?: number } = {}): Promise<LogVerification> {
     const pageSize = options.pageSize ?? 5000;
     await this.seal({ pageSize });
-    const last = Number(
-      (await sql<{ last: string | null }>`SELECT greatest((SELECT max(global_position) FROM fl_event_chain), (SELECT max(global_position) FROM fl_events)) AS last`.execute(this.db)).rows[0]!.last ?? 0,
-    );
+    // The walk ends at the last sealed event. An event after it committed after the seal above
+    // (an append that was running beside it, or one whose client died mid-statement and whose
+    // server finished it): not yet chained, not tampered with; the next seal chains it.
+    const last = Number((await sql<{ last: string | null }>`SELECT max(global_position) AS last FROM fl_event_chain`.execute(this.db)).rows[0]!.last ?? 0);
     // What each rewritten row must say now, as its (latest) erasure recorded it. Those erasure
     // events are themselves checked below, like every other event.
     const redacted = new Map<number, string>();
@@ -247,8 +249,8 @@ export class PostgresEventStore implements EventStore {
         SELECT coalesce(c.global_position, e.global_position) AS position, c.global_position IS NOT NULL AS sealed, e.global_position IS NOT NULL AS present,
           s.salt IS NOT NULL AS salted, c.hash, c.content_hash,
           sha256(coalesce(s.salt, ''::bytea) || fl_event_content(e.global_position, e.tenant, e.stream_id, e.stream_version, e.event_id, e.type, e.data, e.command_id, e.causation_id, e.correlation_id, e.batch, e.recorded_at, e.actor)) AS content_now
-        FROM (SELECT * FROM fl_event_chain WHERE global_position > ${from} AND global_position <= ${from + pageSize}) c
-        FULL JOIN (SELECT * FROM fl_events WHERE global_position > ${from} AND global_position <= ${from + pageSize}) e ON e.global_position = c.global_position
+        FROM (SELECT * FROM fl_event_chain WHERE global_position > ${from} AND global_position <= ${Math.min(from + pageSize, last)}) c
+        FULL JOIN (SELECT * FROM fl_events WHERE global_position > ${from} AND global_position <= ${Math.min(from + pageSize, last)}) e ON e.global_position = c.global_position
         LEFT JOIN fl_event_salts s ON s.global_position = coalesce(c.global_position, e.global_position)
         ORDER BY 1`.execute(this.db);
       for (const row of page.rows) {

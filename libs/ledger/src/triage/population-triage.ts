@@ -222,18 +222,26 @@ export class PopulationTriage {
       else if (v.action !== 'keep') ops.push({ memoryId: v.memoryId, action: v.action, ...(v.type ? { type: v.type } : {}) });
     }
     const unchanged = new Set(changed.map((c) => c.memoryId));
-    return { tenant: f.tenant, batch: options.batch ?? `triage:${f.checksum.slice(0, 12)}`, counts: countVerdicts(f.verdicts.filter((v) => !unchanged.has(v.memoryId))), changed, ops };
+    return { tenant: f.tenant, batch: options.batch ?? defaultBatch(f), counts: countVerdicts(f.verdicts.filter((v) => !unchanged.has(v.memoryId))), changed, ops };
   }
 
   /** Writes the file's quarantines and retypes as one batch, in one append, then checks the store against the file. */
   async apply(json: unknown, options: { batch?: string; skipChanged?: boolean } = {}): Promise<TriageApplied> {
     const f = readFrozen(json);
-    const plan = await this.planFrozen(f, options);
-    if (plan.changed.length && !options.skipChanged) throw new TriageStaleError(plan.changed.length, plan.changed.slice(0, 3).map((c) => `${c.memoryId}: ${c.why}`));
+    const batch = options.batch ?? defaultBatch(f);
+    const commandId = `${batch}:${f.checksum}`;
+    // An apply that landed before its answer was lost (the process killed, the connection cut):
+    // the file is the same, the memories it named have changed by its own batch, so a new plan
+    // would call them stale. It is answered from its batch in the log instead, and checked.
+    const landed = (await this.deps.store.readBatch(f.tenant, batch)).filter((e) => e.commandId === commandId);
+    const plan = landed.length ? planApplied(f, batch, landed) : await this.planFrozen(f, options);
+    if (!landed.length && plan.changed.length && !options.skipChanged) throw new TriageStaleError(plan.changed.length, plan.changed.slice(0, 3).map((c) => `${c.memoryId}: ${c.why}`));
     const ops: LedgerOp[] = plan.ops.map((o) =>
       o.action === 'quarantine' ? { quarantine: { memoryId: o.memoryId, reason: `triage ${plan.batch}: judged by ${f.judge}` } } : { retype: { memoryId: o.memoryId, type: o.type } },
     );
-    const written = await this.deps.ledger.writeMany(f.tenant, ops, { batch: plan.batch, commandId: `${plan.batch}:${f.checksum}` });
+    const written = landed.length
+      ? { position: Math.max(...landed.map((e) => e.globalPosition)), replayed: true }
+      : await this.deps.ledger.writeMany(f.tenant, ops, { batch: plan.batch, commandId });
     const after = new Map((await this.deps.reader.memories(f.tenant, plan.ops.map((o) => o.memoryId))).map((m) => [m.memoryId, m]));
     const observed: TriageApplied['observed'] = { quarantined: 0, retyped: {} };
     for (const o of plan.ops) {
@@ -260,4 +268,20 @@ export class PopulationTriage {
     if (byRef.size !== items.length || items.some((i) => !byRef.has(i.ref))) throw new Error(`judge ${judge.name} answered ${byRef.size} of ${items.length} items`);
     return byRef;
   }
+}
+
+const defaultBatch = (f: FrozenVerdicts): string => `triage:${f.checksum.slice(0, 12)}`;
+
+/** The plan an apply of this file carried out, read from its batch's events: the verdicts of the memories they changed. */
+function planApplied(f: FrozenVerdicts, batch: string, events: readonly { data: unknown }[]): TriagePlan {
+  const touched = new Set(events.map((e) => (e.data as { memoryId?: string }).memoryId));
+  const changed: TriagePlan['changed'] = [];
+  const ops: TriagePlan['ops'] = [];
+  for (const v of f.verdicts) {
+    if (v.action === 'keep') continue;
+    if (touched.has(v.memoryId)) ops.push({ memoryId: v.memoryId, action: v.action, ...(v.type ? { type: v.type } : {}) });
+    else changed.push({ memoryId: v.memoryId, why: `left out when batch ${batch} was applied` });
+  }
+  const left = new Set(changed.map((c) => c.memoryId));
+  return { tenant: f.tenant, batch, counts: countVerdicts(f.verdicts.filter((v) => !left.has(v.memoryId))), changed, ops };
 }
