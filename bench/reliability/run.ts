@@ -13,7 +13,7 @@
  * FL_RELIABILITY_KILLS the kills per crash cell (the scale's by default). Exit 1 when any cell found a
  * violation. The last line is a jest-style count for .ci/run: `{"numPassedTests":…}`.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CrashLog, crashCell } from './crash';
@@ -59,6 +59,18 @@ function markdownOf(cells: Cell[], scale: string): string {
   return `${lines.join('\n')}\n\n(scale ${scale}; ${cpus().length} cores, Node ${process.version})\n`;
 }
 
+/** The published results' cells, each with the day it ran (the first full run's, 2026-12-06 at 01:12 UTC, where none is given). */
+function publishedCells(file: string): Cell[] {
+  if (!existsSync(file)) return [];
+  const cells = (JSON.parse(readFileSync(file, 'utf8')) as { cells: Cell[] }).cells;
+  return cells.map((c) => ({ ...c, ranOn: c.ranOn ?? '2026-12-06 (first full run)' }));
+}
+
+/** Which cell a row is, whatever its title says today: the harness's name for it. */
+function cellKey(c: Cell): string {
+  return c.cell.startsWith('server killed') ? 'crash-server' : c.cell.startsWith('worker killed') ? 'crash-worker' : /half-way/.test(c.cell) ? 'halfway' : c.cell;
+}
+
 async function main(): Promise<void> {
   const scale = (process.env.FL_RELIABILITY_SCALE ?? 'full') as keyof typeof SCALES;
   if (!(scale in SCALES)) throw new Error(`FL_RELIABILITY_SCALE must be one of ${Object.keys(SCALES).join(', ')}`);
@@ -79,7 +91,7 @@ async function main(): Promise<void> {
     }
   }
   if (native && wanted('halfway')) {
-    process.stderr.write(`== rebuild and erasure killed half-way (postgres, ${kills} kills each)\n`);
+    process.stderr.write(`== rebuild, erasure, triage apply and rollback killed half-way (postgres, ${kills} kills each)\n`);
     cells.push({ ...(await halfwayCell(kills)) });
   }
   if (wanted('fuzz')) {
@@ -106,9 +118,17 @@ async function main(): Promise<void> {
     cells.push({ ...(await faultsCell()) });
   }
   const failed = cells.filter((c) => c.violations.length > 0);
-  const markdown = markdownOf(cells, scale);
-  const result = { scale, machine: { cpus: cpus().length, node: process.version }, cells, markdown };
+  const ranOn = `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  for (const c of cells) c.ranOn = ranOn;
   const out = scale === 'full' ? join(ROOT, 'bench', 'results') : mkdtempSync(join(tmpdir(), 'fl-reliability-'));
+  // A full run of some cells (FL_RELIABILITY_CELLS) replaces their rows in the published results
+  // and keeps the others, each row with the day it ran.
+  const published = scale === 'full' && only ? publishedCells(join(out, 'reliability.json')) : [];
+  const sameRow = (a: Cell, b: Cell): boolean => a.backend === b.backend && cellKey(a) === cellKey(b);
+  const kept = published.filter((old) => !cells.some((c) => sameRow(c, old)));
+  const shown = [...kept, ...cells];
+  const markdown = markdownOf(shown, scale);
+  const result = { scale, machine: { cpus: cpus().length, node: process.version }, cells: shown, markdown };
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'reliability.json'), `${JSON.stringify(result, null, 1)}\n`);
   if (scale === 'full') {
