@@ -125,8 +125,7 @@ async function main(): Promise<void> {
   // and keeps the others, each row with the day it ran.
   const published = scale === 'full' && only ? publishedCells(join(out, 'reliability.json')) : [];
   const sameRow = (a: Cell, b: Cell): boolean => a.backend === b.backend && cellKey(a) === cellKey(b);
-  const kept = published.filter((old) => !cells.some((c) => sameRow(c, old)));
-  const shown = [...kept, ...cells];
+  const shown = [...published.map((old) => cells.find((c) => sameRow(c, old)) ?? old), ...cells.filter((c) => !published.some((old) => sameRow(c, old)))];
   const markdown = markdownOf(shown, scale);
   const result = { scale, machine: { cpus: cpus().length, node: process.version }, cells: shown, markdown };
   mkdirSync(out, { recursive: true });
