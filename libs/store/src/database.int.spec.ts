@@ -1,5 +1,6 @@
+import { createServer, type Server, type Socket, connect } from 'node:net';
 import { sql } from 'kysely';
-import { PREPARED, SESSION_SETTINGS } from './database';
+import { openDatabase, PREPARED, SESSION_SETTINGS } from './database';
 import { createTestDatabase, type TestDatabase, testBackends } from './test-database';
 
 describe.each(testBackends())('Database on %s', (backend) => {
@@ -76,5 +77,44 @@ describe.each(testBackends())('Database on %s', (backend) => {
     // The work on the ended connection fails, as itself; the process and the pool carry on.
     expect(await held).toMatch(/terminat|not queryable|Connection/);
     expect((await sql<{ one: number }>`SELECT 1 AS one`.execute(database.db)).rows).toEqual([{ one: 1 }]);
+  });
+
+  it('drops a connection cut while its session is set up, so that the pool still ends (a clean stop that never ended)', async () => {
+    // A proxy in front of the database that, while `cutting`, cuts each new connection at its
+    // first query (after the startup handshake): the session settings' query.
+    let cutting = true;
+    const proxy: Server = createServer((downstream: Socket) => {
+      const upstream = connect(Number(new URL(database.url!).port || 5432), new URL(database.url!).hostname);
+      let startup = true;
+      downstream.on('data', (chunk: Buffer) => {
+        if (!startup && cutting && chunk[0] === 0x51 /* Query */) {
+          downstream.destroy();
+          upstream.destroy();
+          return;
+        }
+        startup = false;
+        upstream.write(chunk);
+      });
+      upstream.on('data', (chunk: Buffer) => downstream.write(chunk));
+      for (const [a, b] of [[downstream, upstream], [upstream, downstream]] as const) {
+        a.on('error', () => b.destroy());
+        a.on('close', () => b.destroy());
+      }
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const url = new URL(database.url!);
+    url.host = `127.0.0.1:${(proxy.address() as { port: number }).port}`;
+    const cut = await openDatabase({ url: url.toString() });
+    try {
+      await expect(sql`SELECT 1`.execute(cut.db)).rejects.toThrow(/terminated|Connection/);
+      cutting = false;
+      expect((await sql<{ ef: string }>`SELECT current_setting('hnsw.ef_search') AS ef`.execute(cut.db)).rows).toEqual([{ ef: SESSION_SETTINGS['hnsw.ef_search'] }]);
+      // Ending the pool waits for every connection it counts as in use: none may be left.
+      const ended = await Promise.race([cut.db.destroy().then(() => 'ended'), new Promise((resolve) => setTimeout(() => resolve('still waiting after 3 s'), 3000))]);
+      expect(ended).toBe('ended');
+    } finally {
+      await cut.close();
+      proxy.close();
+    }
   });
 });

@@ -13,7 +13,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { CompiledQuery, Kysely, PostgresDialect, type PostgresDialectConfig, sql } from 'kysely';
-import { Client, Pool, type PoolClient, types } from 'pg';
+import { Client, type ClientBase, Pool, type PoolClient, types } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 
 // int8 (global positions, counts) as JS numbers: positions stay far below 2^53.
@@ -103,14 +103,24 @@ export const SESSION_SETTINGS: Readonly<Record<string, string>> = {
  */
 export const SEARCH_SETTINGS: Readonly<Record<string, string>> = { plan_cache_mode: 'force_generic_plan', jit: 'off' };
 
-const settingsApplier =
-  (settings: Readonly<Record<string, string>>): PostgresDialectConfig['onCreateConnection'] =>
-  async (connection) => {
-    const set = Object.entries(settings).map(([name, value]) => `set_config(${literal(name)}, ${literal(value)}, false)`);
-    await connection.executeQuery(CompiledQuery.raw(`SELECT ${set.join(', ')}`));
+const settingsStatement = (settings: Readonly<Record<string, string>>): string =>
+  `SELECT ${Object.entries(settings).map(([name, value]) => `set_config(${literal(name)}, ${literal(value)}, false)`).join(', ')}`;
+/** The session settings on PGlite's one connection, when Kysely first takes it. */
+const applySessionSettings: PostgresDialectConfig['onCreateConnection'] = async (connection) => {
+  await connection.executeQuery(CompiledQuery.raw(settingsStatement(SESSION_SETTINGS)));
+};
+/**
+ * The session settings on a native PostgreSQL connection, as the pool makes it (pg-pool's
+ * `onConnect`): a connection that fails them (cut as it is set up) is ended and dropped by the
+ * pool. Set up in Kysely's `onCreateConnection` instead, such a connection stayed checked out for
+ * good: one fewer in the pool, and closing the pool waited for it forever (reliability.md, "a
+ * clean stop that never ends"). Every connection gets them, also one first taken by `session`.
+ */
+const settingsOnConnect =
+  (settings: Readonly<Record<string, string>>) =>
+  async (client: ClientBase): Promise<void> => {
+    await client.query(settingsStatement(settings));
   };
-const applySessionSettings = settingsApplier(SESSION_SETTINGS);
-const applySearchSettings = settingsApplier({ ...SESSION_SETTINGS, ...SEARCH_SETTINGS });
 
 /**
  * Marks a statement to be prepared once per connection (see PreparingClient): put it first,
@@ -162,8 +172,9 @@ const CLOSE_MS = 5000;
 
 /**
  * `closing`, or CLOSE_MS, whichever ends first. Closing waits for what is still in use to come
- * back, and a connection (or a gRPC call) taken when its server went away may never come back
- * (reliability.md, "a clean stop that never ends"); the process's exit ends what is left.
+ * back; a connection that never did (reliability.md, "a clean stop that never ends": one whose
+ * session settings failed, now dropped by the pool, see `settingsOnConnect`) or a gRPC call that
+ * never ends must not keep a stopping process alive. The process's exit ends what is left.
  */
 export function closedWithin(closing: Promise<void>): Promise<void> {
   const bound = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_MS).unref());
@@ -176,18 +187,30 @@ export const CONNECT_TIMEOUT_MS = 5000;
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
     // A connection not made within CONNECT_TIMEOUT_MS fails (a 503 over HTTP) rather than hang a request.
-    const pool = new Pool({ connectionString: options.url, max: options.poolSize ?? 10, Client: MarkedClient, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    const pool = new Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      Client: MarkedClient,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      onConnect: settingsOnConnect(SESSION_SETTINGS),
+    });
     // A connection the server ends (a restart, a forced drop, an idle timeout) must not crash the
     // process: pg emits 'error' on the pool for an idle one and on the client itself for one that
     // is checked out, with nobody listening. Every client gets a listener when it is made; the
     // work in flight on it still fails (a 503 over HTTP), and the pool drops it when it comes back.
     pool.on('error', () => undefined);
     pool.on('connect', survivesLostConnection);
-    const db = new Kysely({ dialect: new PostgresDialect({ pool, onCreateConnection: applySessionSettings }) });
-    const searchPool = new Pool({ connectionString: options.url, max: options.poolSize ?? 10, Client: SearchClient, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    const db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+    const searchPool = new Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      Client: SearchClient,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      onConnect: settingsOnConnect({ ...SESSION_SETTINGS, ...SEARCH_SETTINGS }),
+    });
     searchPool.on('error', () => undefined);
     searchPool.on('connect', survivesLostConnection);
-    const search = new Kysely({ dialect: new PostgresDialect({ pool: searchPool, onCreateConnection: applySearchSettings }) });
+    const search = new Kysely({ dialect: new PostgresDialect({ pool: searchPool }) });
     const session = async <T>(work: (s: Session) => Promise<T>): Promise<T> => {
       const client = await pool.connect();
       try {
