@@ -14,7 +14,7 @@
  * Then the store checks of the crash cells over the other tenant's writes (checks.ts).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLedger, type FrozenVerdicts, type LedgerHandle, loadConfig } from '@factledger/ledger';
@@ -27,6 +27,12 @@ import { CLI } from './server-process';
 
 /** Memories of the population the triage judges. */
 const TRIAGE_MEMBERS = 1_040;
+
+/** What a triage batch changed in the population, as the read models show it. */
+interface Triaged {
+  quarantined: number;
+  retyped: number;
+}
 
 export interface HalfwayCellResult {
   cell: string;
@@ -93,6 +99,7 @@ export async function halfwayCell(kills: number, seed = 11): Promise<HalfwayCell
   let applyKills = 0;
   let rollbackKills = 0;
   let triaged = 0;
+  const dir = mkdtempSync(join(tmpdir(), 'fl-halfway-'));
   try {
     // Two tenants: one kept (its writes must read back at the end), one to erase whole.
     for (const [tenant, batches] of [['kept', 10], ['leaving', 10]] as const) {
@@ -152,7 +159,6 @@ export async function halfwayCell(kills: number, seed = 11): Promise<HalfwayCell
     // The triage of a population (R19): judged and frozen by the CLI, then its apply and its
     // rollback killed at random moments. Each writes its changes as one append, so after each kill
     // the population is either as judged or as before, never some of it.
-    const dir = mkdtempSync(join(tmpdir(), 'fl-halfway-'));
     const population = milestonePopulation(TRIAGE_MEMBERS);
     for (let i = 0; i < population.length; i += 260) {
       await handle.ledger.writeMany('triaged', population.slice(i, i + 260).map((m) => ({ assert: { text: m.text, type: 'milestone', speaker: 'user' } })));
@@ -163,21 +169,21 @@ export async function halfwayCell(kills: number, seed = 11): Promise<HalfwayCell
     const judged = await runCli(['triage', 'judge', '--tenant', 'triaged', '--type', 'milestone', '--controls', join(dir, 'controls.json'), '--out', verdictsFile], env, null);
     if (judged.code !== 0) throw new Error(`factledger triage judge failed: ${judged.output.slice(-500)}`);
     const frozen = JSON.parse(readFileSync(verdictsFile, 'utf8')) as FrozenVerdicts;
-    const judgedAs = { quarantined: frozen.counts.quarantine, retyped: Object.values(frozen.counts.retype).reduce((a, b) => a + b, 0) };
+    const judgedAs: Triaged = { quarantined: frozen.counts.quarantine, retyped: Object.values(frozen.counts.retype).reduce((a, b) => a + b, 0) };
     if (judgedAs.quarantined === 0 || judgedAs.retyped === 0) throw new Error(`the judge changed too little to test: ${JSON.stringify(frozen.counts)}`);
-    const triagedNow = async (): Promise<{ quarantined: number; retyped: number }> => {
+    const triagedNow = async (): Promise<Triaged> => {
       await handle.runner.catchUp();
-      const { rows } = await sql<{ quarantined: number; retyped: number }>`
+      const { rows } = await sql<Triaged>`
         SELECT count(*) FILTER (WHERE status = 'quarantined')::int AS quarantined, count(*) FILTER (WHERE type <> original_type)::int AS retyped
         FROM fl_memories WHERE tenant = 'triaged'`.execute(handle.database.db);
       return rows[0]!;
     };
-    const untouched = { quarantined: 0, retyped: 0 };
-    const same = (a: { quarantined: number; retyped: number }, b: { quarantined: number; retyped: number }): boolean => a.quarantined === b.quarantined && a.retyped === b.retyped;
+    const untouched: Triaged = { quarantined: 0, retyped: 0 };
+    const same = (a: Triaged, b: Triaged): boolean => a.quarantined === b.quarantined && a.retyped === b.retyped;
     const dryRun = await runCli(['triage', 'apply', verdictsFile, '--dry-run'], env, null);
     // A rollback of a batch nobody applied ends right after the CLI's start-up.
     const noBatch = await runCli(['triage', 'rollback', 'no-such-batch', '--tenant', 'triaged'], env, null);
-    const halfBatch = (what: string, run: { ms: number; killed: boolean }, now: { quarantined: number; retyped: number }): void => {
+    const halfBatch = (what: string, run: { ms: number; killed: boolean }, now: Triaged): void => {
       if (!same(now, untouched) && !same(now, judgedAs)) violations.push(`after a triage ${what} ${run.killed ? 'killed' : 'ended'} at ${run.ms} ms the population shows ${JSON.stringify(now)}, neither before nor as judged (${JSON.stringify(judgedAs)}): half a batch`);
     };
     // Each round applies the file under a batch label of its own (after a rollback its memories
@@ -191,14 +197,16 @@ export async function halfwayCell(kills: number, seed = 11): Promise<HalfwayCell
       // Run to its end: a batch that landed before the kill is answered as already applied.
       const applied = await runCli(apply, env, null);
       if (applied.code !== 0) violations.push(`a triage apply run again after ${applyRun.killed ? 'a kill' : 'its end'} failed: ${applied.output.slice(-500)}`);
-      if (!same(await triagedNow(), judgedAs)) violations.push(`a triage apply run to its end left ${JSON.stringify(await triagedNow())}, not as judged`);
+      const afterApply = await triagedNow();
+      if (!same(afterApply, judgedAs)) violations.push(`a triage apply run to its end left ${JSON.stringify(afterApply)}, not as judged`);
       const rollback = ['triage', 'rollback', batch, '--tenant', 'triaged'];
       const rollbackRun = await killedOnce(rollback, env, { idleMs: noBatch.ms, spreadMs: 600, rng }, handle, violations);
       halfBatch('rollback', rollbackRun, await triagedNow());
       if (rollbackRun.killed) rollbackKills++;
       const rolled = await runCli(rollback, env, null);
       if (rolled.code !== 0) violations.push(`a triage rollback run again after ${rollbackRun.killed ? 'a kill' : 'its end'} failed: ${rolled.output.slice(-500)}`);
-      if (!same(await triagedNow(), untouched)) violations.push(`a triage rollback run to its end left ${JSON.stringify(await triagedNow())}`);
+      const afterRollback = await triagedNow();
+      if (!same(afterRollback, untouched)) violations.push(`a triage rollback run to its end left ${JSON.stringify(afterRollback)}`);
     }
     triaged = judgedAs.quarantined + judgedAs.retyped;
 
@@ -215,8 +223,12 @@ export async function halfwayCell(kills: number, seed = 11): Promise<HalfwayCell
       memories,
       erased,
       triaged,
-      events: findings.events, ms: Date.now() - started, violations };
+      events: findings.events,
+      ms: Date.now() - started,
+      violations,
+    };
   } finally {
+    rmSync(dir, { recursive: true, force: true });
     await handle.close();
     await database.close();
   }

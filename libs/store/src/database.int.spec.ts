@@ -83,8 +83,9 @@ describe.each(testBackends())('Database on %s', (backend) => {
     // A proxy in front of the database that, while `cutting`, cuts each new connection at its
     // first query (after the startup handshake): the session settings' query.
     let cutting = true;
+    const target = new URL(database.url!);
     const proxy: Server = createServer((downstream: Socket) => {
-      const upstream = connect(Number(new URL(database.url!).port || 5432), new URL(database.url!).hostname);
+      const upstream = connect(Number(target.port || 5432), target.hostname);
       let startup = true;
       downstream.on('data', (chunk: Buffer) => {
         if (!startup && cutting && chunk[0] === 0x51 /* Query */) {
@@ -102,7 +103,7 @@ describe.each(testBackends())('Database on %s', (backend) => {
       }
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const url = new URL(database.url!);
+    const url = new URL(target);
     url.host = `127.0.0.1:${(proxy.address() as { port: number }).port}`;
     const cut = await openDatabase({ url: url.toString() });
     try {
