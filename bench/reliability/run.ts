@@ -7,9 +7,9 @@
  *   FL_RELIABILITY_SCALE=full    the published figures (the default): bench/results/reliability.json
  *                                and the table in docs/reliability.md
  *
- * Cells that need native PostgreSQL (the worker cells, the logs on PostgreSQL and KurrentDB) run
- * when FL_PG_ADMIN_URL is set. FL_RELIABILITY_CELLS picks cells (crash-server, crash-worker,
- * halfway, fuzz, isolation, soak, backup, faults), FL_RELIABILITY_BACKENDS the crash cells' logs (pglite, postgres, kurrentdb),
+ * Cells that need native PostgreSQL (the worker cells, the logs on PostgreSQL and KurrentDB, the
+ * database faults) run when FL_PG_ADMIN_URL is set. FL_RELIABILITY_CELLS picks cells (crash-server, crash-worker,
+ * halfway, fuzz, isolation, soak, backup, faults), FL_RELIABILITY_BACKENDS the logs of the crash and half-way cells (pglite, postgres, kurrentdb),
  * FL_RELIABILITY_KILLS the kills per crash cell (the scale's by default). Exit 1 when any cell found a
  * violation. The last line is a jest-style count for .ci/run: `{"numPassedTests":…}`.
  */
@@ -90,9 +90,11 @@ async function main(): Promise<void> {
       cells.push({ ...(await crashCell(target, backend, kills)) });
     }
   }
-  if (native && wanted('halfway')) {
-    process.stderr.write(`== rebuild, erasure, triage apply and rollback killed half-way (postgres, ${kills} kills each)\n`);
-    cells.push({ ...(await halfwayCell(kills)) });
+  if (wanted('halfway')) {
+    for (const backend of backends) {
+      process.stderr.write(`== rebuild, erasure, triage apply and rollback killed half-way (${backend}, ${kills} kills each)\n`);
+      cells.push({ ...(await halfwayCell(backend, kills)) });
+    }
   }
   if (wanted('fuzz')) {
     process.stderr.write(`== fuzz: ${fuzz} requests from /openapi.json\n`);

@@ -20,7 +20,7 @@ export function testBackends(): Backend[] {
   return process.env.FL_PG_ADMIN_URL ? ['pglite', 'postgres'] : ['pglite'];
 }
 
-export async function createTestDatabase(backend: Backend, options: { migrate?: boolean } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(backend: Backend, options: { migrate?: boolean; /** native only: the tablespace the new database lives in */ tablespace?: string } = {}): Promise<TestDatabase> {
   let database: Database;
   let name = 'memory';
   let connectionString: string | null = null;
@@ -31,7 +31,7 @@ export async function createTestDatabase(backend: Backend, options: { migrate?: 
     name = `fl_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
     const admin = new Client({ connectionString: adminUrl });
     await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(`CREATE DATABASE ${name}${options.tablespace ? ` TABLESPACE "${options.tablespace}"` : ''}`);
     await admin.end();
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
