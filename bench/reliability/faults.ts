@@ -74,7 +74,14 @@ async function smallDisk(sql: (text: string) => Promise<void>): Promise<SmallDis
     return `a full disk: mounting a small filesystem was refused here (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`;
   }
   const filler = join(dir, 'filler');
-  await sql(`CREATE TABLESPACE ${tablespace} LOCATION '${dir}'`);
+  try {
+    await sql(`CREATE TABLESPACE ${tablespace} LOCATION '${dir}'`);
+  } catch (error) {
+    // A server on another machine, say, cannot see the folder.
+    execFileSync('umount', [dir], { stdio: 'ignore' });
+    rmdirSync(dir);
+    return `a full disk: the database server could not make a tablespace on it (${error instanceof Error ? error.message : String(error)})`;
+  }
   return {
     tablespace,
     fill() {
@@ -131,7 +138,6 @@ export async function faultsCell(): Promise<FaultsCellResult> {
 async function faultsOn(disk: SmallDisk | string): Promise<FaultsCellResult> {
   const started = Date.now();
   const admin = process.env.FL_PG_ADMIN_URL!;
-  const sql = sqlOn;
   const notRun = typeof disk === 'string' ? [disk] : [];
   const database = await createTestDatabase('postgres', typeof disk === 'string' ? {} : { tablespace: disk.tablespace });
   const violations: string[] = [];
@@ -206,7 +212,7 @@ async function faultsOn(disk: SmallDisk | string): Promise<FaultsCellResult> {
   const clients = Array.from({ length: CLIENTS }, client);
   try {
     for (let i = 0; i < 3; i++) {
-      await run(`backends terminated (${i + 1})`, () => sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database.name}' AND pid <> pg_backend_pid()`));
+      await run(`backends terminated (${i + 1})`, () => sqlOn(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database.name}' AND pid <> pg_backend_pid()`));
     }
     await run('PostgreSQL restarted', async () => cluster('restart'));
     await run('PostgreSQL stopped for 3 s', async () => {
@@ -218,9 +224,9 @@ async function faultsOn(disk: SmallDisk | string): Promise<FaultsCellResult> {
       }
     });
     await run('statement timeout under a held lock', async () => {
-      await sql(`ALTER DATABASE "${database.name}" SET statement_timeout = '300ms'`);
+      await sqlOn(`ALTER DATABASE "${database.name}" SET statement_timeout = '300ms'`);
       // New sessions take the setting: end the server's present ones.
-      await sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database.name}' AND pid <> pg_backend_pid()`);
+      await sqlOn(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database.name}' AND pid <> pg_backend_pid()`);
       await new Promise((r) => setTimeout(r, 300));
       const url = new URL(admin);
       url.pathname = `/${database.name}`;
@@ -234,8 +240,8 @@ async function faultsOn(disk: SmallDisk | string): Promise<FaultsCellResult> {
         await locker.query('COMMIT');
       } finally {
         await locker.end();
-        await sql(`ALTER DATABASE "${database.name}" RESET statement_timeout`);
-        await sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database.name}' AND pid <> pg_backend_pid()`);
+        await sqlOn(`ALTER DATABASE "${database.name}" RESET statement_timeout`);
+        await sqlOn(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database.name}' AND pid <> pg_backend_pid()`);
       }
     });
     if (typeof disk !== 'string') {
