@@ -15,6 +15,7 @@ import { vector } from '@electric-sql/pglite-pgvector';
 import { CompiledQuery, Kysely, PostgresDialect, type PostgresDialectConfig, sql } from 'kysely';
 import { Client, type ClientBase, Pool, type PoolClient, types } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { lockDataFolder } from './data-folder-lock';
 
 // int8 (global positions, counts) as JS numbers: positions stay far below 2^53.
 types.setTypeParser(types.builtins.INT8, (v) => Number(v));
@@ -234,7 +235,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const dataDir = options.dataDir && options.dataDir !== 'memory://' ? options.dataDir : undefined;
   const extensions = { vector, pg_trgm, btree_gist };
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const pglite = dataDir ? await PGlite.create(dataDir, { extensions }) : await PGlite.create({ extensions });
+  // One process at a time on a folder (data-folder-lock.ts).
+  const release = dataDir ? lockDataFolder(dataDir) : () => undefined;
+  let pglite: PGlite;
+  try {
+    pglite = dataDir ? await PGlite.create(dataDir, { extensions }) : await PGlite.create({ extensions });
+  } catch (error) {
+    release();
+    throw error;
+  }
   // PGlite is one session: the pool must keep a single connection (createPgConfig sets it),
   // which also serialises transactions.
   const db = new Kysely({ dialect: new PostgresDialect({ pool: new Pool({ ...createPgConfig(pglite), Client: MarkedClient }), onCreateConnection: applySessionSettings }) });
@@ -254,8 +263,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         },
       }),
     close: async () => {
-      await db.destroy();
-      await pglite.close();
+      try {
+        await db.destroy();
+        await pglite.close();
+      } finally {
+        release();
+      }
     },
   };
 }

@@ -3,6 +3,7 @@ export * from './event-store.port';
 export * from './errors';
 export * from './copy-rows';
 export * from './database';
+export * from './data-folder-lock';
 export * from './migrations';
 export * from './postgres-event-store';
 export * from './in-memory-event-store';
