@@ -28,6 +28,19 @@ describe('an embedded data folder, one process at a time', () => {
     await new Promise((resolve) => child.once('spawn', resolve));
     return child;
   };
+  const gone = async (child: ChildProcess): Promise<void> => {
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+  };
+  /** A folder opened, given a table t holding x, and closed again. */
+  const folderHolding = async (x: number): Promise<string> => {
+    const dir = folder();
+    const made = await openDatabase({ dataDir: dir });
+    await sql`CREATE TABLE t (x int)`.execute(made.db);
+    await sql`INSERT INTO t VALUES (${x})`.execute(made.db);
+    await made.close();
+    return dir;
+  };
 
   it('refuses a second open while the first holds the folder, from this process, and opens again once it is closed', async () => {
     const dir = folder();
@@ -45,11 +58,7 @@ describe('an embedded data folder, one process at a time', () => {
   });
 
   it('refuses a folder another live process holds, naming it, and takes it over once that process is gone', async () => {
-    const dir = folder();
-    const made = await openDatabase({ dataDir: dir });
-    await sql`CREATE TABLE t (x int)`.execute(made.db);
-    await sql`INSERT INTO t VALUES (7)`.execute(made.db);
-    await made.close();
+    const dir = await folderHolding(7);
     const holder = await otherProcess();
     writeFileSync(join(dir, LOCK_FILE), `${holder.pid}\n`);
     const refused = await openDatabase({ dataDir: dir }).catch((e: unknown) => e);
@@ -57,8 +66,7 @@ describe('an embedded data folder, one process at a time', () => {
     expect((refused as DataFolderInUseError).pid).toBe(holder.pid);
     expect((refused as Error).message).toContain(`process ${holder.pid}`);
     expect(readFileSync(join(dir, LOCK_FILE), 'utf8').trim()).toBe(String(holder.pid));
-    holder.kill('SIGKILL');
-    await new Promise((resolve) => holder.once('exit', resolve));
+    await gone(holder);
     const taken = await openDatabase({ dataDir: dir });
     expect(readFileSync(join(dir, LOCK_FILE), 'utf8').trim()).toBe(String(process.pid));
     expect((await sql<{ x: number }>`SELECT x FROM t`.execute(taken.db)).rows).toEqual([{ x: 7 }]);
@@ -66,16 +74,11 @@ describe('an embedded data folder, one process at a time', () => {
   });
 
   it('opens a folder whose holder was killed as PGlite wrote its PostgreSQL lock file (left empty), with its data', async () => {
-    const dir = folder();
-    const made = await openDatabase({ dataDir: dir });
-    await sql`CREATE TABLE t (x int)`.execute(made.db);
-    await sql`INSERT INTO t VALUES (3)`.execute(made.db);
-    await made.close();
+    const dir = await folderHolding(3);
     // What a SIGKILL between the file's creation and its first line leaves, with the dead holder's own lock.
     writeFileSync(join(dir, 'postmaster.pid'), '');
     const dead = await otherProcess();
-    dead.kill('SIGKILL');
-    await new Promise((resolve) => dead.once('exit', resolve));
+    await gone(dead);
     writeFileSync(join(dir, LOCK_FILE), `${dead.pid}\n`);
     const reopened = await openDatabase({ dataDir: dir });
     expect((await sql<{ x: number }>`SELECT x FROM t`.execute(reopened.db)).rows).toEqual([{ x: 3 }]);
