@@ -27,9 +27,17 @@ export function unitVector(v: ArrayLike<number>): Float32Array {
 /** The dot product of two vectors of one length (RangeError otherwise). */
 export function dotProduct(a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length !== b.length) throw new RangeError(`cannot compare vectors of ${a.length} and ${b.length} dimensions`);
-  let dot = 0;
-  for (let i = 0; i < a.length; i++) dot += a[i]! * b[i]!;
-  return dot;
+  // Four sums side by side: recall's diversity takes some 190 of these per assembly.
+  let [s0, s1, s2, s3] = [0, 0, 0, 0];
+  let i = 0;
+  for (const n = a.length - 3; i < n; i += 4) {
+    s0 += a[i]! * b[i]!;
+    s1 += a[i + 1]! * b[i + 1]!;
+    s2 += a[i + 2]! * b[i + 2]!;
+    s3 += a[i + 3]! * b[i + 3]!;
+  }
+  for (; i < a.length; i++) s0 += a[i]! * b[i]!;
+  return s0 + s1 + (s2 + s3);
 }
 
 /** Cosine similarity in [-1, 1]; 0 when either vector is all zeros. */

@@ -72,7 +72,8 @@ export interface Shown {
  */
 export interface Found extends Shown {
   embedded: boolean;
-  vector: Float32Array | null;
+  /** The embedding in pgvector's binary form, base64, as it came (`vectorOf` reads it): only the few diversity compares are ever decoded. */
+  embedding: string | null;
   cosine: number | null;
   /** Cosine similarity of the query to the nearest of the version's passages (its sentences, see migration 020); null when it has none. */
   passage_cosine: number | null;
@@ -167,12 +168,17 @@ export function byBest(found: Iterable<Found>): Map<string, Found> {
       seen.key_idf = Math.max(seen.key_idf, f.key_idf);
       seen.trigram = Math.max(seen.trigram, f.trigram);
       seen.embedded ||= f.embedded;
-      seen.vector ??= f.vector;
+      seen.embedding ??= f.embedding;
       seen.core ||= f.core;
       seen.neighbour_of ??= f.neighbour_of;
     }
   }
   return out;
+}
+
+/** A find's embedding as a vector, or null when the index has none yet. */
+export function vectorOf(found: Pick<Found, 'embedding'>): Float32Array | null {
+  return found.embedding ? fromVectorBinary(Buffer.from(found.embedding, 'base64')) : null;
 }
 
 /**
@@ -474,7 +480,7 @@ export class CandidatePool {
           core: r.core,
           kind: r.kind,
           embedded: r.embedded,
-          vector: r.vec ? fromVectorBinary(Buffer.from(r.vec, 'base64')) : null,
+          embedding: r.vec ?? null,
           cosine: r.cosine === null ? null : Number(r.cosine),
           passage_cosine: r.passage_cosine === null ? null : Number(r.passage_cosine),
           bm25: matched * Number(r.norm),

@@ -42,7 +42,19 @@ export interface RenderOptions {
   frameText: string;
 }
 
-const day = (d: Date): string => d.toISOString().slice(0, 10);
+/** The days already written out, by day number since the epoch: a block names the same few days many times. */
+const DAYS = new Map<number, string>();
+/** A date's UTC day (YYYY-MM-DD). */
+const day = (d: Date): string => {
+  const n = Math.floor(d.getTime() / 86_400_000);
+  let text = DAYS.get(n);
+  if (text === undefined) {
+    text = d.toISOString().slice(0, 10);
+    if (DAYS.size >= 4096) DAYS.clear();
+    DAYS.set(n, text);
+  }
+  return text;
+};
 /** An angle bracket (or its small or full-width form) that could open a tag: before a letter, `/`, `!` or `?`, spaces between or not. "<3" and "2 < 3" stay. */
 const TAG_START = /[<\uFE64\uFF1C](?=\s*[\p{L}/!?\uFF0F])/gu;
 /** One line of plain text: whitespace, control characters and line or paragraph separators as single spaces, and no tag can open (how the block shows any text of a memory). */
@@ -102,13 +114,18 @@ export function displayOrder(items: readonly ContextItem[]): ContextItem[] {
 
 /** The whole block; an empty context renders as the empty string (nothing to frame). */
 export function renderContext(items: readonly ContextItem[], options: Partial<RenderOptions> = DEFAULT_RENDER): string {
+  return renderBlock(items, options, (item) => renderItem(item, options));
+}
+
+/** The block with each memory's line from `lineOf` (fitBudget renders many prefixes of one list and keeps each line once). */
+function renderBlock(items: readonly ContextItem[], options: Partial<RenderOptions>, lineOf: (item: ContextItem) => string): string {
   if (items.length === 0) return '';
   const lines = [frameOpen(options)];
   let before: ContextItem | undefined;
   for (const item of displayOrder(items)) {
     if (!before || headingOf(before) !== headingOf(item)) lines.push(shownHeading(item, before));
     before = item;
-    lines.push(renderItem(item, options));
+    lines.push(lineOf(item));
   }
   lines.push(frameClose(options));
   return lines.join('\n');
@@ -144,12 +161,12 @@ export const PACKING_UNIT_TOKENS = 100;
  *   budget: a cap that grows with the budget (a share of it) lets a long profile item in at a
  *   larger budget all at once; the rest never counts on the tokens it would then take.
  *
- * Each line is counted once: an item costs its line, plus its heading when no item taken before
- * it shares it (display order keeps items of one heading together). Lines joined by newlines
- * tokenize as apart or a token shorter, so the running sum is a bound: the prefix it takes is
- * then extended while the rest, rendered and counted whole, still fits its room (a prefix all the
- * same, so monotone). The whole block is counted at the end, and should that ever say more than
- * the budget, items come off the end until it fits.
+ * Each line is counted once, with its line break: an item costs its line, plus its heading when
+ * no item taken before it shares it (display order keeps items of one heading together). The
+ * running sum guesses how each heading is shown, so the prefix it takes is then moved to the
+ * longest one whose rendered block fits its room (a prefix all the same, so monotone). The whole
+ * block is counted at the end, and should that ever say more than the budget, items come off the
+ * end until it fits.
  */
 export function fitBudget(
   items: readonly ContextItem[],
@@ -159,31 +176,43 @@ export function fitBudget(
   options: Partial<RenderOptions> = DEFAULT_RENDER,
 ): BudgetCut {
   const capOf = typeof profileCapTokens === 'number' ? () => profileCapTokens : profileCapTokens;
-  const newline = count('\n');
+  // Each distinct line counted once, with its line break, however many prefixes show it.
+  const counted = new Map<string, number>();
+  const lineTokens = (line: string): number => {
+    let tokens = counted.get(line);
+    if (tokens === undefined) counted.set(line, (tokens = count(line)));
+    return tokens;
+  };
   const frame = count(`${frameOpen(options)}\n${frameClose(options)}`);
+  const texts = new Map<ContextItem, string>();
+  const textOf = (item: ContextItem): string => {
+    let text = texts.get(item);
+    if (text === undefined) texts.set(item, (text = renderItem(item, options)));
+    return text;
+  };
   const lines = new Map<ContextItem, number>();
   const lineOf = (item: ContextItem): number => {
     let tokens = lines.get(item);
-    if (tokens === undefined) lines.set(item, (tokens = count(renderItem(item, options)) + newline));
+    if (tokens === undefined) lines.set(item, (tokens = lineTokens(`${textOf(item)}\n`)));
     return tokens;
   };
-  // What each item costs as it is taken after those before it in `sequence` (its heading once).
-  const costs = (sequence: readonly ContextItem[]): number[] => {
+  // What each item costs as it is taken after those before it (its heading once), item by item.
+  const coster = (): ((item: ContextItem) => number) => {
     const headings = new Set<string>();
     const taken: ContextItem[] = [];
-    return sequence.map((item) => {
+    return (item) => {
       const heading = headingOf(item);
       // A new heading names only its day when one of the same speaker and type is taken already.
       const alike = taken.find((i) => sameKind(i, item));
-      const headingTokens = headings.has(heading) ? 0 : count(shownHeading(item, alike)) + newline;
+      const headingTokens = headings.has(heading) ? 0 : lineTokens(`${shownHeading(item, alike)}\n`);
       headings.add(heading);
       taken.push(item);
       return lineOf(item) + headingTokens;
-    });
+    };
   };
   const profile = items.filter((i) => i.channel === 'profile');
   const rest = items.filter((i) => i.channel !== 'profile');
-  const profileCosts = costs(profile);
+  const profileCosts = profile.map(coster());
   // The profile's prefix within a cap: how many items, and their tokens.
   const profileWithin = (budget: number): { n: number; tokens: number } => {
     const cap = Math.min(capOf(budget), budget - frame);
@@ -202,30 +231,78 @@ export function fitBudget(
     if (at === null) break;
     room = Math.min(room, at - frame - tokens);
   }
-  const order = rest
-    .map((item, i) => ({ item, key: i + lineOf(item) / PACKING_UNIT_TOKENS }))
-    .sort((a, b) => a.key - b.key)
-    .map((x) => x.item);
-  const restCosts = costs(order);
+  const order = packingOrder(rest, lineOf);
+  const restCost = coster();
   let n = 0;
-  for (let used = 0; n < order.length && used + restCosts[n]! <= room; n++) used += restCosts[n]!;
-  // The running sum is a bound: counted whole, the block may hold the next items of the order
-  // too. Still a prefix, extended while it fits and no further, so still monotone.
-  const restTokens = (k: number): number => count(renderContext(order.slice(0, k), options)) - frame;
-  while (n < order.length && restTokens(n + 1) <= room) n++;
-  const included = [...profile.slice(0, taken.n), ...order.slice(0, n)];
+  for (let used = 0, item = order.at(0); item; item = order.at(++n)) {
+    const cost = restCost(item);
+    if (used + cost > room) break;
+    used += cost;
+  }
+  // The running sum guesses each heading (the block shows a heading short only after one of the
+  // same speaker and type in display order): the block as rendered decides. Back while it does
+  // not fit, then on while the next one does: the longest prefix that fits (a prefix, so still
+  // monotone). A block counts as the sum of its lines, each with its line break: o200k's
+  // pre-tokenizer (cl100k's too) ends every piece at a line break, so no token spans two lines.
+  // The block taken is still counted whole below.
+  const blockTokens = (text: string): number => text.split('\n').reduce((sum, line, i, all) => sum + lineTokens(i < all.length - 1 ? `${line}\n` : line), 0);
+  const restTokens = (k: number): number => blockTokens(renderBlock(order.prefix(k), options, textOf)) - frame;
+  while (n > 0 && restTokens(n) > room) n--;
+  while (order.at(n) && restTokens(n + 1) <= room) n++;
+  const included = [...profile.slice(0, taken.n), ...order.prefix(n)];
   const cut: BudgetCut['cut'] = [
     ...profile.slice(taken.n).map((item) => ({ item, reason: `profile cap of ${capOf(budgetTokens)} tokens` })),
-    ...order.slice(n).map((item) => ({ item, reason: `budget of ${budgetTokens} tokens (packed in order up to an item that does not fit)` })),
+    ...order.after(n).map((item) => ({ item, reason: `budget of ${budgetTokens} tokens (packed in order up to an item that does not fit)` })),
   ];
-  let text = renderContext(included, options);
+  let text = renderBlock(included, options, textOf);
   let tokens = count(text);
   while (tokens > budgetTokens && included.length > 0) {
     cut.push({ item: included.pop()!, reason: `budget of ${budgetTokens} tokens (the whole block counted ${tokens})` });
-    text = renderContext(included, options);
+    text = renderBlock(included, options, textOf);
     tokens = count(text);
   }
   return { included, cut, text, tokens };
+}
+
+/**
+ * The packing order, drawn only as far as it is read: an item's key is its place plus its line's
+ * tokens over `PACKING_UNIT_TOKENS` (ties by place), so an item at place i has a key of at least
+ * i, and the next in order is known once every item up to the least key waiting is costed. A
+ * budget of a few hundred tokens reads the first few: the long turns behind them are never
+ * tokenized. `after` lists what was not taken: the drawn ones in order, then the rest by key
+ * where costed and by place where not.
+ */
+function packingOrder(items: readonly ContextItem[], cost: (item: ContextItem) => number) {
+  const drawn: ContextItem[] = [];
+  const waiting: { item: ContextItem; place: number; key: number }[] = [];
+  let next = 0;
+  const before = (a: (typeof waiting)[number], b: (typeof waiting)[number]): boolean => a.key < b.key || (a.key === b.key && a.place < b.place);
+  const least = (): number => waiting.reduce((best, w, i) => (before(w, waiting[best]!) ? i : best), 0);
+  const draw = (): boolean => {
+    while (next < items.length && (waiting.length === 0 || next <= waiting[least()]!.key)) {
+      waiting.push({ item: items[next]!, place: next, key: next + cost(items[next]!) / PACKING_UNIT_TOKENS });
+      next++;
+    }
+    if (waiting.length === 0) return false;
+    drawn.push(waiting.splice(least(), 1)[0]!.item);
+    return true;
+  };
+  const at = (k: number): ContextItem | undefined => {
+    while (drawn.length <= k && draw());
+    return drawn[k];
+  };
+  return {
+    at,
+    prefix: (k: number): ContextItem[] => {
+      at(k - 1);
+      return drawn.slice(0, k);
+    },
+    after: (k: number): ContextItem[] => [
+      ...drawn.slice(k),
+      ...[...waiting].sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0)).map((w) => w.item),
+      ...items.slice(next),
+    ],
+  };
 }
 
 /**

@@ -193,6 +193,22 @@ describe('context rendering and budget', () => {
     expect(small.cut.map((x) => x.item.memoryId)).toEqual(['long', 'd', 'e']);
   });
 
+  it('tokenizes the packing order only as far as the budget reads it, and still lists every item it left out', () => {
+    // Twenty turns of some 300 tokens: 400 tokens take the first, so the turns far behind it are never counted.
+    const turns = Array.from({ length: 20 }, (_, i) => item(`t${i}`, 'detail', `Turn ${i}: ${'a long stretch of chat '.repeat(60)}`.trim()));
+    const counted: string[] = [];
+    const cut = fitBudget(turns, 400, 0, (t) => {
+      counted.push(t);
+      return tokens.count(t);
+    });
+    expect(cut.included.map((i) => i.memoryId)).toEqual(['t0']);
+    expect(counted.some((t) => t.includes('Turn 19:'))).toBe(false);
+    expect(counted.filter((t) => t.includes('Turn ')).length).toBeLessThan(8);
+    expect(cut.cut.map((c) => c.item.memoryId)).toEqual(turns.slice(1).map((t) => t.memoryId));
+    // The same items at a budget that reads them all: the order is the full one.
+    expect(fitBudget(turns, 20_000, 0, (t) => tokens.count(t)).included.map((i) => i.memoryId)).toEqual(turns.map((t) => t.memoryId));
+  });
+
   it('counts the block whole before it stops: a last item the running sum would refuse goes in when the whole block fits', () => {
     // A line ending in a full stop and the newline after it are one token together: summed line
     // by line, each such line counts one token more than it costs in the block.

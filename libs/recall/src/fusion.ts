@@ -241,19 +241,27 @@ export function maximalMarginalRelevance<T>(
   lambda = 0.7,
   cohesion: { groupOf: (item: T) => string; factor: number } | null = null,
 ): { item: T; score: number; redundancy: number; sameGroup: number }[] {
-  const left = items.map((x) => ({ ...x, redundancy: 0, sameGroup: 0, group: cohesion?.groupOf(x.item) }));
-  const taken: { item: T; score: number; redundancy: number; sameGroup: number }[] = [];
   const top = Math.max(...items.map((i) => i.score), 1e-9);
   const raise = 1 + (cohesion?.factor ?? 0);
-  const value = (c: (typeof left)[number]): number => lambda * (c.score / top) * raise ** c.sameGroup - (1 - lambda) * c.redundancy;
+  // Each candidate's relevance part, raised once per item taken under its group.
+  const left = items.map((x) => ({ item: x.item, score: x.score, redundancy: 0, sameGroup: 0, group: cohesion?.groupOf(x.item), relevance: lambda * (x.score / top) }));
+  const taken: { item: T; score: number; redundancy: number; sameGroup: number }[] = [];
   while (left.length) {
     let best = 0;
-    for (let i = 1; i < left.length; i++) if (value(left[i]!) > value(left[best]!)) best = i;
-    const { group, ...chosen } = left.splice(best, 1)[0]!;
-    taken.push(chosen);
+    let bestValue = -Infinity;
+    for (let i = 0; i < left.length; i++) {
+      const c = left[i]!;
+      const value = c.relevance - (1 - lambda) * c.redundancy;
+      if (value > bestValue) [best, bestValue] = [i, value];
+    }
+    const chosen = left.splice(best, 1)[0]!;
+    taken.push({ item: chosen.item, score: chosen.score, redundancy: chosen.redundancy, sameGroup: chosen.sameGroup });
     for (const c of left) {
       c.redundancy = Math.max(c.redundancy, similarity(c.item, chosen.item) ?? 0);
-      if (group !== undefined && c.group === group) c.sameGroup++;
+      if (chosen.group !== undefined && c.group === chosen.group) {
+        c.sameGroup++;
+        c.relevance *= raise;
+      }
     }
   }
   return taken;

@@ -33,7 +33,7 @@ import {
   relevantOf,
   type Thresholds,
 } from './fusion';
-import { byBest, CandidatePool, type Finds, type Found, type LexicalOptions, oneState, type QueryStem, settled, type Shown } from './candidate-pool';
+import { byBest, CandidatePool, type Finds, type Found, type LexicalOptions, oneState, type QueryStem, settled, type Shown, vectorOf } from './candidate-pool';
 import { cleanQuery } from './query-hygiene';
 import { UnknownTraceError } from './errors';
 import { lagOf, type RecallIndexer } from './recall-indexer';
@@ -230,7 +230,7 @@ export class Recall {
     // pair's cosine is its dot product.
     const unit = new Map<string, Float32Array>();
     for (const id of best.slice(0, DIVERSITY_AMONG)) {
-      const vector = pool.get(id)!.vector;
+      const vector = vectorOf(pool.get(id)!);
       if (vector) unit.set(id, unitVector(vector));
     }
     // A turn shown without a statement a newer memory replaced brings that memory along, just
