@@ -28,7 +28,10 @@ export function unitVector(v: ArrayLike<number>): Float32Array {
 export function dotProduct(a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length !== b.length) throw new RangeError(`cannot compare vectors of ${a.length} and ${b.length} dimensions`);
   // Four sums side by side: recall's diversity takes some 190 of these per assembly.
-  let [s0, s1, s2, s3] = [0, 0, 0, 0];
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
   let i = 0;
   for (const n = a.length - 3; i < n; i += 4) {
     s0 += a[i]! * b[i]!;

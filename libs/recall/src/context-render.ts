@@ -114,12 +114,12 @@ export function displayOrder(items: readonly ContextItem[]): ContextItem[] {
 
 /** The whole block; an empty context renders as the empty string (nothing to frame). */
 export function renderContext(items: readonly ContextItem[], options: Partial<RenderOptions> = DEFAULT_RENDER): string {
-  return renderBlock(items, options, (item) => renderItem(item, options));
+  return blockLines(items, options, (item) => renderItem(item, options)).join('\n');
 }
 
-/** The block with each memory's line from `lineOf` (fitBudget renders many prefixes of one list and keeps each line once). */
-function renderBlock(items: readonly ContextItem[], options: Partial<RenderOptions>, lineOf: (item: ContextItem) => string): string {
-  if (items.length === 0) return '';
+/** The block's lines, each memory's from `lineOf` (fitBudget tries many prefixes of one list and renders each line once). */
+function blockLines(items: readonly ContextItem[], options: Partial<RenderOptions>, lineOf: (item: ContextItem) => string): string[] {
+  if (items.length === 0) return [];
   const lines = [frameOpen(options)];
   let before: ContextItem | undefined;
   for (const item of displayOrder(items)) {
@@ -128,7 +128,7 @@ function renderBlock(items: readonly ContextItem[], options: Partial<RenderOptio
     lines.push(lineOf(item));
   }
   lines.push(frameClose(options));
-  return lines.join('\n');
+  return lines;
 }
 
 export interface BudgetCut {
@@ -245,8 +245,8 @@ export function fitBudget(
   // monotone). A block counts as the sum of its lines, each with its line break: o200k's
   // pre-tokenizer (cl100k's too) ends every piece at a line break, so no token spans two lines.
   // The block taken is still counted whole below.
-  const blockTokens = (text: string): number => text.split('\n').reduce((sum, line, i, all) => sum + lineTokens(i < all.length - 1 ? `${line}\n` : line), 0);
-  const restTokens = (k: number): number => blockTokens(renderBlock(order.prefix(k), options, textOf)) - frame;
+  const restTokens = (k: number): number =>
+    blockLines(order.prefix(k), options, textOf).reduce((sum, line, i, all) => sum + lineTokens(i < all.length - 1 ? `${line}\n` : line), 0) - frame;
   while (n > 0 && restTokens(n) > room) n--;
   while (order.at(n) && restTokens(n + 1) <= room) n++;
   const included = [...profile.slice(0, taken.n), ...order.prefix(n)];
@@ -254,11 +254,12 @@ export function fitBudget(
     ...profile.slice(taken.n).map((item) => ({ item, reason: `profile cap of ${capOf(budgetTokens)} tokens` })),
     ...order.after(n).map((item) => ({ item, reason: `budget of ${budgetTokens} tokens (packed in order up to an item that does not fit)` })),
   ];
-  let text = renderBlock(included, options, textOf);
+  const render = (shown: readonly ContextItem[]): string => blockLines(shown, options, textOf).join('\n');
+  let text = render(included);
   let tokens = count(text);
   while (tokens > budgetTokens && included.length > 0) {
     cut.push({ item: included.pop()!, reason: `budget of ${budgetTokens} tokens (the whole block counted ${tokens})` });
-    text = renderBlock(included, options, textOf);
+    text = render(included);
     tokens = count(text);
   }
   return { included, cut, text, tokens };
@@ -276,8 +277,8 @@ function packingOrder(items: readonly ContextItem[], cost: (item: ContextItem) =
   const drawn: ContextItem[] = [];
   const waiting: { item: ContextItem; place: number; key: number }[] = [];
   let next = 0;
-  const before = (a: (typeof waiting)[number], b: (typeof waiting)[number]): boolean => a.key < b.key || (a.key === b.key && a.place < b.place);
-  const least = (): number => waiting.reduce((best, w, i) => (before(w, waiting[best]!) ? i : best), 0);
+  const compare = (a: (typeof waiting)[number], b: (typeof waiting)[number]): number => a.key - b.key || a.place - b.place;
+  const least = (): number => waiting.reduce((best, w, i) => (compare(w, waiting[best]!) < 0 ? i : best), 0);
   const draw = (): boolean => {
     while (next < items.length && (waiting.length === 0 || next <= waiting[least()]!.key)) {
       waiting.push({ item: items[next]!, place: next, key: next + cost(items[next]!) / PACKING_UNIT_TOKENS });
@@ -299,7 +300,7 @@ function packingOrder(items: readonly ContextItem[], cost: (item: ContextItem) =
     },
     after: (k: number): ContextItem[] => [
       ...drawn.slice(k),
-      ...[...waiting].sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0)).map((w) => w.item),
+      ...[...waiting].sort(compare).map((w) => w.item),
       ...items.slice(next),
     ],
   };
