@@ -3,15 +3,27 @@
  * Each operation's parameters and body schema give a well-formed request; then one of the ways a
  * request goes wrong is applied: a required field dropped, a field that is not in the schema, a
  * value of the wrong type, a huge, empty or odd-Unicode string, an impossible date or position,
- * deep nesting, a body that is not JSON, the wrong content type, no body at all.
+ * deep nesting, a body that is not JSON, the wrong content type, no body at all. The path is
+ * spelled as an attacker would (bench/access-matrix.ts spellingsOf: literal segments in upper or
+ * mixed case, an escaped unreserved character or slash, doubled or trailing slashes, a dot
+ * segment), the method now and then HEAD or OPTIONS, and the server requires API keys: most
+ * requests carry the tenant's key, one in six none and one in twelve a key that is not one.
  *
  * Promised, and checked request by request:
  * - no 500, no 5xx the API does not declare (501: no language model configured; 503: the read
  *   models lag), no request without an answer within 15 s;
+ * - a request without a usable key is a 401 on every route but the public ones, however its
+ *   path is spelled, unless it cannot be read at all (a body that is not JSON or not UTF-8, an
+ *   escape that spells no UTF-8: 400 `malformed request` before any route is matched);
  * - after every 4xx the log's head is where it was (`factledger_log_head_position` on /metrics);
  * - the server's heap after the run is back near where it stood after a warm-up.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
+import { createLedger, loadConfig } from '@factledger/ledger';
+import { literalSegments, spellingsOf } from '../access-matrix';
 import { heapGrowth, metricValues } from './metrics-scrape';
 import { startServer } from './server-process';
 
@@ -41,6 +53,8 @@ interface Parameter {
 interface Operation {
   parameters?: Parameter[];
   requestBody?: { content: Record<string, { schema: Schema }> };
+  /** `[]` on a public operation (no key). */
+  security?: unknown[];
 }
 interface OpenApi {
   paths: Record<string, Record<string, Operation>>;
@@ -54,6 +68,10 @@ interface FuzzRequest {
   contentType: string | null;
   body: string | null;
   mutation: string;
+  /** The tenant's key, none, or a token that is no key. */
+  key: 'tenant' | 'none' | 'wrong';
+  /** The operation takes no key. */
+  open: boolean;
 }
 
 export interface FuzzCellResult {
@@ -195,8 +213,11 @@ class Generator {
               { arbitrary: fc.constant({ contentType: null, body: null, mutation: 'no body' }), weight: 1 },
             )
           : fc.constant({ contentType: null, body: null, mutation: 'no body (none taken)' });
+        const spelling = fc.nat({ max: 9 });
+        const verb = fc.oneof({ arbitrary: fc.constant(method.toUpperCase()), weight: 10 }, { arbitrary: fc.constantFrom(method === 'get' ? 'HEAD' : 'OPTIONS', 'OPTIONS'), weight: 1 });
+        const key = fc.oneof({ arbitrary: fc.constant('tenant' as const), weight: 9 }, { arbitrary: fc.constant('none' as const), weight: 2 }, { arbitrary: fc.constant('wrong' as const), weight: 1 });
         operations.push(
-          fc.tuple(values, body).map(([vals, b]) => {
+          fc.tuple(values, body, spelling, verb, key).map(([vals, b, s, m, k]) => {
             let path = template;
             const query = new URLSearchParams();
             params.forEach((p, i) => {
@@ -204,8 +225,12 @@ class Generator {
               if (p.in === 'path') path = path.replace(`{${p.name}}`, pathSegment(v ?? ''));
               else if (v !== undefined) query.set(p.name, v);
             });
+            // Most requests as the contract spells them; the rest in one of the spellings an attacker tries.
+            const spellings = spellingsOf(path, literalSegments(template));
+            const spelled = s < spellings.length ? spellings[s]! : spellings[0]!;
             const q = query.toString();
-            return { method: method.toUpperCase(), path: q ? `${path}?${q}` : path, operation: `${method.toUpperCase()} ${template}`, ...b };
+            const mutation = spelled.name === 'canonical' ? b.mutation : `${b.mutation}; path ${spelled.name}`;
+            return { method: m, path: q ? `${spelled.path}?${q}` : spelled.path, operation: `${method.toUpperCase()} ${template}`, ...b, mutation, key: k, open: Array.isArray(op.security) && op.security.length === 0 };
           }),
         );
       }
@@ -229,7 +254,12 @@ const metric = (text: string, name: string): number => metricValues(text, name)[
 
 export async function fuzzCell(count: number, seed = 11): Promise<FuzzCellResult> {
   const started = Date.now();
-  const server = await startServer({ FACTLEDGER_DATA_DIR: 'memory://', FACTLEDGER_READ_WAIT_MS: '200' });
+  // Keys required, so that every spelling of every path meets the door: the tenant's key made first, in the server's own folder.
+  const dataDir = mkdtempSync(join(tmpdir(), 'fl-fuzz-'));
+  const setup = await createLedger(loadConfig({ FACTLEDGER_DATA_DIR: dataDir }));
+  const secret = (await setup.keys.create({ tenant: TENANT, scopes: 'read,write,admin', name: 'fuzz' })).secret;
+  await setup.close();
+  const server = await startServer({ FACTLEDGER_DATA_DIR: dataDir, FACTLEDGER_AUTH: 'required', FACTLEDGER_READ_WAIT_MS: '200' });
   const violations: string[] = [];
   const statuses: Record<string, number> = {};
   let declared5xx = 0;
@@ -246,10 +276,11 @@ export async function fuzzCell(count: number, seed = 11): Promise<FuzzCellResult
       let status: number;
       let text: string;
       try {
+        const token = r.key === 'tenant' ? secret : r.key === 'wrong' ? `flk_${'z'.repeat(12)}_${'y'.repeat(43)}` : null;
         const res = await fetch(server.base + r.path, {
           method: r.method,
-          headers: r.contentType ? { 'content-type': r.contentType } : {},
-          body: r.body ?? undefined,
+          headers: { ...(r.contentType ? { 'content-type': r.contentType } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          body: r.method === 'HEAD' || r.method === 'OPTIONS' ? undefined : (r.body ?? undefined),
           signal: AbortSignal.timeout(15_000),
         });
         status = res.status;
@@ -263,6 +294,9 @@ export async function fuzzCell(count: number, seed = 11): Promise<FuzzCellResult
         continue;
       }
       statuses[String(status)] = (statuses[String(status)] ?? 0) + 1;
+      // No usable key: the door answers first, however the path is spelled; only a request that cannot be read is refused before it.
+      const unreadable = status === 400 && /"message":"(?:malformed request|invalid input: [^"]*not UTF-8)/.test(text);
+      if (r.key !== 'tenant' && !r.open && status !== 401 && !unreadable) violations.push(`${what} without a usable key: ${status} ${text.slice(0, 200)}`);
       if (status >= 500) {
         const code = (() => {
           try {
@@ -287,7 +321,7 @@ export async function fuzzCell(count: number, seed = 11): Promise<FuzzCellResult
     if (growth.grew && heap.length >= 40) violations.push(`the heap grew from ${growth.warmMB} MB after the warm-up to ${growth.endMB} MB`);
     return {
       cell: 'fuzz from /openapi.json',
-      backend: 'pglite (in memory)',
+      backend: 'pglite',
       requests: requests.length,
       operations: new Set(requests.map((r) => r.operation)).size,
       statuses,
@@ -298,5 +332,6 @@ export async function fuzzCell(count: number, seed = 11): Promise<FuzzCellResult
     };
   } finally {
     await server.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }

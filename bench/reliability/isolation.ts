@@ -8,12 +8,16 @@
  * Promised: each foreign request answers exactly as its control does (status, error code) and in
  * the same time class (medians within 2× or 5 ms of each other), no response beta gets holds
  * alpha's marker, and alpha's memories and log are unchanged afterwards: 0 reads, 0 writes across.
+ *
+ * Beside it, on every backend, the authorization matrix (accessMatrixCell).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLedger, loadConfig } from '@factledger/ledger';
+import { createTestDatabase, startLocalKurrentDb } from '@factledger/store';
+import { type Contract, FULL_KEY, matrixKeys, runAccessMatrix } from '../access-matrix';
 import { startServer } from './server-process';
 
 interface OpenApi {
@@ -172,5 +176,44 @@ export async function isolationCell(rounds: number): Promise<IsolationCellResult
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export interface AccessMatrixCellResult {
+  cell: string;
+  backend: string;
+  operations: number;
+  cells: number;
+  ms: number;
+  violations: string[];
+}
+
+/**
+ * The authorization matrix (bench/access-matrix.ts) against the server as `npm start` runs it,
+ * with keys required, on one backend: every operation of its /openapi.json under every spelling
+ * and every kind of key, each cell as the domain's decideAccess decides.
+ */
+export async function accessMatrixCell(backend: 'pglite' | 'postgres' | 'kurrentdb'): Promise<AccessMatrixCellResult> {
+  const started = Date.now();
+  const database = backend === 'pglite' ? null : await createTestDatabase('postgres');
+  const dataDir = backend === 'pglite' ? mkdtempSync(join(tmpdir(), 'fl-matrix-')) : null;
+  const kurrent = backend === 'kurrentdb' ? await startLocalKurrentDb() : null;
+  const env: Record<string, string> = database ? { DATABASE_URL: database.url! } : { FACTLEDGER_DATA_DIR: dataDir! };
+  if (kurrent) Object.assign(env, { FACTLEDGER_EVENT_STORE: 'kurrentdb', KURRENTDB_URL: kurrent.url });
+  try {
+    const setup = await createLedger(loadConfig(env));
+    const keys = await matrixKeys(setup.keys, 'acme').finally(() => setup.close());
+    const server = await startServer({ ...env, FACTLEDGER_AUTH: 'required' });
+    try {
+      const contract = (await (await fetch(`${server.base}/openapi.json`)).json()) as Contract;
+      const result = await runAccessMatrix({ base: server.base, contract, tenant: 'acme', keys, fullKey: FULL_KEY });
+      return { cell: 'authorization matrix: every route, spelling and key', backend, operations: result.operations, cells: result.cells, ms: Date.now() - started, violations: result.failures };
+    } finally {
+      await server.kill('SIGTERM');
+    }
+  } finally {
+    await kurrent?.close();
+    await database?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }
 }

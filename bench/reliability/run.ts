@@ -21,7 +21,7 @@ import { backupCell } from './backup';
 import { faultsCell } from './faults';
 import { halfwayCell } from './halfway';
 import { fuzzCell } from './fuzz';
-import { isolationCell } from './isolation';
+import { accessMatrixCell, isolationCell } from './isolation';
 import { soakCell } from './soak';
 
 const SCALES = {
@@ -103,6 +103,10 @@ async function main(): Promise<void> {
   if (wanted('isolation')) {
     process.stderr.write(`== tenant isolation: every /v1 route, ${isolationRounds} rounds\n`);
     cells.push({ ...(await isolationCell(isolationRounds)) });
+    for (const backend of backends) {
+      process.stderr.write(`== the authorization matrix: every route, spelling and key (${backend})\n`);
+      cells.push({ ...(await accessMatrixCell(backend)) });
+    }
   }
   if (wanted('soak')) {
     process.stderr.write(`== soak: ${soakSeconds} s at a fixed mixed rate\n`);

@@ -1,11 +1,14 @@
--- fl_append: one append, in one statement and one transaction. It claims the command id (a retried
--- command appends nothing and answers with its original position), checks and bumps every stream's
--- version (looked up by primary key: a plan cached while fl_streams was small must not become a
--- scan), takes the ordering lock just before it inserts (APPEND_LOCK: positions become visible in
--- the order they were drawn, see postgres-event-store.ts), inserts the events and runs the
--- follow-up (an inline projection) with their positions. A stream not at its expected version
--- writes nothing: the claim and the checks are undone, and the reply carries the stream's version
--- and (up to 1,000 of) its events, so the writer decides again without reading it back.
+-- fl_append: one append, in one statement and one transaction. It claims the command id with the
+-- command's fingerprint (the setting factledger.command_fingerprint, made by the caller's statement
+-- like factledger.actor; migrations/027): a retried command appends nothing and answers with its
+-- original position and the first claim's fingerprint, by which the caller tells another command
+-- that reuses the id. It checks and bumps every stream's version (looked up by primary key: a plan
+-- cached while fl_streams was small must not become a scan), takes the ordering lock just before
+-- it inserts (APPEND_LOCK: positions become visible in the order they were drawn, see
+-- postgres-event-store.ts), inserts the events and runs the follow-up (an inline projection) with
+-- their positions. A stream not at its expected version writes nothing: the claim and the checks
+-- are undone, and the reply carries the stream's version and (up to 1,000 of) its events, so the
+-- writer decides again without reading it back.
 -- The current definition: edit it here (see migrations.ts), never in a numbered migration.
 CREATE OR REPLACE FUNCTION fl_append(
   p_tenant text, p_command_id text, p_causation_id text, p_correlation_id text, p_batch text,
@@ -25,10 +28,11 @@ BEGIN
   BEGIN
   IF p_command_id IS NOT NULL THEN
     -- A concurrent retry blocks on this row until the first commits, then finds it.
-    INSERT INTO fl_commands (tenant, command_id) VALUES (p_tenant, p_command_id) ON CONFLICT DO NOTHING;
+    INSERT INTO fl_commands (tenant, command_id, fingerprint)
+    VALUES (p_tenant, p_command_id, nullif(current_setting('factledger.command_fingerprint', true), '')) ON CONFLICT DO NOTHING;
     IF NOT FOUND THEN
-      RETURN jsonb_build_object('duplicate', true, 'position',
-        (SELECT last_position FROM fl_commands WHERE tenant = p_tenant AND command_id = p_command_id), 'versions', '{}'::jsonb);
+      RETURN (SELECT jsonb_build_object('duplicate', true, 'position', c.last_position, 'fingerprint', c.fingerprint, 'versions', '{}'::jsonb)
+        FROM fl_commands c WHERE c.tenant = p_tenant AND c.command_id = p_command_id);
     END IF;
   END IF;
 

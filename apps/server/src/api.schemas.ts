@@ -400,13 +400,14 @@ export const ingestResultSchema = z
 
 export const errorSchema = z
   .object({
-    error: z.string().openapi({ description: 'Stable code: invalid_input, unknown_memory, memory_erased, unknown_batch, unknown_message, cardinality_conflict, illegal_lifecycle, version_conflict, projection_lag, …' }),
+    error: z.string().openapi({ description: 'Stable code: invalid_input, unknown_memory, memory_erased, unknown_batch, unknown_message, cardinality_conflict, illegal_lifecycle, slot_taken, version_conflict, projection_lag, …' }),
     message: z.string(),
     issues: z.array(z.object({ path: z.string(), message: z.string() })).optional().openapi({ description: 'invalid_input only: what is wrong, field by field.' }),
     erased: z
       .object({ erasureId: z.string(), erasedAt: z.string(), position: z.number().int(), actor: z.string().nullable() })
       .optional()
       .openapi({ description: 'memory_erased only: which erasure took the memory, when, and by which key.' }),
+    heldBy: z.string().optional().openapi({ description: 'slot_taken only: the memory that holds the slot a restore asked for (the same key from the same start).' }),
   })
   .openapi('Error');
 

@@ -8,8 +8,9 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { loadConfig } from '@factledger/ledger';
 import { FactLedgerModule, type FactLedgerOptions } from '@factledger/nest';
 import { apiControllers } from './api-controllers';
+import { FallbackController } from './fallback.controller';
 import { McpController } from './mcp.controller';
-import { AccessGate, AccessGuard, ActorInterceptor, KeyThrottlerGuard, SERVER_CONFIG } from './http/access';
+import { AccessGate, AccessGuard, ActorInterceptor, KeyThrottlerGuard, SERVER_CONFIG, WriterReplyInterceptor } from './http/access';
 import { LedgerExceptionFilter } from './http/ledger-exception.filter';
 import { createLogger, type Logger, SERVER_LOGGER } from './logging';
 
@@ -40,16 +41,19 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [FactLedgerModule.forRoot(ledgerOptions), ...(limited ? [ThrottlerModule.forRoot({ throttlers: [{ ttl: 60_000, limit: config.rateLimit }] })] : [])],
-      controllers: [...apiControllers(), McpController],
+      // The fallback last: it takes whatever no route above matched.
+      controllers: [...apiControllers(), McpController, FallbackController],
       providers: [
         { provide: SERVER_LOGGER, useFactory: () => logger ?? serverLogger(options) },
         { provide: APP_FILTER, useClass: LedgerExceptionFilter },
         { provide: SERVER_CONFIG, useValue: config },
         AccessGate,
-        // Guards run in this order: the key is known before the rate limit counts it.
-        { provide: APP_GUARD, useClass: AccessGuard },
+        // Guards run in this order: the rate limit counts every request, refused ones too (an
+        // unknown key by its client's address), before the door decides.
         ...(limited ? [{ provide: APP_GUARD, useClass: KeyThrottlerGuard }] : []),
+        { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_INTERCEPTOR, useClass: ActorInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: WriterReplyInterceptor },
         ShutdownLog,
       ],
     };

@@ -3,6 +3,7 @@ import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule, type ServerOptions, serverLogger } from './app.module';
+import { requestSpelling, utf8Body } from './http/request-spelling';
 import { serveInspector } from './inspector';
 import { PinoNestLogger, requestLog } from './logging';
 import { httpTelemetry, processTelemetry } from './telemetry';
@@ -18,6 +19,11 @@ export async function createServer(options: ServerOptions = {}): Promise<INestAp
   // the request's span first, so that its log line can name the trace.
   app.use(httpTelemetry(processTelemetry()));
   app.use(requestLog(logger));
+  // Before any route matches: one spelling of each path, and no text that is not UTF-8 (http/request-spelling.ts).
+  app.use(requestSpelling);
+  // Nest's types keep `verify` for its raw-body option, which is off here; the parsers take it as given.
+  app.useBodyParser('json', { verify: utf8Body } as Record<string, unknown>);
+  app.useBodyParser('urlencoded', { extended: true, verify: utf8Body } as Record<string, unknown>);
   serveInspector(app);
   return app;
 }

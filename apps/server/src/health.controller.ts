@@ -10,8 +10,10 @@ import { LEDGER_HANDLE, RECALL } from '@factledger/nest';
 import type { RecallHandle } from '@factledger/recall';
 import { pendingMigrations } from '@factledger/store';
 import type { Health } from './api.schemas';
+import { Public } from './http/access';
 import { type Logger, SERVER_LOGGER } from './logging';
 
+@Public()
 @Controller()
 export class HealthController {
   constructor(

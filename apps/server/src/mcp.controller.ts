@@ -13,9 +13,10 @@ import { createMcpServer, LEDGER_HANDLE } from '@factledger/nest';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toHttpError } from './http/ledger-exception.filter';
-import { AccessGate } from './http/access';
+import { AccessGate, KeyedPerTool } from './http/access';
 import { type Logger, SERVER_LOGGER } from './logging';
 
+@KeyedPerTool()
 @Controller('mcp')
 export class McpController {
   constructor(

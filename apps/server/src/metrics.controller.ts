@@ -9,8 +9,10 @@ import type { LedgerHandle } from '@factledger/ledger';
 import { LEDGER_HANDLE, RECALL } from '@factledger/nest';
 import type { RecallHandle } from '@factledger/recall';
 import { Registry } from 'prom-client';
+import { Public } from './http/access';
 import { appMetrics, processTelemetry } from './telemetry';
 
+@Public()
 @Controller()
 export class MetricsController {
   private readonly app: Registry;

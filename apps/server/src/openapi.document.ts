@@ -76,6 +76,7 @@ import { MemoriesController } from './memories.controller';
 import { MessagesController } from './messages.controller';
 import { OpenApiController } from './openapi.controller';
 import { apiControllers } from './api-controllers';
+import { type RouteAccess, routeAccess } from './http/access';
 
 /** What the document says of one route, beside the controller method that serves it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -92,9 +93,9 @@ const failures = {
   },
   unknownBatch: { 404: json(errorSchema, 'unknown_batch: no change in this tenant carries the label.') },
   unknownMessage: { 404: json(errorSchema, 'unknown_message: no message with this id was ingested in this tenant.') },
-  conflict: { 409: json(errorSchema, 'cardinality_conflict, illegal_lifecycle or version_conflict.') },
+  conflict: { 409: json(errorSchema, 'cardinality_conflict, illegal_lifecycle, version_conflict, slot_taken (a restore into a slot another memory holds: `heldBy`) or command_id_reused (the command id named another command).') },
   lag: { 503: json(errorSchema, 'projection_lag: the read model has not reached minPosition yet; retry.') },
-  /** Every `/v1` route: the API key (http/access.ts). */
+  /** Every route but the public ones: the API key (http/access.ts). */
   keyed: {
     401: json(errorSchema, 'unauthenticated: no usable API key (none, unknown, wrong secret, revoked or expired); `WWW-Authenticate: Bearer`.'),
     403: json(errorSchema, 'forbidden: the key lacks the scope this route needs (read, write or admin).'),
@@ -103,8 +104,10 @@ const failures = {
   },
 };
 
-/** The API key every `/v1` route takes, as `Authorization: Bearer <key>` (`factledger keys create`). */
+/** The API key every route but the public ones takes, as `Authorization: Bearer <key>` (`factledger keys create`). */
 const API_KEY = 'apiKey';
+/** The operation's field naming the scope its key needs (OpenAPI 3.0 keeps scopes for OAuth, so an extension says it). */
+export const SCOPE_EXTENSION = 'x-factledger-scope';
 
 const answerParams = z.object({ tenant: tenantParams.shape.tenant, answerId: z.string().min(1).max(200) });
 
@@ -115,7 +118,7 @@ const routeDocs = (): RouteDoc[] => [
     summary: 'Record an answer with the memory versions it cited (pinned as they are now)',
     tags: ['answers'],
     request: { params: tenantParams, body: body(recordAnswerSchema) },
-    responses: { 201: json(answerWriteResultSchema, 'Recorded (or, for a replayed command id, what was recorded then).'), ...failures.invalid, ...failures.unknownMemory },
+    responses: { 201: json(answerWriteResultSchema, 'Recorded (or, for a replayed command id, what was recorded then).'), ...failures.invalid, ...failures.unknownMemory, ...failures.conflict },
   },
   {
     handler: AnswersController.prototype.reopened,
@@ -367,6 +370,8 @@ export interface ServedRoute {
   path: string;
   status: number;
   handler: unknown;
+  /** What the route asks of a request's key (http/access.ts routeAccess: the rule the door applies). */
+  access: RouteAccess;
   name: string;
 }
 
@@ -384,7 +389,7 @@ export function servedRoutes(controllers: readonly (abstract new (...args: never
       const segments = [prefix, String(Reflect.getMetadata(PATH_METADATA, handler))].flatMap((p) => p.split('/')).filter(Boolean);
       const path = `/${segments.map((p) => p.replace(/^:(.+)$/, '{$1}')).join('/')}`;
       const status = (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ?? (verb === RequestMethod.POST ? HttpStatus.CREATED : HttpStatus.OK);
-      out.push({ method, path, status, handler, name: `${controller.name}.${key}` });
+      out.push({ method, path, status, handler, access: routeAccess(handler, controller, method), name: `${controller.name}.${key}` });
     }
   }
   return out;
@@ -401,8 +406,13 @@ export function documentedRoutes(controllers: readonly (abstract new (...args: n
     const success = Object.keys(doc.responses).map(Number).filter((code) => code >= 200 && code < 300);
     if (!success.includes(route.status)) throw new Error(`${route.name} answers ${route.status}, but its OpenAPI entry documents ${success.join(', ') || 'no success status'}`);
     if (out.some((o) => o.operationId === doc.operationId)) throw new Error(`${route.name}: the operationId ${doc.operationId} names another route too`);
-    // A route of the API takes a key: the security requirement and the answers of the door, beside the route's own (a route's own 404 says more).
-    const keyed = route.path.startsWith('/v1/') ? { security: [{ [API_KEY]: [] }], responses: { ...failures.keyed, ...doc.responses } } : {};
+    // A route that is not public takes a key: the security requirement, the scope the door asks
+    // for, and its answers beside the route's own (a route's own 404 says more).
+    const { access } = route;
+    const keyed =
+      access.door === 'public'
+        ? { security: [] }
+        : { security: [{ [API_KEY]: [] }], ...(access.door === 'scope' ? { [SCOPE_EXTENSION]: access.scope } : {}), responses: { ...failures.keyed, ...doc.responses } };
     out.push({ ...doc, ...keyed, method: route.method, path: route.path });
   }
   for (const doc of entries) {

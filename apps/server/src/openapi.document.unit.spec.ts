@@ -1,14 +1,16 @@
 /**
- * The OpenAPI document is generated from the routes: every route the server serves (but MCP's) is
- * in it, at the method, path and success status its decorators give, and the generator refuses a
+ * The OpenAPI document is generated from the routes: every route the server serves (but MCP's and
+ * the fallback's) is in it, with the scope its key needs (or `security: []` where it takes none), at the method, path and success status its decorators give, and the generator refuses a
  * route without an entry, an entry without a route, and a success status the route does not answer.
  */
 import { Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { z } from 'zod';
 import { AppModule } from './app.module';
+import { FallbackController } from './fallback.controller';
+import { NeedsScope } from './http/access';
 import { McpController } from './mcp.controller';
 import { apiControllers } from './api-controllers';
-import { buildOpenApiDocument, documentedRoutes, servedRoutes } from './openapi.document';
+import { buildOpenApiDocument, documentedRoutes, SCOPE_EXTENSION, servedRoutes } from './openapi.document';
 
 @Controller('v1/things/:thing')
 class ThingsController {
@@ -24,6 +26,7 @@ class ThingsController {
 
   @Post('checks')
   @HttpCode(200)
+  @NeedsScope('read')
   check() {
     return {};
   }
@@ -32,9 +35,11 @@ class ThingsController {
 const ok = (description: string) => ({ description, content: { 'application/json': { schema: z.object({}) } } });
 
 describe('the OpenAPI document', () => {
-  it('covers every controller the server mounts except MCP, and each of their routes once, as served', () => {
+  it('covers every controller the server mounts except MCP and the fallback, and each of their routes once, as served', () => {
     const mounted = AppModule.forRoot().controllers ?? [];
-    expect(new Set(apiControllers())).toEqual(new Set(mounted.filter((c) => c !== McpController)));
+    expect(new Set(apiControllers())).toEqual(new Set(mounted.filter((c) => c !== McpController && c !== FallbackController)));
+    // The fallback takes what no route matched: it must come last.
+    expect(mounted.at(-1)).toBe(FallbackController);
     const doc = buildOpenApiDocument();
     const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item as object).map((method) => `${method} ${path}`));
     const served = servedRoutes(apiControllers()).map((r) => `${r.method} ${r.path}`);
@@ -54,22 +59,24 @@ describe('the OpenAPI document', () => {
         { handler: ThingsController.prototype.check, operationId: 'checkThing', summary: 'check', responses: { 200: ok('checked') } },
       ],
     );
-    // A /v1 route also answers for its key: 401, 403, 404 and 429, and says it takes one.
-    expect(routes.map((r) => [r.method, r.path, r.operationId, Object.keys(r.responses), r.security])).toEqual([
-      ['get', '/v1/things/{thing}/parts', 'listParts', ['200', '401', '403', '404', '429'], [{ apiKey: [] }]],
-      ['post', '/v1/things/{thing}/parts', 'addPart', ['201', '401', '403', '404', '429'], [{ apiKey: [] }]],
-      ['post', '/v1/things/{thing}/checks', 'checkThing', ['200', '401', '403', '404', '429'], [{ apiKey: [] }]],
+    // A route that is not public also answers for its key (401, 403, 404 and 429), says it takes one, and names its scope: the method's, or @NeedsScope's.
+    expect(routes.map((r) => [r.method, r.path, r.operationId, Object.keys(r.responses), r.security, (r as Record<string, unknown>)[SCOPE_EXTENSION]])).toEqual([
+      ['get', '/v1/things/{thing}/parts', 'listParts', ['200', '401', '403', '404', '429'], [{ apiKey: [] }], 'read'],
+      ['post', '/v1/things/{thing}/parts', 'addPart', ['201', '401', '403', '404', '429'], [{ apiKey: [] }], 'write'],
+      ['post', '/v1/things/{thing}/checks', 'checkThing', ['200', '401', '403', '404', '429'], [{ apiKey: [] }], 'read'],
     ]);
   });
 
-  it('gives every operation of the document its own operationId, and every /v1 route the key it takes', () => {
+  it('gives every operation of the document its own operationId, and every route the key and scope it takes, but the public ones', () => {
     const doc = buildOpenApiDocument();
     const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.values(item as Record<string, { operationId?: string; security?: unknown }>).map((op) => ({ path, ...op })));
     const ids = operations.map((o) => o.operationId);
     expect(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id))).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(operations.filter((o) => o.path.startsWith('/v1/') && !o.security)).toEqual([]);
-    expect(operations.filter((o) => !o.path.startsWith('/v1/') && o.security)).toEqual([]);
+    const open = operations.filter((o) => Array.isArray(o.security) && o.security.length === 0);
+    expect(open.map((o) => o.path).sort()).toEqual(['/health', '/metrics', '/openapi.json']);
+    const scopes = operations.filter((o) => !open.includes(o)).map((o) => [o.path, o.security, (o as Record<string, unknown>)[SCOPE_EXTENSION]]);
+    expect(scopes.filter(([, security, scope]) => JSON.stringify(security) !== '[{"apiKey":[]}]' || !['read', 'write', 'admin'].includes(scope as string))).toEqual([]);
     expect(doc.components?.securitySchemes).toEqual({ apiKey: expect.objectContaining({ type: 'http', scheme: 'bearer' }) });
   });
 

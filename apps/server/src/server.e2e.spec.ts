@@ -6,7 +6,7 @@ import type { LedgerHandle } from '@factledger/ledger';
 import type { RecallHandle } from '@factledger/recall';
 import { testBackends } from '@factledger/store';
 import type { z } from 'zod';
-import { answerSchema, answerViewSchema, answerWriteResultSchema, verificationSchema } from './api.schemas';
+import { answerSchema, answerViewSchema, answerWriteResultSchema, errorSchema, verificationSchema } from './api.schemas';
 import { startTestServer, type TestServer } from './test-server';
 
 interface Reply {
@@ -247,6 +247,25 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
     expect((await get(`/v1/tenants/life/facts?${q({ subject: 'user', relation: 'diet' })}`)).body.value).toBe('vegan');
   });
 
+  it('refuses (409 slot_taken, naming the holder) to restore a memory into the slot a version with the same start took meanwhile, and appends nothing', async () => {
+    const key = { subject: 'payments', relation: 'region' };
+    const m = await assertFact('slot', { ...key, value: 'eu-west', validFrom: '2026-03-01' });
+    const path = `/v1/tenants/slot/memories/${m.memoryId}`;
+    expect((await post(`${path}/quarantine`, { reason: 'unverified' })).status).toBe(200);
+    const holder = await assertFact('slot', { ...key, value: 'eu-central', validFrom: '2026-03-01' });
+    const history = `/v1/tenants/slot/history?${q({ ...key, minPosition: holder.position })}`;
+    const before = (await get(history)).body;
+
+    const refused = await post(`${path}/restore`, { reason: 'verified after all' });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ error: 'slot_taken', message: expect.stringContaining(`memory ${holder.memoryId} holds its slot`), heldBy: holder.memoryId });
+    expect(errorSchema.parse(refused.body)).toEqual(refused.body);
+
+    expect((await get(path)).body).toMatchObject({ status: 'quarantined', validTo: null });
+    expect((await get(history)).body).toEqual(before);
+    expect((await get(`/v1/tenants/slot/facts?${q({ ...key, validAt: '2026-03-01' })}`)).body).toMatchObject({ value: 'eu-central', values: ['eu-central'] });
+  });
+
   it('retypes and retracts through the memory routes and by value', async () => {
     const m = await assertFact('lc', { text: 'We ship on Fridays', type: 'milestone' });
     const retyped = await post(`/v1/tenants/lc/memories/${m.memoryId}/retype`, { type: 'note' });
@@ -355,6 +374,34 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
     documented(verificationSchema, verdicts.body);
     expect((await post('/v1/tenants/ans/verifications', { claims: [] })).status).toBe(400);
     expect(await post('/v1/tenants/ans/answers/revisions', { answer: 'x' })).toMatchObject({ status: 501, body: { error: 'llm_not_configured' } });
+  });
+
+  it('supports a claim only with a memory that states its value, not with one that only shares its subject', async () => {
+    const verdicts = async (claims: object[]) => {
+      const reply = await post('/v1/tenants/claims/verifications', { claims });
+      expect(reply.status).toBe(200);
+      return reply.body.verdicts.map((v: { verdict: string; memory: { memoryId: string } | null }) => [v.verdict, v.memory?.memoryId ?? null]);
+    };
+    const notes = await assertFact('claims', { text: 'Notes about the staging database password.' });
+    const manifest = await assertFact('claims', { text: 'The payment service port is set in the deploy manifest.' });
+    expect(await verdicts([{ says: 'The staging database password is hunter2' }, { says: 'the payment port is 9999' }])).toEqual([
+      ['fabricated', null],
+      ['fabricated', null],
+    ]);
+    expect(await verdicts([{ says: 'The staging database password is hunter2', cites: notes.memoryId }, { says: 'the payment port is 9999', cites: manifest.memoryId }])).toEqual([
+      ['distorted', notes.memoryId],
+      ['distorted', manifest.memoryId],
+    ]);
+
+    const port = await assertFact('claims', { subject: 'payment service', relation: 'port', value: '8443', text: 'The payment service listens on port 8443.' });
+    const host = await assertFact('claims', { text: 'The staging database runs on db-07.internal.' });
+    expect(
+      await verdicts([{ says: 'the payment port is 9999' }, { says: 'The payment service port is 8443' }, { says: 'The staging database is hosted on db-07.internal', speaker: 'user' }]),
+    ).toEqual([
+      ['fabricated', null],
+      ['supported', port.memoryId],
+      ['supported', host.memoryId],
+    ]);
   });
 
   it('answers an unknown route with a JSON 404', async () => {

@@ -35,8 +35,8 @@ AnswerWriteResult = TypedDict("AnswerWriteResult", {
 AssembleContextBody = TypedDict("AssembleContextBody", {
     "query": str,  # required
     "budgetTokens": int,
-    "validAt": Optional[str],
-    "knownAt": Optional[str],
+    "validAt": str,
+    "knownAt": str,
     "minPosition": int,
 }, total=False)
 
@@ -134,6 +134,7 @@ Error = TypedDict("Error", {
     "message": str,
     "issues": List[Dict[str, Any]],
     "erased": Dict[str, Any],
+    "heldBy": str,
 }, total=False)
 
 Fact = TypedDict("Fact", {
@@ -377,7 +378,7 @@ Verification = TypedDict("Verification", {
 
 VerifyClaimsBody = TypedDict("VerifyClaimsBody", {
     "claims": List[Dict[str, Any]],  # required
-    "validAt": Optional[str],
+    "validAt": str,
 }, total=False)
 
 WriteResult = TypedDict("WriteResult", {

@@ -555,7 +555,7 @@ export interface components {
             rule: string;
         };
         Error: {
-            /** @description Stable code: invalid_input, unknown_memory, memory_erased, unknown_batch, unknown_message, cardinality_conflict, illegal_lifecycle, version_conflict, projection_lag, … */
+            /** @description Stable code: invalid_input, unknown_memory, memory_erased, unknown_batch, unknown_message, cardinality_conflict, illegal_lifecycle, slot_taken, version_conflict, projection_lag, … */
             error: string;
             message: string;
             /** @description invalid_input only: what is wrong, field by field. */
@@ -570,6 +570,8 @@ export interface components {
                 position: number;
                 actor: string | null;
             };
+            /** @description slot_taken only: the memory that holds the slot a restore asked for (the same key from the same start). */
+            heldBy?: string;
         };
         AssertInput: {
             subject?: string;
@@ -598,7 +600,10 @@ export interface components {
             source?: string;
             /** @default 0 */
             authority?: number;
-            /** @default fact */
+            /**
+             * @default fact
+             * @example preference
+             */
             type?: string;
             /** @default false */
             core?: boolean;
@@ -634,6 +639,7 @@ export interface components {
             causationId?: string;
             /** @description Label that groups lifecycle changes for rollback. */
             batch?: string;
+            /** @example preference */
             type: string;
             reason?: string;
         };
@@ -1561,7 +1567,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description cardinality_conflict, illegal_lifecycle or version_conflict. */
+            /** @description cardinality_conflict, illegal_lifecycle, version_conflict, slot_taken (a restore into a slot another memory holds: `heldBy`) or command_id_reused (the command id named another command). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1643,7 +1649,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description cardinality_conflict, illegal_lifecycle or version_conflict. */
+            /** @description cardinality_conflict, illegal_lifecycle, version_conflict, slot_taken (a restore into a slot another memory holds: `heldBy`) or command_id_reused (the command id named another command). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1734,7 +1740,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description cardinality_conflict, illegal_lifecycle or version_conflict. */
+            /** @description cardinality_conflict, illegal_lifecycle, version_conflict, slot_taken (a restore into a slot another memory holds: `heldBy`) or command_id_reused (the command id named another command). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1825,7 +1831,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description cardinality_conflict, illegal_lifecycle or version_conflict. */
+            /** @description cardinality_conflict, illegal_lifecycle, version_conflict, slot_taken (a restore into a slot another memory holds: `heldBy`) or command_id_reused (the command id named another command). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1916,7 +1922,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description cardinality_conflict, illegal_lifecycle or version_conflict. */
+            /** @description cardinality_conflict, illegal_lifecycle, version_conflict, slot_taken (a restore into a slot another memory holds: `heldBy`) or command_id_reused (the command id named another command). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2006,7 +2012,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description cardinality_conflict, illegal_lifecycle or version_conflict. */
+            /** @description cardinality_conflict, illegal_lifecycle, version_conflict, slot_taken (a restore into a slot another memory holds: `heldBy`) or command_id_reused (the command id named another command). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2276,7 +2282,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description cardinality_conflict, illegal_lifecycle or version_conflict. */
+            /** @description cardinality_conflict, illegal_lifecycle, version_conflict, slot_taken (a restore into a slot another memory holds: `heldBy`) or command_id_reused (the command id named another command). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2504,6 +2510,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description cardinality_conflict, illegal_lifecycle, version_conflict, slot_taken (a restore into a slot another memory holds: `heldBy`) or command_id_reused (the command id named another command). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description memory_erased: the memory was erased; `erased` says when and by which erasure. */
             410: {
                 headers: {
@@ -2660,7 +2675,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description cardinality_conflict, illegal_lifecycle or version_conflict. */
+            /** @description cardinality_conflict, illegal_lifecycle, version_conflict, slot_taken (a restore into a slot another memory holds: `heldBy`) or command_id_reused (the command id named another command). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2863,8 +2878,8 @@ export interface operations {
                         speaker?: string;
                         cites?: string;
                     }[];
-                    /** Format: date-time */
-                    validAt?: string | null;
+                    /** @example 2026-03-01 */
+                    validAt?: string;
                 };
             };
         };
@@ -3501,7 +3516,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description cardinality_conflict, illegal_lifecycle or version_conflict. */
+            /** @description cardinality_conflict, illegal_lifecycle, version_conflict, slot_taken (a restore into a slot another memory holds: `heldBy`) or command_id_reused (the command id named another command). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3609,10 +3624,10 @@ export interface operations {
                     query: string;
                     /** @default 400 */
                     budgetTokens?: number;
-                    /** Format: date-time */
-                    validAt?: string | null;
-                    /** Format: date-time */
-                    knownAt?: string | null;
+                    /** @example 2026-03-01 */
+                    validAt?: string;
+                    /** @example 2026-03-01 */
+                    knownAt?: string;
                     minPosition?: number;
                 };
             };

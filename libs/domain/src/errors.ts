@@ -55,6 +55,24 @@ export class IllegalLifecycleError extends LedgerError {
   readonly code = 'illegal_lifecycle';
 }
 
+/**
+ * A restore into a slot another version holds: a rival of the quarantined memory's key with the
+ * very same start, so the memory would come back valid at no time. Nothing was changed; `heldBy`
+ * is the memory that holds the slot.
+ */
+export class SlotTakenError extends LedgerError {
+  readonly code = 'slot_taken';
+  constructor(
+    readonly memoryId: string,
+    readonly heldBy: string,
+    readonly validFrom: string,
+  ) {
+    super(
+      `memory ${memoryId} cannot be restored: memory ${heldBy} holds its slot (the same key from the same start, ${validFrom}); retract or quarantine ${heldBy} first, or assert the value again`,
+    );
+  }
+}
+
 /** No lifecycle change of this tenant carried the batch label. */
 export class UnknownBatchError extends LedgerError {
   readonly code = 'unknown_batch';
@@ -76,5 +94,16 @@ export class UnknownMessageError extends LedgerError {
   readonly code = 'unknown_message';
   constructor(readonly messageId: string) {
     super(`no message ${messageId} was ingested in this tenant`);
+  }
+}
+
+/**
+ * The command id was first used for another command (another kind of write, or other input): it
+ * replays only the command it first named. Nothing was written; a new command needs a new id.
+ */
+export class CommandIdReusedError extends LedgerError {
+  readonly code = 'command_id_reused';
+  constructor(readonly commandId: string) {
+    super(`command id '${commandId}' was already used for another command; retry only the same command with it, and give a new command a new id`);
   }
 }

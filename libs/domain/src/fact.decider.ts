@@ -9,7 +9,7 @@
  * timeline is one sequence without overlap; for a `many` key each value has its own.
  */
 import { isLiveEvent } from './erasure';
-import { CardinalityConflictError, IllegalLifecycleError, InvalidInputError, UnknownMemoryError } from './errors';
+import { CardinalityConflictError, IllegalLifecycleError, InvalidInputError, SlotTakenError, UnknownMemoryError } from './errors';
 import type { AssertMemory, MemoryCommand, Outcome, QuarantineMemory, RestoreMemory, RetractMemory, RetypeMemory, SupersedeParts } from './fact.commands';
 import type { FactOverruled, MemoryEvent, StreamEvent } from './fact.events';
 import { normalizeTerm, sameValue } from './keys';
@@ -437,22 +437,36 @@ function decideQuarantine(cmd: QuarantineMemory, state: StreamState, compensates
   return { events: [{ type: 'MemoryQuarantined', data }], outcome: 'quarantined', memoryId: v.memoryId };
 }
 
+/** Whether a fact goes back into its key's timeline when it is restored (a corrected, withdrawn or overruled one stays out). */
+const rejoinsTimeline = (v: VersionState): boolean => v.kind === 'fact' && !v.corrected && !v.withdrawn && !v.overruled;
+
+/**
+ * The version that holds a quarantined fact's slot: a rival of its key with the very same start,
+ * which a restore can neither supersede (it is not older) nor clip around (nothing would be left).
+ */
+function slotHolder(state: StreamState, v: VersionState): VersionState | undefined {
+  if (!v.quarantined || !rejoinsTimeline(v)) return undefined;
+  const covering = coveringAt(rivals(state, v.value, v.memoryId), v.validFrom);
+  return covering && covering.validFrom === v.validFrom ? covering : undefined;
+}
+
 /**
  * Restore puts the version back where its period says, as an update would: a rival covering
- * its start is superseded there, a later rival clips it, an equal start leaves it empty.
+ * its start is superseded there, a later rival clips it. A rival with the same start holds the
+ * slot: the restore is refused (SlotTakenError) rather than bring the memory back valid at no time.
  */
 function decideRestore(cmd: RestoreMemory, state: StreamState, compensates?: string): Decision {
   const v = target(state, cmd.memoryId);
   if (!v.quarantined) return { events: [], outcome: 'unchanged', memoryId: v.memoryId };
+  const holder = slotHolder(state, v);
+  if (holder) throw new SlotTakenError(v.memoryId, holder.memoryId, iso(v.validFrom));
   const events: MemoryEvent[] = [];
   let stop = end(v);
-  if (v.kind === 'fact' && !v.corrected && !v.withdrawn && !v.overruled) {
+  if (rejoinsTimeline(v)) {
     const timeline = rivals(state, v.value, v.memoryId);
     const covering = coveringAt(timeline, v.validFrom);
-    if (covering && covering.validFrom < v.validFrom) {
+    if (covering) {
       events.push({ type: 'FactSuperseded', data: { memoryId: covering.memoryId, by: v.memoryId, validTo: iso(v.validFrom) } });
-    } else if (covering) {
-      stop = v.validFrom;
     }
     stop = Math.min(stop, nextStartAfter(timeline, v.validFrom));
   }
@@ -527,9 +541,18 @@ export function planRollback(state: StreamState, batch: string, now: Date): Roll
     }
     let decision: Decision;
     switch (event.type) {
-      case 'MemoryQuarantined':
+      case 'MemoryQuarantined': {
+        // A rival with the same start holds the slot: the memory stays quarantined
+        // (restoring it would leave it valid at no time), and the rest of the batch is rolled back.
+        const quarantined = working.versions.get(memoryId);
+        const holder = quarantined && slotHolder(working, quarantined);
+        if (holder) {
+          item('overridden', `memory ${holder.memoryId} holds its slot now (a rival with the same start); left quarantined`);
+          continue;
+        }
         decision = decideRestore({ kind: 'RestoreMemory', memoryId }, working, recorded.eventId);
         break;
+      }
       case 'MemoryRestored':
         decision = decideQuarantine({ kind: 'QuarantineMemory', memoryId, reason: `rollback of batch ${batch}` }, working, recorded.eventId);
         break;

@@ -3,7 +3,7 @@
  * commands through decide + evolve (event ids e1, e2, … in log order), `when` decides one more
  * command against that state, `then` checks the decision's events and outcome.
  */
-import { CardinalityConflictError, InvalidInputError, UnknownMemoryError } from './errors';
+import { CardinalityConflictError, InvalidInputError, SlotTakenError, UnknownMemoryError } from './errors';
 import type { AssertMemory, MemoryCommand, Outcome, RetractMemory } from './fact.commands';
 import {
   type Decision,
@@ -379,6 +379,34 @@ describe('R5: quarantine, restore, retype, retract', () => {
       events: [{ type: 'MemoryRestored', data: { memoryId: 'v1', validTo: iso('2026-05-10') } }],
     });
   });
+
+  it('restore into a slot a rival with the same start took meanwhile is refused (slot_taken, naming the holder) and decides nothing', () => {
+    const state = given(assertFact('v1', 'db-03', '2026-02-01'), quarantine('v1'), assertFact('v2', 'db-07', '2026-02-01'));
+    const refused = (() => {
+      try {
+        when(state, restore('v1'));
+      } catch (error) {
+        return error;
+      }
+      throw new Error('the restore was decided');
+    })();
+    expect(refused).toBeInstanceOf(SlotTakenError);
+    expect(refused).toMatchObject({ code: 'slot_taken', memoryId: 'v1', heldBy: 'v2', validFrom: iso('2026-02-01') });
+    expect((refused as Error).message).toContain('memory v2 holds its slot');
+    expect(state.versions.get('v1')).toMatchObject({ quarantined: true, validTo: null });
+    expect(state.versions.get('v2')).toMatchObject({ validFrom: d('2026-02-01').getTime(), validTo: null });
+  });
+
+  it('restore over a rival asserted meanwhile with an earlier start supersedes the rival at the restored start', () => {
+    const state = given(assertFact('v1', 'db-03', '2026-03-01'), quarantine('v1'), assertFact('v2', 'db-07', '2026-02-01'));
+    then(when(state, restore('v1')), {
+      outcome: 'restored',
+      events: [
+        { type: 'FactSuperseded', data: { memoryId: 'v2', by: 'v1', validTo: iso('2026-03-01') } },
+        { type: 'MemoryRestored', data: { memoryId: 'v1', validTo: null } },
+      ],
+    });
+  });
 });
 
 // ---- R5 rollback --------------------------------------------------------------------------
@@ -424,6 +452,22 @@ describe('R5: rollback of a batch by compensating events', () => {
     ]);
     expect(state.versions.get('m2')!.quarantined).toBe(false);
     expect(state.versions.get('p1')!.type).toBe('milestone');
+  });
+
+  it('leaves a quarantine in the batch alone when a rival with the same start holds the slot, and rolls back the rest', () => {
+    const state = given(
+      assertFact('v1', 'db-03', '2026-02-01'), // e1
+      inBatch('review', retype('v1', 'preference')), // e2
+      inBatch('review', quarantine('v1')), // e3
+      assertFact('v2', 'db-07', '2026-02-01'), // e4, outside the batch: the same start
+    );
+    const plan = planRollback(state, 'review', new Date('2026-06-01T00:00:00Z'));
+    expect(plan.items).toMatchObject([
+      { eventId: 'e3', memoryId: 'v1', change: 'MemoryQuarantined', result: 'overridden', detail: expect.stringContaining('memory v2 holds its slot') },
+      { eventId: 'e2', memoryId: 'v1', change: 'MemoryRetyped', result: 'compensated' },
+    ]);
+    expect(plan.events).toEqual([{ type: 'MemoryRetyped', data: { memoryId: 'v1', from: 'preference', to: 'fact', compensates: 'e2' } }]);
+    expect(apply(state, plan.events).versions.get('v1')).toMatchObject({ quarantined: true, type: 'fact' });
   });
 
   it('rolling back a FactRetracted reopens the period with FactRetractionUndone', () => {

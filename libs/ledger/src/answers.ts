@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { currentActor } from './actor';
 import {
+  CommandIdReusedError,
   type AnswerCommand,
   type AnswerEvent,
   type AnswerState,
@@ -23,7 +24,7 @@ import type { AnswerReader, AnswerRow, FactReader, ProjectionRunner } from '@fac
 import { type EventStore, tracedAppend } from '@factledger/store';
 import { z } from 'zod';
 import { decideAgainOnConflict } from './decide-again';
-import { parse } from './ledger';
+import { commandFingerprint, parse } from './ledger';
 import { tenantSchema } from './ledger.schemas';
 
 export const recordAnswerSchema = z
@@ -80,13 +81,13 @@ export class Answers {
       citations.push({ memoryId, value: m.value, text: m.text, speaker: m.speaker });
     }
     const answerId = a.answerId ?? (this.deps.newId ?? randomUUID)();
-    return this.execute(t, { kind: 'RecordAnswer', answerId, question: a.question, text: a.text, citations }, a.commandId ?? null);
+    return this.execute(t, { kind: 'RecordAnswer', answerId, question: a.question, text: a.text, citations }, a.commandId ?? null, commandFingerprint('recordAnswer', a));
   }
 
   async review(tenant: string, input: unknown): Promise<AnswerWriteResult> {
     const t = parse(tenantSchema, tenant);
     const r = parse(reviewAnswerSchema, input);
-    return this.execute(t, { kind: 'ReviewAnswer', answerId: r.answerId, note: r.note ?? null }, r.commandId ?? null);
+    return this.execute(t, { kind: 'ReviewAnswer', answerId: r.answerId, note: r.note ?? null }, r.commandId ?? null, commandFingerprint('reviewAnswer', r));
   }
 
   /** The saga's door: idempotent per (answer, causing event) through the command id. */
@@ -124,8 +125,11 @@ export class Answers {
     return this.deps.answers.citing(t, q.memoryId);
   }
 
-  private async execute(tenant: string, command: AnswerCommand, commandId: string | null): Promise<AnswerWriteResult> {
+  /** Decides and appends; a command id names one command (`fingerprint`: a caller's id must not name another; the saga's ids have none). */
+  private async execute(tenant: string, command: AnswerCommand, commandId: string | null, fingerprint: string | null = null): Promise<AnswerWriteResult> {
     const streamId = answerStreamId(command.answerId);
+    const reused = (claimed: string | null | undefined): boolean => Boolean(commandId && fingerprint && claimed && claimed !== fingerprint);
+    if (commandId && fingerprint && reused((await this.deps.store.commandClaim(tenant, commandId))?.fingerprint)) throw new CommandIdReusedError(commandId);
     return decideAgainOnConflict(async () => {
       const stream = await this.deps.store.readStream(tenant, streamId);
       // A retried command that landed before: its first answer, not a refusal of the second.
@@ -136,9 +140,10 @@ export class Answers {
       if (events.length === 0) return { answerId: command.answerId, position: stream.events.at(-1)?.globalPosition ?? 0, changed: false };
       const result = await tracedAppend(
         this.deps.store,
-        { tenant, commandId, causationId: null, correlationId: null, batch: null, recordedAt: this.deps.clock.now(), actor: currentActor() },
+        { tenant, commandId, commandFingerprint: fingerprint, causationId: null, correlationId: null, batch: null, recordedAt: this.deps.clock.now(), actor: currentActor() },
         [{ streamId, expectedVersion: stream.version < 0 ? 'no-stream' : stream.version, events: events.map((e) => ({ eventId: randomUUID(), type: e.type, data: e.data })) }],
       );
+      if (result.duplicate && reused(result.commandFingerprint)) throw new CommandIdReusedError(commandId!);
       await this.deps.runner.catchUp();
       return { answerId: command.answerId, position: result.position, changed: !result.duplicate };
     });

@@ -20,3 +20,4 @@ export * from './triage/rule-judge';
 export * from './triage/llm-judge';
 export * from './triage/errors';
 export * from './triage/population-triage';
+export * from './writer-reply';

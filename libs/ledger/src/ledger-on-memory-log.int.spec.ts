@@ -4,7 +4,7 @@
  * so every write is projected by the runner before it returns. Everything goes through the ledger's
  * API and the port; nothing reads a table of the log.
  */
-import { CardinalityConflictError, InvalidInputError, ManualClock, UnknownMemoryError } from '@factledger/domain';
+import { CardinalityConflictError, CommandIdReusedError, InvalidInputError, ManualClock, UnknownMemoryError } from '@factledger/domain';
 import { createTestDatabase, InMemoryEventStore, LOG_START, type TestDatabase, testBackends } from '@factledger/store';
 import { type LedgerHandle, ledgerOn } from './create-ledger';
 import { MessageIngestor } from './ingest/message-ingestor';
@@ -59,11 +59,12 @@ describe.each(testBackends())('Ledger with its log in memory, read models on %s'
     expect(current.map((e) => e.value)).toEqual(['d']);
   });
 
-  it('appends a retried command once, and refuses bad input without appending anything', async () => {
+  it('appends a retried command once, and refuses another command under its id and bad input without appending anything', async () => {
     const { ledger } = handle;
     const first = await ledger.assert('idem', { text: 'I like green tea.', commandId: 'msg-1' });
     const length = await logLength();
-    expect(await ledger.assert('idem', { text: 'I like black tea.', commandId: 'msg-1' })).toMatchObject({ replayed: true, position: first.position });
+    expect(await ledgerOn(database, { clock, store: log }).ledger.assert('idem', { text: 'I like green tea.', commandId: 'msg-1' })).toMatchObject({ replayed: true, position: first.position });
+    await expect(ledger.assert('idem', { text: 'I like black tea.', commandId: 'msg-1' })).rejects.toBeInstanceOf(CommandIdReusedError);
     await expect(ledger.assert('idem', { subject: 'user' })).rejects.toBeInstanceOf(InvalidInputError);
     await expect(ledger.assert('no spaces allowed', { text: 'x' })).rejects.toBeInstanceOf(InvalidInputError);
     expect(await logLength()).toBe(length);

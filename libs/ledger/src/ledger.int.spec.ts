@@ -1,4 +1,4 @@
-import { CardinalityConflictError, InvalidInputError, ManualClock, UnknownBatchError, UnknownMemoryError } from '@factledger/domain';
+import { CardinalityConflictError, CommandIdReusedError, InvalidInputError, ManualClock, UnknownBatchError, UnknownMemoryError } from '@factledger/domain';
 import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
 import { sql } from 'kysely';
 import { type LedgerHandle, ledgerOn } from './create-ledger';
@@ -53,12 +53,13 @@ describe.each(testBackends())('Ledger on %s', (backend) => {
     expect((await ledger.fact('race', { subject: 'leader', relation: 'is', validAt: '2026-03-02T12:00:00Z' })).value).toBe('b');
   });
 
-  it('appends a retried command once and says it was replayed', async () => {
+  it('appends a retried command once and says it was replayed; another command under its id is refused', async () => {
     const { ledger } = handle;
     const first = await ledger.assert('idem', { text: 'I like green tea.', commandId: 'msg-1' });
     const count = await eventCount();
-    const again = await ledger.assert('idem', { text: 'I like black tea.', commandId: 'msg-1' });
-    expect(again).toMatchObject({ replayed: true, position: first.position });
+    const again = await ledgerOn(database, { clock }).ledger.assert('idem', { text: 'I like green tea.', commandId: 'msg-1' });
+    expect(again).toMatchObject({ replayed: true, position: first.position, memoryId: first.memoryId });
+    await expect(ledger.assert('idem', { text: 'I like black tea.', commandId: 'msg-1' })).rejects.toBeInstanceOf(CommandIdReusedError);
     expect(await eventCount()).toBe(count);
   });
 

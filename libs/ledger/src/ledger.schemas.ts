@@ -3,28 +3,23 @@
  * scenario steps, and library calls, and generates the OpenAPI document.
  */
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
-import { ASSERT_MODES, CARDINALITIES, SPEAKERS } from '@factledger/domain';
+import { ASSERT_MODES, CARDINALITIES, SPEAKERS, timeOrIssue } from '@factledger/domain';
 import { z } from 'zod';
 
 extendZodWithOpenApi(z);
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
-
-/** ISO 8601 date (`2026-03-01`, midnight UTC) or date-time; a time without a zone is UTC. */
+/** ISO 8601 date (`2026-03-01`, midnight UTC) or date-time; a time without a zone is UTC; a real date of the years 1 to 9999 (@factledger/domain iso-time.ts). */
 export const isoTime = z
-  .string()
-  .regex(ISO_DATE, 'must be an ISO 8601 date or date-time, e.g. 2026-03-01 or 2026-03-01T12:00:00Z')
-  .transform((s, ctx) => {
-    const hasZone = /(?:Z|[+-]\d{2}:?\d{2})$/.test(s);
-    const text = s.length > 10 && !hasZone ? `${s.replace(' ', 'T')}Z` : s;
-    const ms = Date.parse(text);
-    if (Number.isNaN(ms)) {
-      ctx.addIssue({ code: 'custom', message: 'is not a real date' });
-      return z.NEVER;
-    }
-    return new Date(ms);
-  })
+  .union([z.date(), z.string()])
+  .transform((value, ctx) => timeOrIssue(value, (message) => ctx.addIssue({ code: 'custom', message })) ?? z.NEVER)
   .openapi({ type: 'string', example: '2026-03-01' });
+
+/** A memory's type: one word of letters, digits, `-` and `_`, as it is shown in a context's headings and filtered on. */
+export const typeName = z
+  .string()
+  .trim()
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N}_-]{0,39}$/u, 'must be one word: letters, digits, "-" or "_", at most 40 characters')
+  .openapi({ example: 'preference' });
 
 const term = (what: string) => z.string().trim().min(1, `${what} must not be empty`).max(500);
 
@@ -56,7 +51,7 @@ export const assertSchema = z
     speaker: z.enum(SPEAKERS).default('user'),
     source: z.string().max(1000).optional(),
     authority: z.number().int().min(-1000).max(1000).default(0),
-    type: term('type').default('fact'),
+    type: typeName.default('fact'),
     core: z.boolean().default(false),
     ...writeMeta,
   })
@@ -84,7 +79,7 @@ export const memoryRefSchema = z.object({ memoryId: z.string().min(1).max(200), 
 
 export const quarantineSchema = memoryRefSchema.extend({ reason: z.string().max(1000).optional() }).strict().openapi('QuarantineInput');
 export const restoreSchema = memoryRefSchema.extend({ reason: z.string().max(1000).optional() }).strict().openapi('RestoreInput');
-export const retypeSchema = memoryRefSchema.extend({ type: term('type'), reason: z.string().max(1000).optional() }).strict().openapi('RetypeInput');
+export const retypeSchema = memoryRefSchema.extend({ type: typeName, reason: z.string().max(1000).optional() }).strict().openapi('RetypeInput');
 
 export const retractSchema = z
   .object({

@@ -14,7 +14,7 @@ import {
   evolve,
   factStreamId,
   InvalidInputError,
-  unstorableFields,
+  inputIssues,
   type MemoryCommand,
   type MemoryEvent,
   normalizeTerm,
@@ -28,6 +28,7 @@ import {
   UnknownBatchError,
   UnknownMemoryError,
   MemoryErasedError,
+  CommandIdReusedError,
   planRestatement,
   type RestatementDecision,
   type RestatementPlan,
@@ -186,16 +187,39 @@ export interface LedgerDeps {
   restatement?: boolean;
 }
 
-type Meta = { commandId?: string; correlationId?: string; causationId?: string; batch?: string };
+type Meta = {
+  commandId?: string;
+  correlationId?: string;
+  causationId?: string;
+  batch?: string;
+  /** What the command id is bound to (commandFingerprint); only with a command id. */
+  fingerprint?: string;
+};
 
 /** One write of a `writeMany`, with the input its single-write method takes. */
 export type LedgerOp = { assert: unknown } | { retract: unknown } | { quarantine: unknown } | { retype: unknown } | { restore: unknown };
+
+/** The kinds of write a command id can name (commandFingerprint). */
+type LedgerOpKind = 'assert' | 'retract' | 'quarantine' | 'retype' | 'restore';
+
+/** A LedgerOp with its input validated. */
+type ParsedOp =
+  | { assert: z.output<typeof assertSchema> }
+  | { retract: z.output<typeof retractSchema> }
+  | { quarantine: z.output<typeof quarantineSchema> }
+  | { retype: z.output<typeof retypeSchema> }
+  | { restore: z.output<typeof restoreSchema> };
 
 export interface WriteManyOptions extends Meta {
   /** Appends of the caller's own, given each write's outcome; they land in the same append. */
   attach?: (results: OpResult[], batch: string | null) => StreamAppend[];
   /** The label for retirements by restatement when `batch` is not given (an ingest: `resolution:<messageId>`). */
   restatementBatch?: string;
+  /**
+   * What the command id is bound to when the ops are derived from state that a retry may find
+   * changed (an ingest: a hash of its message, commandFingerprint). Default: the ops' and labels' own.
+   */
+  fingerprint?: string;
 }
 
 export interface ManyWriteResult {
@@ -246,6 +270,48 @@ function memoryIdsOf(tenant: string, commandId: string | null | undefined, rando
   };
 }
 
+/** The ids that only trace a command (where it came from), not what it asks: no part of its fingerprint. */
+const TRACE_IDS = new Set(['commandId', 'correlationId', 'causationId']);
+
+/** A value as canonical JSON: keys sorted, absent fields left out, dates as ISO text. */
+function canonical(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value === null || typeof value !== 'object') return value;
+  const object = value as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(object)
+      .filter((k) => object[k] !== undefined)
+      .sort()
+      .map((k) => [k, canonical(object[k])]),
+  );
+}
+
+/**
+ * What a command id is bound to: the hex SHA-256 of the kind of write and its validated input (as
+ * canonical JSON, without the ids that only trace it). A retry of the same command has the same
+ * one; another command that reuses the id has another, and is refused (CommandIdReusedError).
+ */
+export function commandFingerprint(kind: string, input: object): string {
+  const own = Object.fromEntries(Object.entries(input).filter(([k]) => !TRACE_IDS.has(k)));
+  return createHash('sha256').update(JSON.stringify([kind, canonical(own)])).digest('hex');
+}
+
+/** A write's meta with the fingerprint its command id is bound to (none without a command id). */
+function bound<M extends Meta>(kind: string, input: M): M {
+  return input.commandId ? { ...input, fingerprint: commandFingerprint(kind, input) } : input;
+}
+
+/**
+ * A command id the store found landed before must have named this same command: a retry answers
+ * as replayed, another command is refused and nothing of it is written. A claim kept without a
+ * fingerprint (made before migrations/027, or by a caller that gives none) takes any retry.
+ */
+function refuseReusedCommandId(context: AppendContext, result: AppendResult): void {
+  if (!result.duplicate || !context.commandId || !context.commandFingerprint || !result.commandFingerprint) return;
+  if (result.commandFingerprint !== context.commandFingerprint) throw new CommandIdReusedError(context.commandId);
+}
+
 /** A look-up's identity within a write: its subject and verb, or (none found) its text. */
 const frameKey = (p: { text: string; stem: string | null }): string => (p.stem === null ? `text\u0000${p.text}` : `stem\u0000${p.stem}`);
 
@@ -265,15 +331,38 @@ function batchOf(given: string | undefined, ops: readonly PlannedOp[], fallback?
 
 const OWN_META = ['commandId', 'correlationId', 'causationId', 'batch'] as const;
 
-function rejectOwnMeta(input: Meta): void {
+/** An op's input, refused when it sets what belongs to the whole write (its metadata). */
+function withoutOwnMeta<T extends Meta>(input: T): T {
   const set = OWN_META.filter((k) => input[k] !== undefined);
   if (set.length) throw new InvalidInputError(set.map((k) => ({ path: k, message: 'set it on the whole write, not on one op' })));
+  return input;
+}
+
+/** Issues of a writeMany's op `i`, named by its index (`ops.<i>.<field>`). */
+function opIssues(i: number, issues: { path: string; message: string }[]): { path: string; message: string }[] {
+  return issues.map((x) => ({ path: `ops.${i}.${x.path}`.replace(/\.$/, ''), message: x.message }));
+}
+
+/** Each op of a writeMany validated, once for all its attempts; an invalid one is named by its index. */
+function parseOps(ops: LedgerOp[]): ParsedOp[] {
+  return ops.map((op, i) => {
+    try {
+      if ('assert' in op) return { assert: withoutOwnMeta(parse(assertSchema, op.assert)) };
+      if ('retract' in op) return { retract: withoutOwnMeta(parse(retractSchema, op.retract)) };
+      if ('quarantine' in op) return { quarantine: withoutOwnMeta(parse(quarantineSchema, op.quarantine)) };
+      if ('retype' in op) return { retype: withoutOwnMeta(parse(retypeSchema, op.retype)) };
+      return { restore: withoutOwnMeta(parse(restoreSchema, op.restore)) };
+    } catch (error) {
+      if (error instanceof InvalidInputError) throw new InvalidInputError(opIssues(i, error.issues));
+      throw error;
+    }
+  });
 }
 
 /** The input validated by `schema`: a typed error naming every field that is wrong, text that cannot be stored first. */
 export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const unstorable = unstorableFields(input);
-  if (unstorable.length) throw new InvalidInputError(unstorable);
+  const unfit = inputIssues(input);
+  if (unfit.length) throw new InvalidInputError(unfit);
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
   throw new InvalidInputError(result.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })));
@@ -352,13 +441,13 @@ export class Ledger {
   async assert(tenant: string, input: unknown): Promise<WriteResult> {
     const t = parse(tenantSchema, tenant);
     const a = parse(assertSchema, input);
-    return this.planAgainOnChangedFrames(t, a.subject === undefined, async (known) => this.single(t, a, await this.planAssert(t, a, { known, guess: true }, memoryIdsOf(t, a.commandId, this.newId))));
+    return this.planAgainOnChangedFrames(t, a.subject === undefined, async (known) => this.single(t, 'assert', a, await this.planAssert(t, a, { known, guess: true }, memoryIdsOf(t, a.commandId, this.newId))));
   }
 
   async retract(tenant: string, input: unknown): Promise<WriteResult> {
     const t = parse(tenantSchema, tenant);
     const r = parse(retractSchema, input);
-    return this.single(t, r, await this.planRetract(t, r));
+    return this.single(t, 'retract', r, await this.planRetract(t, r));
   }
 
   private async planRetract(tenant: string, r: z.output<typeof retractSchema>): Promise<PlannedOp> {
@@ -378,19 +467,19 @@ export class Ledger {
   async quarantine(tenant: string, input: unknown): Promise<WriteResult> {
     const t = parse(tenantSchema, tenant);
     const q = parse(quarantineSchema, input);
-    return this.single(t, q, await this.planLifecycle(t, { kind: 'QuarantineMemory', memoryId: q.memoryId, reason: q.reason ?? null }));
+    return this.single(t, 'quarantine', q, await this.planLifecycle(t, { kind: 'QuarantineMemory', memoryId: q.memoryId, reason: q.reason ?? null }));
   }
 
   async restore(tenant: string, input: unknown): Promise<WriteResult> {
     const t = parse(tenantSchema, tenant);
     const r = parse(restoreSchema, input);
-    return this.single(t, r, await this.planLifecycle(t, { kind: 'RestoreMemory', memoryId: r.memoryId, reason: r.reason ?? null }));
+    return this.single(t, 'restore', r, await this.planLifecycle(t, { kind: 'RestoreMemory', memoryId: r.memoryId, reason: r.reason ?? null }));
   }
 
   async retype(tenant: string, input: unknown): Promise<WriteResult> {
     const t = parse(tenantSchema, tenant);
     const r = parse(retypeSchema, input);
-    return this.single(t, r, await this.planLifecycle(t, { kind: 'RetypeMemory', memoryId: r.memoryId, type: r.type, reason: r.reason ?? null }));
+    return this.single(t, 'retype', r, await this.planLifecycle(t, { kind: 'RetypeMemory', memoryId: r.memoryId, type: r.type, reason: r.reason ?? null }));
   }
 
   /**
@@ -402,42 +491,28 @@ export class Ledger {
   async writeMany(tenant: string, ops: LedgerOp[], options: WriteManyOptions = {}): Promise<ManyWriteResult> {
     const t = parse(tenantSchema, tenant);
     const meta = parse(writeManyMetaSchema, { commandId: options.commandId, correlationId: options.correlationId, causationId: options.causationId, batch: options.batch });
-    const prose = ops.some((op) => 'assert' in op && (op.assert as { subject?: unknown } | null)?.subject === undefined);
+    const parsed = parseOps(ops);
+    // Bound to the ops and labels as given (their plan can change between attempts), or to what the caller names.
+    const fingerprint = meta.commandId ? (options.fingerprint ?? commandFingerprint('writeMany', { ops: parsed, batch: meta.batch, restatementBatch: options.restatementBatch })) : undefined;
+    const prose = parsed.some((op) => 'assert' in op && op.assert.subject === undefined);
     return this.planAgainOnChangedFrames(t, prose, async (known) => {
-      const planned = await this.planOps(t, ops, { known, guess: ops.length === 1 }, memoryIdsOf(t, meta.commandId, this.newId));
-      return this.run(t, { ...meta, batch: batchOf(meta.batch, planned, options.restatementBatch) }, planned, options.attach);
+      const planned = await this.planOps(t, parsed, { known, guess: ops.length === 1 }, memoryIdsOf(t, meta.commandId, this.newId));
+      return this.run(t, { ...meta, fingerprint, batch: batchOf(meta.batch, planned, options.restatementBatch) }, planned, options.attach);
     });
   }
 
-  /** Each op of a writeMany planned in order; an invalid one is named by its index (`ops.<i>.<field>`). */
-  private async planOps(t: string, ops: LedgerOp[], frames: FramePlanning, memoryIds: () => string): Promise<PlannedOp[]> {
+  /** Each op of a writeMany planned in order; one that cannot be is named by its index (`ops.<i>.<field>`). */
+  private async planOps(t: string, ops: ParsedOp[], frames: FramePlanning, memoryIds: () => string): Promise<PlannedOp[]> {
     const planned: PlannedOp[] = [];
     for (const [i, op] of ops.entries()) {
-      const where = (issues: { path: string; message: string }[]) => issues.map((x) => ({ path: `ops.${i}.${x.path}`.replace(/\.$/, ''), message: x.message }));
       try {
-        if ('assert' in op) {
-          const a = parse(assertSchema, op.assert);
-          rejectOwnMeta(a);
-          planned.push(await this.planAssert(t, a, frames, memoryIds));
-        } else if ('retract' in op) {
-          const r = parse(retractSchema, op.retract);
-          rejectOwnMeta(r);
-          planned.push(await this.planRetract(t, r));
-        } else if ('quarantine' in op) {
-          const q = parse(quarantineSchema, op.quarantine);
-          rejectOwnMeta(q);
-          planned.push(await this.planLifecycle(t, { kind: 'QuarantineMemory', memoryId: q.memoryId, reason: q.reason ?? null }));
-        } else if ('retype' in op) {
-          const r = parse(retypeSchema, op.retype);
-          rejectOwnMeta(r);
-          planned.push(await this.planLifecycle(t, { kind: 'RetypeMemory', memoryId: r.memoryId, type: r.type, reason: r.reason ?? null }));
-        } else {
-          const r = parse(restoreSchema, op.restore);
-          rejectOwnMeta(r);
-          planned.push(await this.planLifecycle(t, { kind: 'RestoreMemory', memoryId: r.memoryId, reason: r.reason ?? null }));
-        }
+        if ('assert' in op) planned.push(await this.planAssert(t, op.assert, frames, memoryIds));
+        else if ('retract' in op) planned.push(await this.planRetract(t, op.retract));
+        else if ('quarantine' in op) planned.push(await this.planLifecycle(t, { kind: 'QuarantineMemory', memoryId: op.quarantine.memoryId, reason: op.quarantine.reason ?? null }));
+        else if ('retype' in op) planned.push(await this.planLifecycle(t, { kind: 'RetypeMemory', memoryId: op.retype.memoryId, type: op.retype.type, reason: op.retype.reason ?? null }));
+        else planned.push(await this.planLifecycle(t, { kind: 'RestoreMemory', memoryId: op.restore.memoryId, reason: op.restore.reason ?? null }));
       } catch (error) {
-        if (error instanceof InvalidInputError) throw new InvalidInputError(where(error.issues));
+        if (error instanceof InvalidInputError) throw new InvalidInputError(opIssues(i, error.issues));
         throw error;
       }
     }
@@ -478,9 +553,13 @@ export class Ledger {
         }
       }
       for (const a of appends) this.streams.drop(t, a.streamId);
-      const position = appends.length
-        ? (await tracedAppend(this.deps.store, this.context(t, { commandId: r.commandId, batch: `rollback:${r.batch}` }), appends)).position
-        : await this.deps.store.head();
+      let position: number;
+      if (appends.length) {
+        const context = this.context(t, { ...bound('rollback', { commandId: r.commandId, batch: r.batch }), batch: `rollback:${r.batch}` });
+        const result = await tracedAppend(this.deps.store, context, appends);
+        refuseReusedCommandId(context, result);
+        position = result.position;
+      } else position = await this.deps.store.head();
       await this.deps.runner.catchUp();
       return { batch: r.batch, position, items };
     });
@@ -782,8 +861,9 @@ export class Ledger {
     return { planned: [{ streamId: (await this.locate(tenant, command.memoryId)).streamId, command }] };
   }
 
-  private async single(tenant: string, meta: Meta, op: PlannedOp): Promise<WriteResult> {
-    const r = await this.run(tenant, { ...meta, batch: batchOf(meta.batch, [op]) }, [op]);
+  /** One write of `kind` (its command id bound to it and its input, `meta`), planned as `op`. */
+  private async single(tenant: string, kind: LedgerOpKind, meta: Meta, op: PlannedOp): Promise<WriteResult> {
+    const r = await this.run(tenant, { ...bound(kind, meta), batch: batchOf(meta.batch, [op]) }, [op]);
     return { ...r.results[0]!, position: r.position, replayed: r.replayed };
   }
 
@@ -808,6 +888,7 @@ export class Ledger {
     return {
       tenant,
       commandId: meta.commandId ?? null,
+      commandFingerprint: meta.commandId ? (meta.fingerprint ?? null) : null,
       causationId: meta.causationId ?? null,
       correlationId: meta.correlationId ?? null,
       batch: meta.batch ?? null,
@@ -928,6 +1009,11 @@ export class Ledger {
         .map(([streamId, s]) => ({ streamId, expectedVersion: s.read.version < 0 ? 'no-stream' : s.read.version, events: s.events }));
       appends.push(...(attach?.(results, meta.batch ?? null) ?? []));
       if (appends.length === 0) {
+        // Nothing to append, so no claim: the id must still not name another command.
+        if (meta.commandId && meta.fingerprint) {
+          const claim = await this.deps.store.commandClaim(tenant, meta.commandId);
+          if (claim?.fingerprint && claim.fingerprint !== meta.fingerprint) throw new CommandIdReusedError(meta.commandId);
+        }
         this.remember(tenant, byStream, [], null);
         const last = Math.max(0, ...read.map((r) => r.events[r.events.length - 1]?.globalPosition ?? 0));
         return { position: last, replayed: false, results, batch: meta.batch ?? null };
@@ -947,6 +1033,7 @@ export class Ledger {
       const inline = this.deps.store.capabilities.inlineProjection ? this.deps.inline?.inline(parts, frames) : undefined;
       const followUp = inline?.followUp ?? undefined;
       const result = await tracedAppend(this.deps.store, context, appends, followUp);
+      refuseReusedCommandId(context, result);
       this.remember(tenant, byStream, parts, result, inline?.rowsAfter(result.positions));
       if (followUp && inline) {
         const after = inline.framesAfter(result.positions);

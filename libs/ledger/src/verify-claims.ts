@@ -3,13 +3,14 @@
  * `supported`, `distorted` (the cited memory is current but says something else), `stale` (the
  * claim matches a value since superseded, retracted or corrected), `fabricated` (no memory says
  * it, or another speaker said it). Provenance is decisive: what the assistant said never
- * supports a claim that the user said it.
+ * supports a claim that the user said it. A memory "says" a claim only when it states the
+ * claim's value (@factledger/domain claim-value.ts): sharing the claim's subject is not enough.
  */
-import { factStreamId, normalizeTerm } from '@factledger/domain';
+import { type ClaimValue, claimValue, factStreamId, type StatingMemory, statesClaimValue } from '@factledger/domain';
 import type { FactReader, MemoryRow } from '@factledger/projections';
 import { z } from 'zod';
 import { parse } from './ledger';
-import { tenantSchema } from './ledger.schemas';
+import { isoTime, tenantSchema } from './ledger.schemas';
 
 export const verifyClaimsSchema = z
   .object({
@@ -25,7 +26,7 @@ export const verifyClaimsSchema = z
       )
       .min(1)
       .max(100),
-    validAt: z.coerce.date().optional(),
+    validAt: isoTime.optional(),
   })
   .strict();
 
@@ -41,14 +42,14 @@ export interface ClaimVerdict {
   reason: string;
 }
 
-const norm = (s: string): string => normalizeTerm(s).replace(/[.,!?;:'"“”‘’()]/g, '');
-
-/** Whether a statement says what a memory says: its value (or, for prose, its text) appears in it, or it in them. */
-export function says(statement: string, m: { value: string | null; text: string }): boolean {
-  const claim = norm(statement);
-  const held = norm(m.value ?? m.text);
-  return held.length > 0 && (claim.includes(held) || (claim.length >= 3 && held.includes(claim)));
+/** Whether a memory says what a statement says: it states the statement's value (a fact in its value, prose in its text). */
+export function says(statement: string | ClaimValue, m: StatingMemory): boolean {
+  return statesClaimValue(statement, m);
 }
+
+/** A key's current version, as verification reads it and as a verdict shows it. */
+type Current = StatingMemory & { memoryId: string };
+const shown = (c: Current): ClaimVerdict['current'][number] => ({ memoryId: c.memoryId, value: c.value, text: c.text });
 
 const brief = (m: MemoryRow) => ({ memoryId: m.memoryId, value: m.value, text: m.text, speaker: m.speaker, status: m.status });
 
@@ -66,11 +67,10 @@ export class ClaimVerifier {
   }
 
   /** The current version(s) of a memory's key (a prose memory is its own key). */
-  private async currentOf(tenant: string, m: MemoryRow, validAt?: Date): Promise<ClaimVerdict['current']> {
-    if (m.kind !== 'fact' || m.subject === null || m.relation === null) return m.status === 'active' ? [{ memoryId: m.memoryId, value: m.value, text: m.text }] : [];
+  private async currentOf(tenant: string, m: MemoryRow, validAt?: Date): Promise<Current[]> {
+    if (m.kind !== 'fact' || m.subject === null || m.relation === null) return m.status === 'active' ? [m] : [];
     const now = validAt ?? this.deps.now();
-    const rows = await this.deps.reader.valuesAt(tenant, factStreamId({ subject: m.subject, relation: m.relation, scope: m.scope }), { validAt: now, knownAt: this.deps.now() });
-    return rows.map((r) => ({ memoryId: r.memoryId, value: r.value, text: r.text }));
+    return this.deps.reader.valuesAt(tenant, factStreamId({ subject: m.subject, relation: m.relation, scope: m.scope }), { validAt: now, knownAt: this.deps.now() });
   }
 
   private async cited(tenant: string, claim: { says: string; speaker?: string; cites?: string }, validAt?: Date): Promise<ClaimVerdict> {
@@ -80,29 +80,34 @@ export class ClaimVerifier {
     if (claim.speaker && m.speaker !== claim.speaker) {
       return { ...base, verdict: 'fabricated', memory: brief(m), reason: `the cited memory was said by ${m.speaker}, not ${claim.speaker}` };
     }
-    const current = await this.currentOf(tenant, m, validAt);
+    const value = claimValue(claim.says);
+    const rows = await this.currentOf(tenant, m, validAt);
+    const current = rows.map(shown);
     if (m.status === 'active') {
-      return says(claim.says, m)
+      return says(value, m)
         ? { ...base, verdict: 'supported', memory: brief(m), reason: 'the cited memory is current and says this' }
         : { ...base, verdict: 'distorted', memory: brief(m), current, reason: `the cited memory is current but says ${JSON.stringify(m.value ?? m.text)}` };
     }
-    if (m.status === 'retired' && says(claim.says, m)) {
+    if (m.status === 'retired' && says(value, m)) {
       return { ...base, verdict: 'stale', memory: brief(m), current, reason: 'the cited value has since been superseded, retracted or corrected' };
     }
-    const now = current.find((c) => says(claim.says, c));
+    const now = rows.find((c) => says(value, c));
     if (now) return { ...base, verdict: 'supported', memory: brief(m), current, reason: `the key's current value says this (memory ${now.memoryId})` };
     return { ...base, verdict: 'fabricated', memory: brief(m), current, reason: `the cited memory is ${m.status} and nothing current says this` };
   }
 
   private async uncited(tenant: string, claim: { says: string; speaker?: string }, validAt?: Date): Promise<ClaimVerdict> {
     const base = { says: claim.says, current: [] as ClaimVerdict['current'] };
-    const found = (await this.deps.reader.matching(tenant, claim.says)).filter((m) => says(claim.says, m) || m.value === null);
+    const value = claimValue(claim.says);
+    // Only memories that state the claim's value: text search finds the ones that share its subject too.
+    const found = (await this.deps.reader.matching(tenant, claim.says)).filter((m) => says(value, m));
     const bySpeaker = found.filter((m) => !claim.speaker || m.speaker === claim.speaker);
     const active = bySpeaker.find((m) => m.status === 'active');
     if (active) return { ...base, verdict: 'supported', memory: brief(active), reason: `memory ${active.memoryId} is current and says this` };
     const retired = bySpeaker.find((m) => m.status === 'retired');
     if (retired) {
-      return { ...base, verdict: 'stale', memory: brief(retired), current: await this.currentOf(tenant, retired, validAt), reason: 'this matches a value since superseded, retracted or corrected' };
+      const current = (await this.currentOf(tenant, retired, validAt)).map(shown);
+      return { ...base, verdict: 'stale', memory: brief(retired), current, reason: 'this matches a value since superseded, retracted or corrected' };
     }
     const other = found.find((m) => m.status !== 'quarantined');
     if (other) return { ...base, verdict: 'fabricated', memory: brief(other), reason: `only ${other.speaker} said this, not ${claim.speaker}` };

@@ -9,7 +9,7 @@
  * named); the server itself never fails on a bad call, and a refused call changes nothing.
  */
 import { type AccessScope, InvalidInputError, LedgerError } from '@factledger/domain';
-import { actingAs, assertSchema, factQuerySchema, historyQuerySchema, ingestMessageSchema, quarantineSchema, recordAnswerSchema, verifyClaimsSchema } from '@factledger/ledger';
+import { actingAs, assertSchema, factQuerySchema, historyQuerySchema, ingestMessageSchema, quarantineSchema, recordAnswerSchema, verifyClaimsSchema, writerReply } from '@factledger/ledger';
 import { recallQuerySchema } from '@factledger/recall';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -69,7 +69,10 @@ export function createMcpServer(buses: McpBuses, caller: McpCaller, options: { v
   const run = async (scope: AccessScope, work: () => Promise<CallToolResult>): Promise<CallToolResult> => {
     try {
       await caller.allow(scope);
-      return await actingAs(caller.actor, work);
+      const result = await actingAs(caller.actor, work);
+      // A caller that may write but not read learns no other memory's words from a write's reply.
+      if (scope === 'read' || result.isError || !result.structuredContent) return result;
+      return (await caller.allow('read').then(() => true, () => false)) ? result : ok(writerReply(result.structuredContent));
     } catch (error) {
       return toolError(error, options.onUnexpected);
     }

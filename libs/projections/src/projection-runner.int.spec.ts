@@ -120,15 +120,22 @@ async function liveSequence(handle: LedgerHandle, clock: ManualClock): Promise<v
     await ledger.retract(tenant, { memoryId: lyon.memoryId, validFrom: '2026-06-01', batch: 'cleanup' });
     tick();
     expect((await ledger.rollback(tenant, { batch: 'cleanup' })).items.map((i) => i.result)).toEqual(['compensated']);
-    // A restore into an empty period: the rival took the very same start meanwhile.
+    // A restore into an empty period: the rival took the very same start meanwhile. The ledger
+    // refuses that restore now (slot_taken); a log written before holds it, appended here as it was.
     tick();
     const dublin = await ledger.assert(tenant, lives('Dublin', { subject: 'Bob', validFrom: '2026-04-01' }));
     tick();
     await ledger.quarantine(tenant, { memoryId: dublin.memoryId });
     tick();
-    await ledger.assert(tenant, lives('Cork', { subject: 'Bob', validFrom: '2026-04-01' }));
+    const cork = await ledger.assert(tenant, lives('Cork', { subject: 'Bob', validFrom: '2026-04-01' }));
     tick();
-    await ledger.restore(tenant, { memoryId: dublin.memoryId });
+    await expect(ledger.restore(tenant, { memoryId: dublin.memoryId })).rejects.toMatchObject({ code: 'slot_taken', heldBy: cork.memoryId });
+    const { streamId } = (await handle.reader.memory(tenant, dublin.memoryId))!;
+    const restored = { eventId: randomUUID(), type: 'MemoryRestored', data: { memoryId: dublin.memoryId, validTo: '2026-04-01T00:00:00.000Z' } };
+    await handle.store.append({ tenant, commandId: null, causationId: null, correlationId: null, batch: null, recordedAt: clock.now() }, [
+      { streamId, expectedVersion: 'any', events: [restored] },
+    ]);
+    await handle.runner.catchUp();
     // One append that changes one memory twice.
     tick();
     const carol = await ledger.assert(tenant, lives('Madrid', { subject: 'Carol', validFrom: '2026-01-01' }));

@@ -82,8 +82,14 @@ export const frameClose = (options: Partial<RenderOptions> = {}): string => `</$
 export const FRAME_OPEN = frameOpen();
 export const FRAME_CLOSE = frameClose();
 
+/**
+ * A type as a heading shows it: one word (what the API accepts as a type), whatever a memory
+ * written before that rule holds; anything else in it becomes `_`.
+ */
+const headingWord = (type: string): string => type.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 40) || '_';
+
 /** The heading an item goes under: the day it was recorded, its speaker and its type. */
-export const headingOf = (item: ContextItem): string => `[${day(item.recordedAt)} ${headingPart(item.speaker)} ${headingPart(item.type)}]`;
+export const headingOf = (item: ContextItem): string => `[${day(item.recordedAt)} ${headingPart(item.speaker)} ${headingWord(item.type)}]`;
 /** Whether two items have the same speaker and type (a heading after one like it names only its day). */
 const sameKind = (a: ContextItem, b: ContextItem): boolean => a.speaker === b.speaker && a.type === b.type;
 /** A heading as shown: only its day when the heading before it had the same speaker and type. */

@@ -11,7 +11,7 @@
  * fusion.ts for the ranking).
  */
 import { randomUUID } from 'node:crypto';
-import { alignFrames, changedForQuestion, type Clock, frameStatement, InvalidInputError, judgeFrame, languageOf, unstorableFields, withoutParts } from '@factledger/domain';
+import { alignFrames, changedForQuestion, type Clock, frameStatement, InvalidInputError, judgeFrame, languageOf, inputIssues, timeOrIssue, withoutParts } from '@factledger/domain';
 import { dotProduct, type Embedder, unitVector } from '@factledger/embeddings';
 import type { ProjectionRunner } from '@factledger/projections';
 import { SPAN, traced } from '@factledger/store';
@@ -45,12 +45,19 @@ const DIVERSITY_AMONG = 20;
 /** How many steps a chain of replacing statements is followed to bring the newest along. */
 const NEWER_STEPS = 3;
 
+/** A time as a Date or ISO 8601 text: a real date of the years 1 to 9999 (@factledger/domain iso-time.ts). */
+const givenTime = z
+  .union([z.date(), z.string()])
+  .transform((value, ctx) => timeOrIssue(value, (message) => ctx.addIssue({ code: 'custom', message })) ?? z.NEVER)
+  // Over JSON it is always text: what the contract says.
+  .meta({ type: 'string', example: '2026-03-01' });
+
 export const recallQuerySchema = z
   .object({
     query: z.string().trim().min(1, 'the latest user message is required').max(4000),
     budgetTokens: z.number().int().min(16).max(MAX_BUDGET_TOKENS).default(400),
-    validAt: z.coerce.date().optional(),
-    knownAt: z.coerce.date().optional(),
+    validAt: givenTime.optional(),
+    knownAt: givenTime.optional(),
     minPosition: z.number().int().min(0).optional(),
   })
   .strict();
@@ -171,8 +178,8 @@ export class Recall {
   }
 
   private async assembleContext(tenant: string, input: unknown): Promise<RecallResult> {
-    const unstorable = unstorableFields(input);
-    if (unstorable.length) throw new InvalidInputError(unstorable);
+    const unfit = inputIssues(input);
+    if (unfit.length) throw new InvalidInputError(unfit);
     const parsed = recallQuerySchema.safeParse(input ?? {});
     if (!parsed.success) throw new InvalidInputError(parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })));
     const q = parsed.data;

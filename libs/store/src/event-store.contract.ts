@@ -105,6 +105,28 @@ export function eventStoreContract(name: string, open: () => Promise<ContractSub
       expect((await store.readStream(own, 's')).events).toHaveLength(2);
     });
 
+    it('answers a duplicate with the fingerprint its command id was first claimed with, and writes nothing of it', async () => {
+      const first = await store.append(ctx({ commandId: 'cmd-f', commandFingerprint: 'first' }), [{ streamId: 's', expectedVersion: 'no-stream', events: [ev(), ev()] }]);
+      const reused = await store.append(ctx({ commandId: 'cmd-f', commandFingerprint: 'second' }), [{ streamId: 'other', expectedVersion: 'no-stream', events: [ev()] }]);
+      expect(reused).toMatchObject({ duplicate: true, position: first.position, positions: [], commandFingerprint: 'first' });
+      expect(await store.readStream(tenant, 'other')).toEqual({ version: -1, events: [] });
+      // Claimed without one: none to answer with.
+      await store.append(ctx({ commandId: 'cmd-none' }), [{ streamId: 's', expectedVersion: 1, events: [ev()] }]);
+      expect(await store.append(ctx({ commandId: 'cmd-none', commandFingerprint: 'later' }), [{ streamId: 's', expectedVersion: 2, events: [ev()] }])).toMatchObject({ duplicate: true, commandFingerprint: null });
+      // A claim refused with its append keeps nothing: the one that lands is the one kept.
+      await expect(store.append(ctx({ commandId: 'cmd-g', commandFingerprint: 'refused' }), [{ streamId: 's', expectedVersion: 0, events: [ev()] }])).rejects.toBeInstanceOf(ExpectedVersionConflict);
+      await store.append(ctx({ commandId: 'cmd-g', commandFingerprint: 'landed' }), [{ streamId: 's', expectedVersion: 2, events: [ev()] }]);
+      expect(await store.append(ctx({ commandId: 'cmd-g', commandFingerprint: 'landed' }), [{ streamId: 's', expectedVersion: 3, events: [ev()] }])).toMatchObject({ duplicate: true, commandFingerprint: 'landed' });
+      expect((await store.readStream(tenant, 's')).version).toBe(3);
+      // Claimed by two appends at once: one lands, the other is its duplicate.
+      const raced = await Promise.all(
+        ['x', 'y'].map((f) => store.append(ctx({ commandId: 'cmd-race', commandFingerprint: f }), [{ streamId: `raced-${f}`, expectedVersion: 'no-stream', events: [ev()] }])),
+      );
+      const won = raced.findIndex((r) => !r.duplicate);
+      expect(raced[1 - won]).toMatchObject({ duplicate: true, position: raced[won]!.position, commandFingerprint: ['x', 'y'][won] });
+      expect((await mine()).filter((e) => e.commandId === 'cmd-race').map((e) => e.streamId)).toEqual([`raced-${['x', 'y'][won]}`]);
+    });
+
     it('keeps tenants apart in streams, types and batches', async () => {
       const own = tenant;
       await store.append(ctx({ batch: 'shared' }), [{ streamId: 's', expectedVersion: 'no-stream', events: [ev('Kept')] }]);

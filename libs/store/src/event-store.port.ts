@@ -26,6 +26,12 @@ export interface AppendContext {
   tenant: string;
   /** A retried command with the same id appends nothing twice. */
   commandId: string | null;
+  /**
+   * What the command id is bound to (the ledger's hash of the write and its input): kept with the
+   * id when it is claimed, and answered with a duplicate, so that the caller can tell a retry from
+   * another command that reuses the id. Null or absent: none (any retry is taken as the same).
+   */
+  commandFingerprint?: string | null;
   causationId: string | null;
   correlationId: string | null;
   /** Groups lifecycle changes so that a rollback can find and undo them. */
@@ -42,6 +48,8 @@ export interface AppendResult {
   positions: number[];
   /** True when the command id had already been appended: nothing was written this time. */
   duplicate: boolean;
+  /** For a duplicate: the fingerprint the command id was first claimed with (null: it had none). */
+  commandFingerprint?: string | null;
   streamVersions: Record<string, number>;
   /** What the follow-up returned; null when none ran (none asked, or a duplicate). */
   followUp: unknown;
@@ -142,6 +150,8 @@ export interface EventStore {
   readBatch(tenant: string, batch: string): Promise<RecordedEvent[]>;
   /** The highest committed global position (0 for an empty log). */
   head(): Promise<number>;
+  /** Where a command id's append landed and the fingerprint it was claimed with; null when no append claimed it. */
+  commandClaim(tenant: string, commandId: string): Promise<{ position: number; fingerprint: string | null } | null>;
   /** How much of the log lies past `after` (up to global position `upTo`, when given): what a consumer at that checkpoint has still to read. */
   behind(after: LogPosition, upTo: number | null): Promise<Backlog>;
   /** Chains the events committed since the last call into the log's hash chain; how many. */

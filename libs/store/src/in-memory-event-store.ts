@@ -52,8 +52,8 @@ export class InMemoryEventStore implements EventStore {
   readonly capabilities = { inlineProjection: false, redact: true, logInDatabase: false };
   private readonly log: RecordedEvent[] = [];
   private readonly streams = new Map<string, RecordedEvent[]>();
-  /** The last position each (tenant, command id) appended. */
-  private readonly commands = new Map<string, number>();
+  /** The last position each (tenant, command id) appended, and the fingerprint it was claimed with. */
+  private readonly commands = new Map<string, { position: number; fingerprint: string | null }>();
   private readonly chain: Sealed[] = [];
   /** Wakes this store's subscriptions after each append (or erasure). */
   private readonly appends = new AppendSignal();
@@ -77,7 +77,7 @@ export class InMemoryEventStore implements EventStore {
     if (writes.length === 0) return { position: 0, positions: [], duplicate: false, streamVersions: {}, followUp: null };
     const commandKey = context.commandId === null ? null : key(context.tenant, context.commandId);
     const done = commandKey === null ? undefined : this.commands.get(commandKey);
-    if (done !== undefined) return { position: done, positions: [], duplicate: true, streamVersions: {}, followUp: null };
+    if (done !== undefined) return { position: done.position, positions: [], duplicate: true, commandFingerprint: done.fingerprint, streamVersions: {}, followUp: null };
     for (const a of writes) {
       const stream = this.streams.get(key(context.tenant, a.streamId));
       const actual = stream ? stream.length - 1 : -1;
@@ -117,7 +117,7 @@ export class InMemoryEventStore implements EventStore {
       streamVersions[a.streamId] = stream.length - 1;
     }
     const position = positions[positions.length - 1]!;
-    if (commandKey !== null) this.commands.set(commandKey, position);
+    if (commandKey !== null) this.commands.set(commandKey, { position, fingerprint: context.commandFingerprint ?? null });
     return { position, positions, duplicate: false, streamVersions, followUp: null };
   }
 
@@ -149,6 +149,10 @@ export class InMemoryEventStore implements EventStore {
 
   async readBatch(tenant: string, batch: string): Promise<RecordedEvent[]> {
     return this.log.filter((e) => e.tenant === tenant && e.batch === batch).map(copy);
+  }
+
+  async commandClaim(tenant: string, commandId: string): Promise<{ position: number; fingerprint: string | null } | null> {
+    return this.commands.get(key(tenant, commandId)) ?? null;
   }
 
   async head(): Promise<number> {

@@ -98,6 +98,8 @@ interface AppendReply {
   conflict?: { stream: string; expected: number | null; actual: number; events: (Omit<EventRow, 'recorded_at'> & { recorded_at: string })[] | null };
   duplicate: boolean;
   position: number;
+  /** For a duplicate: the fingerprint the command id was first claimed with. */
+  fingerprint?: string | null;
   positions?: number[];
   versions: Record<string, number>;
   then?: unknown;
@@ -202,6 +204,12 @@ export class PostgresEventStore implements EventStore {
     return Number(row.rows[0]?.head ?? 0);
   }
 
+  async commandClaim(tenant: string, commandId: string): Promise<{ position: number; fingerprint: string | null } | null> {
+    const row = await sql<{ position: string; fingerprint: string | null }>`SELECT last_position AS position, fingerprint FROM fl_commands WHERE tenant = ${tenant} AND command_id = ${commandId}`.execute(this.db);
+    const claim = row.rows[0];
+    return claim ? { position: Number(claim.position), fingerprint: claim.fingerprint } : null;
+  }
+
   async behind(after: LogPosition, upTo: number | null): Promise<Backlog> {
     const r = (await backlogStatement(sql<number>`${after.prepare}::bigint`, upTo).execute(this.db)).rows[0]!;
     return { events: r.behind, oldest: r.oldest === null ? null : new Date(r.oldest) };
@@ -301,8 +309,9 @@ async function appendWith(executor: Db | Trx, context: AppendContext, appends: S
     const result = await sql<{ r: AppendReply }>`${PREPARED}SELECT fl_append(${context.tenant}, ${context.commandId}, ${context.causationId}, ${context.correlationId}, ${context.batch},
         ${context.recordedAt.toISOString()}::timestamptz, ${JSON.stringify(streams)}::jsonb, ${JSON.stringify(events)}::jsonb,
         ${followUp?.fn ?? null}::regproc, ${followUp ? JSON.stringify(followUp.payload) : null}::jsonb) AS r
-      -- The actor of this append's events, for this transaction only (fl_events.actor's default, migrations/017).
-      FROM (SELECT set_config('factledger.actor', ${context.actor ?? ''}, true)) AS actor`.execute(executor).catch(refusedByFollowUp);
+      -- The actor of this append's events (fl_events.actor's default, migrations/017) and the fingerprint its
+      -- command id is claimed with (fl_append, migrations/027), for this transaction only.
+      FROM (SELECT set_config('factledger.actor', ${context.actor ?? ''}, true), set_config('factledger.command_fingerprint', ${context.commandFingerprint ?? ''}, true)) AS meta`.execute(executor).catch(refusedByFollowUp);
     const reply = result.rows[0]!.r;
     if (reply.conflict) {
       const c = reply.conflict;
@@ -313,6 +322,7 @@ async function appendWith(executor: Db | Trx, context: AppendContext, appends: S
       position: Number(reply.position ?? 0),
       positions: (reply.positions ?? []).map(Number),
       duplicate: reply.duplicate,
+      ...(reply.duplicate ? { commandFingerprint: reply.fingerprint ?? null } : {}),
       streamVersions: reply.versions,
       followUp: reply.duplicate ? null : (reply.then ?? null),
     };

@@ -6,7 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Inject } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { type FieldIssue, InvalidInputError, LedgerError, MemoryErasedError } from '@factledger/domain';
+import { type FieldIssue, InvalidInputError, LedgerError, MemoryErasedError, SlotTakenError } from '@factledger/domain';
 import { databaseFault } from '@factledger/store';
 import { type Logger, SERVER_LOGGER } from '../logging';
 
@@ -18,7 +18,11 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   unknown_batch: 404,
   cardinality_conflict: 409,
   illegal_lifecycle: 409,
+  // A restore into a slot another memory holds (the same key from the same start): `heldBy` names it.
+  slot_taken: 409,
   version_conflict: 409,
+  // A command id already used for another command: it replays only the command it first named.
+  command_id_reused: 409,
   projection_lag: 503,
   unknown_trace: 404,
   unknown_answer: 404,
@@ -51,6 +55,8 @@ export interface ErrorBody {
   message: string;
   issues?: FieldIssue[];
   erased?: MemoryErasedError['erasure'];
+  /** slot_taken: the memory that holds the slot a restore asked for. */
+  heldBy?: string;
 }
 
 export interface HttpError {
@@ -78,6 +84,7 @@ export function toHttpError(thrown: unknown): HttpError {
     const body: ErrorBody = exception.code === 'hidden' ? { error: 'not_found', message: 'nothing here for this API key' } : { error: exception.code, message: exception.message };
     if (exception instanceof InvalidInputError) body.issues = exception.issues;
     if (exception instanceof MemoryErasedError) body.erased = exception.erasure;
+    if (exception instanceof SlotTakenError) body.heldBy = exception.heldBy;
     const headers: Record<string, string> | undefined = status === 503 ? { 'Retry-After': '1' } : status === 401 ? { 'WWW-Authenticate': 'Bearer' } : undefined;
     return { status, body, headers };
   }

@@ -1,5 +1,5 @@
 import { BadRequestException, NotFoundException } from '@nestjs/common';
-import { CardinalityConflictError, IllegalLifecycleError, InvalidInputError, UnknownBatchError, UnknownMemoryError, UnknownMessageError } from '@factledger/domain';
+import { CardinalityConflictError, IllegalLifecycleError, InvalidInputError, SlotTakenError, UnknownBatchError, UnknownMemoryError, UnknownMessageError } from '@factledger/domain';
 import { ProjectionLagError } from '@factledger/projections';
 import { ExpectedVersionConflict } from '@factledger/store';
 import { toHttpError } from './ledger-exception.filter';
@@ -19,6 +19,13 @@ describe('toHttpError', () => {
     expect(mapped.status).toBe(status);
     expect(mapped.body).toMatchObject({ error: code, message: error.message });
     expect(mapped.unexpected).toBeFalsy();
+  });
+
+  it('names the memory that holds the slot a restore asked for (409 slot_taken)', () => {
+    expect(toHttpError(new SlotTakenError('m1', 'm2', '2026-03-01T00:00:00.000Z'))).toMatchObject({
+      status: 409,
+      body: { error: 'slot_taken', message: expect.stringContaining('memory m2 holds its slot'), heldBy: 'm2' },
+    });
   });
 
   it('carries the field issues of invalid input', () => {

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { type AdmissionPolicy, InvalidInputError } from '@factledger/domain';
 import { z } from 'zod';
+import { typeName } from '../ledger.schemas';
 
 const word = z.string().trim().min(1);
 
@@ -22,12 +23,12 @@ const typePolicySchema = z
 
 const policyOverrideSchema = z
   .object({
-    defaultType: word.optional(),
+    defaultType: typeName.optional(),
     roleplayGuard: z.boolean().optional(),
     chitchat: z.object({ enabled: z.boolean(), phrases: z.array(word), maxWords: z.number().int().min(0) }).partial().strict().optional(),
     minContentWords: z.number().int().min(0).optional(),
     maxHighImportanceLabels: z.number().int().min(0).optional(),
-    types: z.record(word, typePolicySchema.partial().nullable()).optional(),
+    types: z.record(typeName, typePolicySchema.partial().nullable()).optional(),
   })
   .strict();
 

@@ -36,12 +36,13 @@ import {
   SPEAKERS,
   STORED_OUTCOMES,
   UnknownMessageError,
+  CommandIdReusedError,
 } from '@factledger/domain';
 import { cosineSimilarity, type Embedder, type Embedding } from '@factledger/embeddings';
 import { type EventStore, SPAN, type Span, traced } from '@factledger/store';
 import { z } from 'zod';
 import { currentActor } from '../actor';
-import { type Ledger, type LedgerOp, type OpResult, parse } from '../ledger';
+import { commandFingerprint, type Ledger, type LedgerOp, type OpResult, parse } from '../ledger';
 import { isoTime, tenantSchema } from '../ledger.schemas';
 import { AdmissionPolicies } from './admission-policy';
 import { type MessageExtractor, ruleExtractor } from './message-extractor';
@@ -136,6 +137,20 @@ function asResolved(d: RestatementDecision): ResolvedMemory {
   };
 }
 
+/**
+ * Whether a record is of this message: its text, speaker and source, and its time when one is
+ * given. An erased record (its words gone) can no longer tell: any retry is taken as the same.
+ */
+function sameMessage(record: MessageIngested['data'], m: z.output<typeof ingestMessageSchema>): boolean {
+  if ((record as { erased?: string }).erased) return true;
+  return (
+    record.text === m.text &&
+    record.speaker === m.speaker &&
+    record.source === (m.source ?? `message:${record.messageId}`) &&
+    (m.at === undefined || record.at === m.at.toISOString())
+  );
+}
+
 /** Statement analyses kept (a few KB each). */
 const MAX_ANALYSES = 5000;
 
@@ -176,7 +191,7 @@ export class MessageIngestor {
     // resolution could retire them, or name one the read models do not hold yet) and fail before
     // the append's command id could say it landed.
     if (m.messageId) {
-      const landed = await this.landed(t, messageId);
+      const landed = await this.landed(t, messageId, true, m);
       if (landed) {
         span.setAttribute('factledger.replayed', true);
         return landed;
@@ -265,6 +280,8 @@ export class MessageIngestor {
       // A caller-given id can come back (a retry): the command id makes that append nothing. A
       // fresh id cannot, and the record's stream (which must not exist yet) guards it anyway.
       commandId: m.messageId ? `ingest:${messageId}` : undefined,
+      // Bound to the message, not to the ops: a retry may plan them on a state that has changed since.
+      fingerprint: m.messageId ? commandFingerprint('ingest', m) : undefined,
       correlationId: m.correlationId,
       causationId: source,
       batch,
@@ -334,11 +351,17 @@ export class MessageIngestor {
     return found;
   }
 
-  /** The message's record as the log holds it; null when it has none. */
-  private async landed(t: string, messageId: string, replayed = true): Promise<IngestResult | null> {
+  /**
+   * The message's record as the log holds it; null when it has none. With `retry`, the message sent
+   * again: a record of another message under its id is refused (CommandIdReusedError), not answered.
+   */
+  private async landed(t: string, messageId: string, replayed = true, retry?: z.output<typeof ingestMessageSchema>): Promise<IngestResult | null> {
     const stream = await this.deps.store.readStream(t, messageStreamId(messageId));
     const event = stream.events.find((e) => e.type === 'MessageIngested');
-    return event ? resultOf(event.data as MessageIngested['data'], event.globalPosition, replayed, event.actor) : null;
+    if (!event) return null;
+    const record = event.data as MessageIngested['data'];
+    if (retry && !sameMessage(record, retry)) throw new CommandIdReusedError(`ingest:${messageId}`);
+    return resultOf(record, event.globalPosition, replayed, event.actor);
   }
 
   private async similarities(text: string, types: string[], policy: AdmissionPolicy, language: Language): Promise<Map<string, number>> {

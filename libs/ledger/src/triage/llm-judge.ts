@@ -5,6 +5,7 @@
  */
 import { type ChatModel, LlmBadResponseError } from '@factledger/llm';
 import { z } from 'zod';
+import { typeName } from '../ledger.schemas';
 import type { JudgeInput, JudgeTask, JudgeVerdict, MemoryJudge } from './memory-judge';
 
 const replySchema = z.object({
@@ -12,7 +13,7 @@ const replySchema = z.object({
     z.object({
       ref: z.string(),
       verdict: z.enum(['keep', 'quarantine', 'retype']),
-      type: z.string().optional(),
+      type: typeName.optional(),
       label: z.string().optional(),
       reason: z.string().optional(),
     }),

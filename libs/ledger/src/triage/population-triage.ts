@@ -12,14 +12,14 @@ import type { FactReader } from '@factledger/projections';
 import type { EventStore } from '@factledger/store';
 import { describeType } from '@factledger/embeddings';
 import { z } from 'zod';
-import { type Ledger, type LedgerOp, parse, type RollbackResult } from '../ledger';
-import { isoTime, tenantSchema } from '../ledger.schemas';
+import { commandFingerprint, type Ledger, type LedgerOp, parse, type RollbackResult } from '../ledger';
+import { isoTime, tenantSchema, typeName } from '../ledger.schemas';
 import { TriageControlsFailedError, TriageCountMismatchError, TriageStaleError } from './errors';
 import { type JudgeAction, type JudgeInput, type JudgeTask, type MemoryJudge, sameVerdict, stripLabels } from './memory-judge';
 
 export const populationSchema = z
   .object({
-    type: z.string().trim().min(1).max(200),
+    type: typeName,
     status: z.enum(['active', 'quarantined', 'retired', 'overruled', 'any']).default('active'),
     from: isoTime.optional(),
     to: isoTime.optional(),
@@ -239,9 +239,10 @@ export class PopulationTriage {
     const ops: LedgerOp[] = plan.ops.map((o) =>
       o.action === 'quarantine' ? { quarantine: { memoryId: o.memoryId, reason: `triage ${plan.batch}: judged by ${f.judge}` } } : { retype: { memoryId: o.memoryId, type: o.type } },
     );
+    // The command id is bound to the file and batch, not to the ops planned from the store as it stands now.
     const written = landed.length
       ? { position: Math.max(...landed.map((e) => e.globalPosition)), replayed: true }
-      : await this.deps.ledger.writeMany(f.tenant, ops, { batch: plan.batch, commandId });
+      : await this.deps.ledger.writeMany(f.tenant, ops, { batch: plan.batch, commandId, fingerprint: commandFingerprint('triage-apply', { batch, checksum: f.checksum }) });
     const after = new Map((await this.deps.reader.memories(f.tenant, plan.ops.map((o) => o.memoryId))).map((m) => [m.memoryId, m]));
     const observed: TriageApplied['observed'] = { quarantined: 0, retyped: {} };
     for (const o of plan.ops) {

@@ -61,10 +61,32 @@ describe('the KurrentDB event store, several processes on one server', () => {
     expect((await b.readStream(tenant, 's')).version).toBe(0);
     await a.append(ctx, [{ streamId: 's', expectedVersion: 0, events: [ev()] }]);
     await expect(b.append(ctx, [{ streamId: 's', expectedVersion: 0, events: [ev()] }])).rejects.toMatchObject({ code: 'version_conflict', actual: 1 });
-    const first = await a.append({ ...ctx, commandId: 'cmd-1' }, [{ streamId: 's', expectedVersion: 1, events: [ev()] }]);
-    const retried = await b.append({ ...ctx, commandId: 'cmd-1' }, [{ streamId: 's', expectedVersion: 1, events: [ev()] }]);
-    expect(retried).toMatchObject({ duplicate: true, position: first.position });
+    const first = await a.append({ ...ctx, commandId: 'cmd-1', commandFingerprint: 'f-1' }, [{ streamId: 's', expectedVersion: 1, events: [ev()] }]);
+    const retried = await b.append({ ...ctx, commandId: 'cmd-1', commandFingerprint: 'f-2' }, [{ streamId: 's', expectedVersion: 1, events: [ev()] }]);
+    // The fingerprint of the first claim, from the events' metadata: b never saw the append.
+    expect(retried).toMatchObject({ duplicate: true, position: first.position, commandFingerprint: 'f-1' });
     expect((await open().readStream(tenant, 's')).version).toBe(2);
+  });
+
+  // Two processes that both found a command id unclaimed append under it at once: the server takes
+  // the second append (its event ids derived from the same command id, after the same revision) as a
+  // retry of the first and writes nothing. That one is a duplicate, not a write that landed.
+  it('answers the loser of a race for a command id as a duplicate, with the winner\'s fingerprint', async () => {
+    const tenant = `claim-${randomUUID().slice(0, 8)}`;
+    const [a, b] = [open(), open()];
+    const ctx = testAppendContext({ tenant });
+    await a.append(ctx, [{ streamId: 's', expectedVersion: 'no-stream', events: [ev()] }]);
+    expect((await b.readStream(tenant, 's')).version).toBe(0);
+    const [fromA, fromB] = await Promise.all([
+      a.append({ ...ctx, commandId: 'cmd-1', commandFingerprint: 'f-a' }, [{ streamId: 'of-a', expectedVersion: 'no-stream', events: [ev('A')] }]),
+      b.append({ ...ctx, commandId: 'cmd-1', commandFingerprint: 'f-b' }, [{ streamId: 'of-b', expectedVersion: 'no-stream', events: [ev('B')] }]),
+    ]);
+    const [won, lost] = fromA.duplicate ? [fromB, fromA] : [fromA, fromB];
+    expect(won.duplicate).toBe(false);
+    expect(lost).toMatchObject({ duplicate: true, position: won.position, positions: [], commandFingerprint: won === fromA ? 'f-a' : 'f-b' });
+    const reader = open();
+    const written = (await reader.readAll(LOG_START, 100_000)).filter((e) => e.tenant === tenant && e.commandId === 'cmd-1');
+    expect(written.map((e) => e.type)).toEqual([won === fromA ? 'A' : 'B']);
   });
 
   it('keeps one tenant out of another whose name it begins with', async () => {

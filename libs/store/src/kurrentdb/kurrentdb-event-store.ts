@@ -19,7 +19,8 @@
  *   They rise, but not by one.
  * - A retried command: its events' ids are derived from the command id (and the event's place
  *   in it), so the server itself drops a second copy of an append it already wrote; the adapter
- *   also answers `duplicate` from the command ids it has read.
+ *   also answers `duplicate` from the command ids it has read, with the fingerprint their events
+ *   carry (`f`).
  * - Reads of one tenant come from a copy of its stream kept in process and brought up to date
  *   (the events after the last revision read) before every read and append: one round trip
  *   when nothing changed. The copy holds every event of the tenants this process touched.
@@ -75,6 +76,8 @@ interface Meta {
   b: string | null;
   at: string;
   a: string | null;
+  /** The command's fingerprint (AppendContext.commandFingerprint); only on events of a command that has one. */
+  f?: string;
 }
 
 /** The copy of one tenant's stream this process holds. */
@@ -83,8 +86,8 @@ interface TenantLog {
   revision: number;
   events: RecordedEvent[];
   streams: Map<string, RecordedEvent[]>;
-  /** The last position each command id appended. */
-  commands: Map<string, number>;
+  /** The last position each command id appended, and the fingerprint it was claimed with. */
+  commands: Map<string, { position: number; fingerprint: string | null }>;
 }
 
 export const KURRENTDB_STREAM_PREFIX = 'factledger-';
@@ -151,7 +154,7 @@ export class KurrentDbEventStore implements EventStore {
       for (let attempt = 1; ; attempt++) {
         const log = await this.refresh(context.tenant);
         const done = context.commandId === null ? undefined : log.commands.get(context.commandId);
-        if (done !== undefined) return { position: done, positions: [], duplicate: true, streamVersions: {}, followUp: null };
+        if (done !== undefined) return { position: done.position, positions: [], duplicate: true, commandFingerprint: done.fingerprint, streamVersions: {}, followUp: null };
         const events: ReturnType<typeof jsonEvent>[] = [];
         for (const a of writes) {
           const actual = (log.streams.get(a.streamId)?.length ?? 0) - 1;
@@ -171,6 +174,7 @@ export class KurrentDbEventStore implements EventStore {
               b: context.batch,
               at: context.recordedAt.toISOString(),
               a: context.actor ?? null,
+              ...(context.commandId !== null && context.commandFingerprint ? { f: context.commandFingerprint } : {}),
             };
             const id = context.commandId === null ? e.eventId : derivedEventId(context.tenant, context.commandId, events.length);
             events.push(jsonEvent({ id, type: e.type, data: structuredClone(e.data) as never, metadata: meta as never }));
@@ -186,6 +190,13 @@ export class KurrentDbEventStore implements EventStore {
         const before = log.events.length;
         await this.refresh(context.tenant);
         const mine = log.events.slice(before, before + events.length);
+        // Not ours: another process appended under this command id after the same revision, and the
+        // server took our events (their ids derived from it) for a retry of that append and wrote
+        // nothing. A duplicate, answered as one.
+        const claimed = context.commandId === null ? undefined : log.commands.get(context.commandId);
+        if (claimed !== undefined && mine[0]?.eventId !== writes[0]!.events[0]!.eventId) {
+          return { position: claimed.position, positions: [], duplicate: true, commandFingerprint: claimed.fingerprint, streamVersions: {}, followUp: null };
+        }
         const positions = mine.map((e) => e.globalPosition);
         const streamVersions: Record<string, number> = {};
         for (const a of writes) streamVersions[a.streamId] = (log.streams.get(a.streamId)?.length ?? 0) - 1;
@@ -211,7 +222,11 @@ export class KurrentDbEventStore implements EventStore {
         const stream = log.streams.get(recorded.streamId) ?? [];
         stream.push(recorded);
         log.streams.set(recorded.streamId, stream);
-        if (recorded.commandId !== null) log.commands.set(recorded.commandId, recorded.globalPosition);
+        if (recorded.commandId !== null) {
+          // Every event of a command carries its fingerprint; the first claim's is the one kept.
+          const fingerprint = log.commands.get(recorded.commandId)?.fingerprint ?? (e.metadata as Partial<Meta> | undefined)?.f ?? null;
+          log.commands.set(recorded.commandId, { position: recorded.globalPosition, fingerprint });
+        }
         log.revision = Number(e.revision);
       }
     } catch (error) {
@@ -322,6 +337,10 @@ export class KurrentDbEventStore implements EventStore {
   }
 
   /** The position of the last of our events in `$all` (0 for none). */
+  async commandClaim(tenant: string, commandId: string): Promise<{ position: number; fingerprint: string | null } | null> {
+    return (await this.refresh(tenant)).commands.get(commandId) ?? null;
+  }
+
   async head(): Promise<number> {
     for await (const resolved of drained(this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1000 }))) {
       const e = (resolved as AllStreamResolvedEvent).event;
