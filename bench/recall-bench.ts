@@ -298,20 +298,20 @@ async function main(): Promise<void> {
         UNION ALL (SELECT memory_id FROM fl_recall_passages WHERE dimensions = ${dims} ORDER BY embedding::vector(${dims}) <=> ${q}::vector(${dims}) LIMIT 40)`.execute(search);
       const worded = await sql`${terms(question)},
         found AS (
-          SELECT memory_id, recorded_at, kind, rank FROM (
-            SELECT i.memory_id, i.recorded_at, i.kind, ${bm25} AS rank FROM (
-              SELECT i.memory_id, i.stems, i.recorded_at, i.kind FROM fl_recall_index i
+          SELECT memory_id, said_at, kind, rank FROM (
+            SELECT i.memory_id, i.said_at, i.kind, ${bm25} AS rank FROM (
+              SELECT i.memory_id, i.stems, i.said_at, i.kind FROM fl_recall_index i
               WHERE i.tenant = ${TENANT} AND i.model = ${model} AND i.stems @@ (SELECT CASE WHEN min(docs) <= ${scan}
                 THEN (SELECT string_agg(lit, ' | ') FROM (SELECT lit, sum(docs) OVER w AS together, row_number() OVER w AS n FROM terms WHERE docs > 0 WINDOW w AS (ORDER BY docs, stem)) r
                       WHERE together <= ${scan} OR n = 1)
                 ELSE string_agg(lit, ' & ') END::tsquery FROM terms WHERE docs > 0) LIMIT ${scan}) i) ranked
           ORDER BY rank DESC LIMIT ${sql.raw(String(lexical.keep))}),
-        near AS (SELECT memory_id, recorded_at FROM found WHERE kind = 'prose' ORDER BY rank DESC LIMIT ${sql.raw(String(lexical.neighbourOf))})
+        near AS (SELECT memory_id, said_at FROM found WHERE kind = 'prose' ORDER BY rank DESC LIMIT ${sql.raw(String(lexical.neighbourOf))})
         SELECT memory_id FROM found
         UNION ALL (SELECT n.memory_id FROM near f, LATERAL (SELECT i.memory_id FROM fl_recall_index i WHERE i.tenant = ${TENANT} AND i.model = ${model} AND i.kind = 'prose'
-          AND (i.recorded_at, i.memory_id) < (f.recorded_at, f.memory_id) AND i.recorded_at >= f.recorded_at - ${sql.raw(lexical.gap)} ORDER BY i.recorded_at DESC, i.memory_id DESC LIMIT 1) n)
+          AND (i.said_at, i.memory_id) < (f.said_at, f.memory_id) AND i.said_at >= f.said_at - ${sql.raw(lexical.gap)} ORDER BY i.said_at DESC, i.memory_id DESC LIMIT 1) n)
         UNION ALL (SELECT n.memory_id FROM near f, LATERAL (SELECT i.memory_id FROM fl_recall_index i WHERE i.tenant = ${TENANT} AND i.model = ${model} AND i.kind = 'prose'
-          AND (i.recorded_at, i.memory_id) > (f.recorded_at, f.memory_id) AND i.recorded_at <= f.recorded_at + ${sql.raw(lexical.gap)} ORDER BY i.recorded_at ASC, i.memory_id ASC LIMIT 1) n)`.execute(search);
+          AND (i.said_at, i.memory_id) > (f.said_at, f.memory_id) AND i.said_at <= f.said_at + ${sql.raw(lexical.gap)} ORDER BY i.said_at ASC, i.memory_id ASC LIMIT 1) n)`.execute(search);
       // Trigrams as recall runs them: unless BM25 found something (and every word is Latin).
       if (worded.rows.length === 0 || words.distinctive.some(needsTrigrams)) {
         const all = await sql`SELECT memory_id FROM (SELECT memory_id, text FROM fl_recall_index WHERE ${trigramAll} LIMIT 400) hits

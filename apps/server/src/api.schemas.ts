@@ -170,6 +170,7 @@ export const memoryViewSchema = z
     validFrom: instant,
     validTo: instant.nullable(),
     confirmations: z.number().int(),
+    saidAt: instant.openapi({ description: 'When the statement was said (a message\'s time, a document\'s date); `recordedAt` is when the ledger learned it.' }),
     recordedAt: instant,
     supersededBy: z.string().nullable(),
     hiddenParts: z
@@ -226,7 +227,8 @@ const historyEntrySchema = z.object({
   value: z.string().nullable(),
   text: z.string(),
   type: z.string(),
-  status: z.string(),
+  status: z.string().openapi({ description: "The memory's status now, as GET /memories/{id} gives it: active, retired, quarantined or overruled." }),
+  shownAs: z.string().openapi({ description: 'How this row shows its version over its valid period while it was known: active, quarantined or overruled.' }),
   validFrom: instant,
   validTo: instant.nullable(),
   knownFrom: instant.nullable(),
@@ -537,7 +539,7 @@ export const contextItemSchema = z
     type: z.string(),
     speaker: z.string(),
     source: z.string().nullable(),
-    recordedAt: z.string(),
+    saidAt: z.string().openapi({ description: 'When it was said (the day its heading shows), not when it was recorded.' }),
     scores: z.object({ cosine: z.number().nullable(), textRank: z.number(), trigram: z.number(), fused: z.number().nullable() }),
   })
   .openapi('ContextItem');

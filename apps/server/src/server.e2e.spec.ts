@@ -430,6 +430,25 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
       expect(memory.body).toMatchObject({ status: 'active', value: 'Daejeon', source: `message:${reply.body.messageId}` });
     });
 
+    it('shows a message under the day it was said in POST /context (its own `at`), not the day it came in', async () => {
+      const reply = await post(path('imported'), { text: 'I adopted a greyhound called Pip.', at: '2026-11-20T19:00:00Z' });
+      expect(reply.status).toBe(201);
+      const memory = await get(`/v1/tenants/imported/memories/${reply.body.stored[0]}?${q({ minPosition: reply.body.position })}`);
+      expect(memory.body).toMatchObject({ saidAt: '2026-11-20T19:00:00.000Z', recordedAt: expect.not.stringMatching(/^2026-11-20/) });
+      recall.start();
+      try {
+        for (let i = 0; i < 200 && (await recall.indexer.lag()).behindEvents > 0; i++) await new Promise((r) => setTimeout(r, 25));
+      } finally {
+        await recall.stop();
+      }
+      const context = await post('/v1/tenants/imported/context', { query: 'What is my dog called?', minPosition: reply.body.position });
+      expect(context.status).toBe(200);
+      expect(context.body.text).toContain('Pip');
+      expect(context.body.text).toMatch(/\[2026-11-20 user /);
+      expect(context.body.text).not.toContain(new Date().toISOString().slice(0, 10));
+      expect(context.body.items).toEqual([expect.objectContaining({ memoryId: reply.body.stored[0], saidAt: '2026-11-20T19:00:00.000Z' })]);
+    });
+
     it('stores nothing for a question', async () => {
       const reply = await post(path('asking'), { text: 'Where do I live?' });
       expect(reply.status).toBe(201);

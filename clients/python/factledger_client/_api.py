@@ -48,6 +48,7 @@ AssertInput = TypedDict("AssertInput", {
     "scope": Dict[str, str],
     "validFrom": str,
     "validTo": str,
+    "saidAt": str,
     "cardinality": Literal["one", "many"],
     "mode": Literal["update", "correction"],
     "speaker": Literal["user", "assistant", "tool", "document"],
@@ -99,7 +100,7 @@ ContextItem = TypedDict("ContextItem", {
     "type": str,
     "speaker": str,
     "source": Optional[str],
-    "recordedAt": str,
+    "saidAt": str,
     "scores": Dict[str, Any],
 }, total=False)
 
@@ -239,6 +240,7 @@ Memory = TypedDict("Memory", {
     "validFrom": str,
     "validTo": Optional[str],
     "confirmations": int,
+    "saidAt": str,
     "recordedAt": str,
     "supersededBy": Optional[str],
     "hiddenParts": List[Dict[str, Any]],

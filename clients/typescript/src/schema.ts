@@ -585,6 +585,11 @@ export interface components {
             validFrom?: string;
             /** @example 2026-03-01 */
             validTo?: string;
+            /**
+             * @description When the statement was said (a message's time, a document's date), not when it is recorded. Default: validFrom when given (now when that is later), else now. Without validFrom the statement said no start: it holds from saidAt, and a later statement said after it may date a change before it.
+             * @example 2026-03-01
+             */
+            saidAt?: string;
             /** @enum {string} */
             cardinality?: "one" | "many";
             /**
@@ -704,6 +709,12 @@ export interface components {
             confirmations: number;
             /**
              * Format: date-time
+             * @description When the statement was said (a message's time, a document's date); `recordedAt` is when the ledger learned it.
+             * @example 2026-03-01T00:00:00.000Z
+             */
+            saidAt: string;
+            /**
+             * Format: date-time
              * @example 2026-03-01T00:00:00.000Z
              */
             recordedAt: string;
@@ -726,7 +737,10 @@ export interface components {
                 value: string | null;
                 text: string;
                 type: string;
+                /** @description The memory's status now, as GET /memories/{id} gives it: active, retired, quarantined or overruled. */
                 status: string;
+                /** @description How this row shows its version over its valid period while it was known: active, quarantined or overruled. */
+                shownAs: string;
                 /**
                  * Format: date-time
                  * @example 2026-03-01T00:00:00.000Z
@@ -1066,7 +1080,10 @@ export interface components {
                 value: string | null;
                 text: string;
                 type: string;
+                /** @description The memory's status now, as GET /memories/{id} gives it: active, retired, quarantined or overruled. */
                 status: string;
+                /** @description How this row shows its version over its valid period while it was known: active, quarantined or overruled. */
+                shownAs: string;
                 /**
                  * Format: date-time
                  * @example 2026-03-01T00:00:00.000Z
@@ -1336,7 +1353,8 @@ export interface components {
             type: string;
             speaker: string;
             source: string | null;
-            recordedAt: string;
+            /** @description When it was said (the day its heading shows), not when it was recorded. */
+            saidAt: string;
             scores: {
                 cosine: number | null;
                 textRank: number;

@@ -12,6 +12,10 @@ export interface AssertMemory extends Omit<MemoryFields, 'kind' | 'cardinality'>
   validFrom: Date;
   validTo: Date | null;
   mode: AssertMode;
+  /** When the statement was said (a message's time, a document's date); absent: not known, nothing is recorded of it. */
+  saidAt?: Date;
+  /** Whether the statement said when it began; when not, `validFrom` is only the time it was said. */
+  startStated?: boolean;
 }
 
 /** Stop a value being true from `validFrom`; by memory id, or by value within the key. */

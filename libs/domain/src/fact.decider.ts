@@ -21,6 +21,10 @@ export type Aspect = 'visibility' | 'type' | 'validity' | 'parts';
 export interface VersionState extends MemoryFields {
   validFrom: number;
   validTo: number | null;
+  /** When the statement was said (ms); null when its event does not say (written before it was recorded). */
+  saidAt: number | null;
+  /** The statement did not say when its value began: `validFrom` is only when it was said. */
+  startUnknown: boolean;
   originalType: string;
   confirmations: number;
   quarantined: boolean;
@@ -159,6 +163,8 @@ export function evolve(state: StreamState, recorded: StreamEvent): StreamState {
         core: d.core,
         validFrom: Date.parse(d.validFrom),
         validTo: d.validTo === null ? null : Date.parse(d.validTo),
+        saidAt: d.saidAt === undefined ? null : Date.parse(d.saidAt),
+        startUnknown: d.startUnknown === true,
         originalType: d.type,
         confirmations: 1,
         quarantined: false,
@@ -269,12 +275,16 @@ function decideSupersedeParts(cmd: SupersedeParts, state: StreamState): Decision
   return { events: [{ type: 'MemoryPartsSuperseded', data }], outcome: 'parts-superseded', memoryId: v.memoryId };
 }
 
-/** The versions that compete with one of this value: all of the key (`one`) or that value's (`many`). */
+/**
+ * The versions that compete with one of this value: all of the key (`one`) or that value's (`many`).
+ * A version closed at its own start (a stale view, see decideAssert) holds at no instant: none.
+ */
 function rivals(state: StreamState, value: string | null, exclude?: string): VersionState[] {
   return [...state.versions.values()].filter(
     (v) =>
       v.memoryId !== exclude &&
       inTimeline(v) &&
+      end(v) > v.validFrom &&
       (state.cardinality !== 'many' || (v.value !== null && value !== null && sameValue(v.value, value))),
   );
 }
@@ -297,6 +307,8 @@ function decideAssert(cmd: AssertMemory, state: StreamState): Decision {
   if (explicitEnd <= from) {
     throw new InvalidInputError([{ path: 'validTo', message: 'must be later than validFrom' }]);
   }
+  // When it was said: recorded only when the command knows (old commands write nothing of it).
+  const said = cmd.saidAt ? { saidAt: cmd.saidAt.toISOString(), ...(cmd.startStated === false ? { startUnknown: true as const } : {}) } : {};
   // Field by field, for the reason given in evolve.
   const fields: MemoryFields = {
     memoryId: cmd.memoryId,
@@ -319,7 +331,7 @@ function decideAssert(cmd: AssertMemory, state: StreamState): Decision {
     const existing = [...state.versions.values()][0];
     if (existing) return { events: [], outcome: 'duplicate', memoryId: existing.memoryId };
     return {
-      events: [{ type: 'FactAsserted', data: { ...fields, validFrom: iso(from), validTo: isoOrNull(explicitEnd) } }],
+      events: [{ type: 'FactAsserted', data: { ...fields, ...said, validFrom: iso(from), validTo: isoOrNull(explicitEnd) } }],
       outcome: 'created',
       memoryId: cmd.memoryId,
     };
@@ -331,7 +343,17 @@ function decideAssert(cmd: AssertMemory, state: StreamState): Decision {
   );
   if (exact) return { events: [], outcome: 'duplicate', memoryId: exact.memoryId };
 
-  const timeline = rivals({ ...state, cardinality }, value);
+  // A later statement wins over a present-tense one whose start is unknown: "I live in Seattle",
+  // then "we moved to Portland last weekend" dates the move before the first was said, yet the
+  // first was only the user's view before they told of it. Each such rival (another value, said
+  // before this statement, starting after it, within its period) closes at its own start: as
+  // known now it held at no instant; it leaves the timeline, and this statement runs on.
+  const saidAt = cmd.saidAt ? cmd.saidAt.getTime() : from;
+  const all = rivals({ ...state, cardinality }, value);
+  const stale = all.filter(
+    (v) => v.startUnknown && v.saidAt !== null && v.saidAt < saidAt && v.validFrom > from && v.validFrom < explicitEnd && cmd.authority >= v.authority && !sameValue(v.value ?? '', value),
+  );
+  const timeline = stale.length ? all.filter((v) => !stale.includes(v)) : all;
   const covering = coveringAt(timeline, from);
   if (covering && sameValue(covering.value ?? '', value)) {
     if (normalizeTerm(covering.text) === normalizeTerm(cmd.text)) {
@@ -360,7 +382,7 @@ function decideAssert(cmd: AssertMemory, state: StreamState): Decision {
       events: [
         {
           type: 'FactOverruled',
-          data: { ...fields, validFrom: iso(from), validTo: isoOrNull(explicitEnd), overruledBy: covering.memoryId },
+          data: { ...fields, ...said, validFrom: iso(from), validTo: isoOrNull(explicitEnd), overruledBy: covering.memoryId },
         },
       ],
       outcome: 'overruled',
@@ -368,9 +390,23 @@ function decideAssert(cmd: AssertMemory, state: StreamState): Decision {
     };
   }
 
-  const events: MemoryEvent[] = [];
+  // The same rule the other way round (a chat imported out of order): a statement that did not say
+  // when it began, covered by a version said after it, is the stale view itself. It is recorded and
+  // closed at its own start; the version said later stays.
+  if (covering && cmd.startStated === false && covering.saidAt !== null && covering.saidAt > saidAt) {
+    return {
+      events: [
+        { type: 'FactAsserted', data: { ...fields, ...said, validFrom: iso(from), validTo: isoOrNull(explicitEnd) } },
+        { type: 'FactSuperseded', data: { memoryId: cmd.memoryId, by: covering.memoryId, validTo: iso(from) } },
+      ],
+      outcome: 'filled-history',
+      memoryId: cmd.memoryId,
+    };
+  }
+
+  const events: MemoryEvent[] = stale.map((v) => ({ type: 'FactSuperseded', data: { memoryId: v.memoryId, by: cmd.memoryId, validTo: iso(v.validFrom) } }));
   let start = from;
-  let outcome: Outcome = 'created';
+  let outcome: Outcome = stale.length ? 'superseded' : 'created';
   if (covering) {
     // A correction, or a new value from the very same moment, means the old one never held.
     if (cmd.mode === 'correction' || covering.validFrom === from) {
@@ -386,7 +422,7 @@ function decideAssert(cmd: AssertMemory, state: StreamState): Decision {
   const next = nextStartAfter(rest, start);
   if (!covering && next !== OPEN) outcome = 'filled-history';
   const stop = Math.min(explicitEnd, next);
-  events.push({ type: 'FactAsserted', data: { ...fields, validFrom: iso(start), validTo: isoOrNull(stop) } });
+  events.push({ type: 'FactAsserted', data: { ...fields, ...said, validFrom: iso(start), validTo: isoOrNull(stop) } });
   return { events, outcome, memoryId: cmd.memoryId };
 }
 

@@ -15,6 +15,7 @@ import {
   initialState,
   planRollback,
   replay,
+  statusOf,
   withoutParts,
 } from './fact.decider';
 import type { MemoryEvent, MemoryEventType } from './fact.events';
@@ -187,6 +188,103 @@ describe('R2: valid time comes from the source, not arrival order', () => {
         { type: 'FactSuperseded', data: { memoryId: 'new', by: 'revert', validTo: iso('2026-07-01') } },
         { type: 'FactAsserted', data: { memoryId: 'revert', value: 'db-03', validFrom: iso('2026-07-01'), validTo: null } },
       ],
+    });
+  });
+});
+
+// ---- said time: a later statement over a stale present-tense view ---------------------------
+
+describe('said time: a later statement wins over a present-tense one whose start is unknown', () => {
+  const t = (at: string): Date => new Date(at);
+  /** "I live in …": no start said, so it holds from when it was said. */
+  const livesIn = (memoryId: string, city: string, saidAt: string, over: Partial<AssertMemory> = {}): AssertMemory =>
+    assertFact(memoryId, city, '2026-01-01', { subject: 'user', relation: 'lives in', text: `I live in ${city}.`, speaker: 'user', validFrom: t(saidAt), saidAt: t(saidAt), startStated: false, ...over });
+  /** "We moved to … last weekend": a start said, before the statement. */
+  const movedTo = (memoryId: string, city: string, saidAt: string, from: string, over: Partial<AssertMemory> = {}): AssertMemory =>
+    livesIn(memoryId, city, saidAt, { text: `We moved to ${city} last weekend.`, validFrom: t(from), startStated: true, ...over });
+
+  it('records when it was said, and that the start was not said; a command without a said time records neither', () => {
+    const said = when(given(), livesIn('seattle', 'Seattle', '2026-03-10T12:00:00Z'));
+    expect(said.events[0]!.data).toMatchObject({ saidAt: '2026-03-10T12:00:00.000Z', startUnknown: true, validFrom: '2026-03-10T12:00:00.000Z' });
+    expect(given(livesIn('seattle', 'Seattle', '2026-03-10T12:00:00Z')).versions.get('seattle')).toMatchObject({ saidAt: Date.parse('2026-03-10T12:00:00Z'), startUnknown: true });
+    const stated = when(given(), movedTo('portland', 'Portland', '2026-03-10T12:05:00Z', '2026-03-07T00:00:00Z'));
+    expect(stated.events[0]!.data).toMatchObject({ saidAt: '2026-03-10T12:05:00.000Z' });
+    expect(stated.events[0]!.data).not.toHaveProperty('startUnknown');
+    const old = when(given(), assertFact('v1', 'db-03', '2026-02-01'));
+    expect(old.events[0]!.data).not.toHaveProperty('saidAt');
+    expect(old.events[0]!.data).not.toHaveProperty('startUnknown');
+    expect(given(assertFact('v1', 'db-03', '2026-02-01')).versions.get('v1')).toMatchObject({ saidAt: null, startUnknown: false });
+  });
+
+  it('a move dated before the present-tense statement closes that statement at its own start and runs on (superseded)', () => {
+    const state = given(livesIn('seattle', 'Seattle', '2026-03-10T12:00:00Z'));
+    then(when(state, movedTo('portland', 'Portland', '2026-03-10T12:05:00Z', '2026-03-03T12:05:00Z')), {
+      outcome: 'superseded',
+      memoryId: 'portland',
+      events: [
+        { type: 'FactSuperseded', data: { memoryId: 'seattle', by: 'portland', validTo: '2026-03-10T12:00:00.000Z' } },
+        { type: 'FactAsserted', data: { memoryId: 'portland', value: 'Portland', validFrom: '2026-03-03T12:05:00.000Z', validTo: null, saidAt: '2026-03-10T12:05:00.000Z' } },
+      ],
+    });
+    const after = given(livesIn('seattle', 'Seattle', '2026-03-10T12:00:00Z'), movedTo('portland', 'Portland', '2026-03-10T12:05:00Z', '2026-03-03T12:05:00Z'));
+    const seattle = after.versions.get('seattle')!;
+    expect(statusOf(seattle, Date.parse('2026-03-11T00:00:00Z'))).toBe('retired');
+    expect([seattle.validFrom, seattle.validTo]).toEqual([Date.parse('2026-03-10T12:00:00Z'), Date.parse('2026-03-10T12:00:00Z')]);
+    // It holds at no instant: a later change is not clipped at its start.
+    then(when(after, movedTo('denver', 'Denver', '2026-03-12T00:00:00Z', '2026-03-05T00:00:00Z')), {
+      outcome: 'superseded',
+      events: [
+        { type: 'FactSuperseded', data: { memoryId: 'portland', by: 'denver', validTo: '2026-03-05T00:00:00.000Z' } },
+        { type: 'FactAsserted', data: { memoryId: 'denver', validFrom: '2026-03-05T00:00:00.000Z', validTo: null } },
+      ],
+    });
+  });
+
+  it('a chat imported out of order: the present-tense statement said before the move is recorded and closed at once (filled-history)', () => {
+    const state = given(movedTo('portland', 'Portland', '2026-03-10T12:05:00Z', '2026-03-03T12:05:00Z'));
+    then(when(state, livesIn('seattle', 'Seattle', '2026-03-10T12:00:00Z')), {
+      outcome: 'filled-history',
+      memoryId: 'seattle',
+      events: [
+        { type: 'FactAsserted', data: { memoryId: 'seattle', value: 'Seattle', validFrom: '2026-03-10T12:00:00.000Z', saidAt: '2026-03-10T12:00:00.000Z', startUnknown: true } },
+        { type: 'FactSuperseded', data: { memoryId: 'seattle', by: 'portland', validTo: '2026-03-10T12:00:00.000Z' } },
+      ],
+    });
+    const after = given(movedTo('portland', 'Portland', '2026-03-10T12:05:00Z', '2026-03-03T12:05:00Z'), livesIn('seattle', 'Seattle', '2026-03-10T12:00:00Z'));
+    expect(after.versions.get('portland')).toMatchObject({ validTo: null, supersededBy: null });
+    expect(statusOf(after.versions.get('seattle')!, Date.parse('2026-03-11T00:00:00Z'))).toBe('retired');
+  });
+
+  it('stated starts in order stay as they were: a start said before the later statement is superseded at the new start', () => {
+    const state = given(livesIn('seattle', 'Seattle', '2026-03-10T12:00:00Z', { startStated: true }));
+    then(when(state, movedTo('portland', 'Portland', '2026-03-10T12:05:00Z', '2026-03-03T12:05:00Z')), {
+      outcome: 'filled-history',
+      events: [{ type: 'FactAsserted', data: { memoryId: 'portland', validFrom: '2026-03-03T12:05:00.000Z', validTo: '2026-03-10T12:00:00.000Z' } }],
+    });
+    // Imported out of order, a statement that said its start is not the stale view: it supersedes as before.
+    const imported = given(movedTo('portland', 'Portland', '2026-03-10T12:05:00Z', '2026-03-03T12:05:00Z'));
+    then(when(imported, livesIn('seattle', 'Seattle', '2026-03-10T12:00:00Z', { startStated: true })), {
+      outcome: 'superseded',
+      events: [
+        { type: 'FactSuperseded', data: { memoryId: 'portland', by: 'seattle', validTo: '2026-03-10T12:00:00.000Z' } },
+        { type: 'FactAsserted', data: { memoryId: 'seattle', validFrom: '2026-03-10T12:00:00.000Z', validTo: null } },
+      ],
+    });
+  });
+
+  it('a past period that ends before the present-tense statement began leaves it current', () => {
+    const state = given(livesIn('seattle', 'Seattle', '2026-03-10T12:00:00Z'));
+    then(when(state, movedTo('portland', 'Portland', '2026-03-10T12:05:00Z', '2025-01-01T00:00:00Z', { validTo: t('2025-06-01T00:00:00Z') })), {
+      outcome: 'filled-history',
+      events: [{ type: 'FactAsserted', data: { memoryId: 'portland', validFrom: '2025-01-01T00:00:00.000Z', validTo: '2025-06-01T00:00:00.000Z' } }],
+    });
+  });
+
+  it('R2 unchanged: a late-arriving older document with a stated start fills history and never retires the current value', () => {
+    const state = given(assertFact('new', 'db-07', '2026-05-10', { saidAt: d('2026-05-10'), startStated: false }));
+    then(when(state, assertFact('old', 'db-03', '2026-02-01', { saidAt: d('2026-02-01'), startStated: true })), {
+      outcome: 'filled-history',
+      events: [{ type: 'FactAsserted', data: { memoryId: 'old', value: 'db-03', validFrom: iso('2026-02-01'), validTo: iso('2026-05-10'), saidAt: iso('2026-02-01') } }],
     });
   });
 });

@@ -5,18 +5,33 @@
  */
 import type { MemoryFields, Speaker } from './memory';
 
+/**
+ * When a statement was said, beside its valid period: `saidAt`, the time of the message or
+ * document that said it (absent on events written before it was recorded: then the event's own
+ * recorded time); `startUnknown`, only when true: the statement did not say when its value began,
+ * so `validFrom` is only when it was said (a present-tense "I live in Seattle").
+ */
+export interface WhenSaid {
+  saidAt?: string;
+  startUnknown?: true;
+}
+
 export interface FactAsserted {
   type: 'FactAsserted';
-  data: MemoryFields & { validFrom: string; validTo: string | null };
+  data: MemoryFields & WhenSaid & { validFrom: string; validTo: string | null };
 }
 
 /** A lower-authority source offered a different value; kept on record, not applied. */
 export interface FactOverruled {
   type: 'FactOverruled';
-  data: MemoryFields & { validFrom: string; validTo: string | null; overruledBy: string };
+  data: MemoryFields & WhenSaid & { validFrom: string; validTo: string | null; overruledBy: string };
 }
 
-/** A newer value took over: the old version's valid period closes at `validTo`. */
+/**
+ * A newer value took over: the old version's valid period closes at `validTo`. A `validTo` at the
+ * version's own start leaves it an empty period: as known now it held at no instant (a stale view
+ * the user said before the change they told of later).
+ */
 export interface FactSuperseded {
   type: 'FactSuperseded';
   data: { memoryId: string; by: string; validTo: string };

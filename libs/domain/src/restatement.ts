@@ -436,8 +436,8 @@ export interface EarlierStatement {
   speaker: string;
   authority: number;
   validFrom: Date;
-  /** When the ledger learned it: only what was said before the new statement can be replaced by it. */
-  recordedAt: Date;
+  /** When it was said (not when the ledger learned it): only what was said before the new statement can be replaced by it. */
+  saidAt: Date;
   /** Its frame key, when an earlier restatement wrote it under one (see FRAME_MARK). */
   key: { subject: string; relation: string; scope: Record<string, string> } | null;
 }
@@ -527,13 +527,15 @@ export function planRestatement(next: NextStatement, earlier: readonly EarlierSt
       keep(`${judged.rule}, but its source has less authority (${next.authority} < ${e.authority}): both kept`);
       continue;
     }
-    if (e.recordedAt.getTime() >= next.saidAt.getTime()) {
+    const [from, start] = [next.validFrom.getTime(), e.validFrom.getTime()];
+    // Said no earlier than this statement: never replaced by it; an older statement (a late
+    // document, a chat imported out of order) still fills history before it, below.
+    if (e.saidAt.getTime() >= next.saidAt.getTime() && from >= start) {
       keep(`${judged.rule}, but the memory was said no earlier than this statement: both kept`);
       continue;
     }
     plan.key ??= { ...(e.key ?? { ...frameKey(n, a), scope: {} }), value: a.next.value, cardinality: 'many' };
     const reason = `restated with another value by memory ${next.memoryId}: "${a.earlier.value}" in the frame "${a.frame}" (${judged.rule}; alignment ${a.score})`;
-    const [from, start] = [next.validFrom.getTime(), e.validFrom.getTime()];
     if (from < start) {
       plan.validTo = plan.validTo && plan.validTo.getTime() < start ? plan.validTo : e.validFrom;
       plan.decisions.push({ ...base, action: 'replace', rule: `${judged.rule}; the statement is older, so it fills history before it`, effect: 'filled-history' });

@@ -151,7 +151,7 @@ describe('planRestatement', () => {
     speaker: 'user',
     authority: 0,
     validFrom: at('03-01'),
-    recordedAt: at('03-01'),
+    saidAt: at('03-01'),
     key: null,
     ...over,
   });
@@ -172,12 +172,19 @@ describe('planRestatement', () => {
     expect(late.decisions[0]!.effect).toBe('filled-history');
   });
 
+  it('fills history before a memory said later (an older document, a chat imported out of order), and never retires it', () => {
+    const imported = planRestatement(next('The port is 7000.', { validFrom: at('02-01'), saidAt: at('02-01') }), [earlier('The port is 8000.', { saidAt: at('05-01') })]);
+    expect(imported.retire).toEqual([]);
+    expect(imported.validTo).toEqual(at('03-01'));
+    expect(imported.decisions[0]).toMatchObject({ action: 'replace', effect: 'filled-history' });
+  });
+
   it('keeps both on every guard: another speaker\'s "my", the assistant, a higher authority, a memory said since', () => {
     expect(planRestatement(next('My desk is on the 5th floor.'), [earlier('My desk is on the 3rd floor.', { speaker: 'assistant' })]).decisions).toEqual([]);
     const guarded = [
       planRestatement(next('The port is 8080.', { speaker: 'assistant' }), [earlier('The port is 8000.')]),
       planRestatement(next('The port is 8080.'), [earlier('The port is 8000.', { authority: 3 })]),
-      planRestatement(next('The port is 8080.'), [earlier('The port is 8000.', { recordedAt: at('05-01') })]),
+      planRestatement(next('The port is 8080.'), [earlier('The port is 8000.', { saidAt: at('05-01') })]),
     ];
     for (const plan of guarded) {
       expect(plan.retire).toEqual([]);

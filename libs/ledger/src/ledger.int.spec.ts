@@ -34,6 +34,12 @@ describe.each(testBackends())('Ledger on %s', (backend) => {
       ['8000', 'FactSuperseded', null, '2026-02-01T00:00:00.000Z'],
       ['8080', 'FactAsserted', null, null],
     ]);
+    // Each row says its memory's status now, as GET /memories/{id} does (the retired one is not "active"), and how the row shows it.
+    expect(history.entries.map((e) => [e.value, e.status, e.shownAs])).toEqual([
+      ['8000', 'retired', 'active'],
+      ['8000', 'retired', 'active'],
+      ['8080', 'active', 'active'],
+    ]);
   });
 
   it('lets only one of many concurrent writers to a key decide against each state (no overlapping versions)', async () => {

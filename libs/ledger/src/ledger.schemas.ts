@@ -46,6 +46,10 @@ export const assertSchema = z
     scope: z.record(z.string().min(1), z.string().min(1)).optional(),
     validFrom: isoTime.optional(),
     validTo: isoTime.optional(),
+    saidAt: isoTime.optional().openapi({
+      description:
+        'When the statement was said (a message\'s time, a document\'s date), not when it is recorded. Default: validFrom when given (now when that is later), else now. Without validFrom the statement said no start: it holds from saidAt, and a later statement said after it may date a change before it.',
+    }),
     cardinality: z.enum(CARDINALITIES).optional(),
     mode: z.enum(ASSERT_MODES).default('update'),
     speaker: z.enum(SPEAKERS).default('user'),

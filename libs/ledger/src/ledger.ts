@@ -123,6 +123,8 @@ export interface MemoryView {
   validFrom: string;
   validTo: string | null;
   confirmations: number;
+  /** When the statement was said (a message's time, a document's date); `recordedAt` is when the ledger learned it. */
+  saidAt: string;
   recordedAt: string;
   supersededBy: string | null;
   /** Statements inside its text that newer memories replaced (spans; the text stays whole), with when, and when given back. */
@@ -160,7 +162,10 @@ export interface HistoryView {
   value: string | null;
   text: string;
   type: string;
+  /** The memory's status now (active, retired, quarantined, overruled), as GET /memories/{id} gives it. */
   status: string;
+  /** How this row shows its version over its valid period and while it was known: active, quarantined or overruled. */
+  shownAs: string;
   validFrom: string;
   validTo: string | null;
   knownFrom: string | null;
@@ -376,7 +381,7 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 const isoDate = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 /** What resolution compares of an earlier memory (Ledger.resembling). */
-export type ResemblingView = Pick<MemoryView, 'memoryId' | 'kind' | 'subject' | 'relation' | 'scope' | 'text' | 'type' | 'validFrom' | 'recordedAt'>;
+export type ResemblingView = Pick<MemoryView, 'memoryId' | 'kind' | 'subject' | 'relation' | 'scope' | 'text' | 'type' | 'validFrom' | 'saidAt'>;
 
 export function memoryView(m: MemoryRow): MemoryView {
   return {
@@ -398,6 +403,7 @@ export function memoryView(m: MemoryRow): MemoryView {
     validFrom: iso(m.validFrom)!,
     validTo: iso(m.validTo),
     confirmations: m.confirmations,
+    saidAt: iso(m.saidAt)!,
     recordedAt: m.recordedAt.toISOString(),
     supersededBy: m.supersededBy,
     hiddenParts: m.hiddenParts.map((p) => ({ start: p.start, end: p.end, text: m.text.slice(p.start, p.end), by: p.by, from: iso(p.from)!, at: iso(p.at)!, undoneAt: iso(p.undoneAt) })),
@@ -626,12 +632,15 @@ export class Ledger {
     // from the stream's own events, which opened and closed every row of it.
     const [entries, stream] = await Promise.all([this.deps.reader.history(tenant, streamId), this.deps.store.readStream(tenant, streamId)]);
     const at = new Map(stream.events.map((e) => [e.globalPosition, e]));
+    // Each row carries its memory's status now, as GET /memories/{id} gives it, beside how the row shows it over its period.
+    const statusOf = new Map((await this.deps.reader.memories(tenant, [...new Set(entries.map((h) => h.memoryId))])).map((m) => [m.memoryId, m.status]));
     return entries.map((h) => ({
         memoryId: h.memoryId,
         value: h.value,
         text: h.text,
         type: h.type,
-        status: h.status,
+        status: statusOf.get(h.memoryId) ?? h.status,
+        shownAs: h.status,
         validFrom: h.validFrom.toISOString(),
         validTo: isoDate(h.validTo),
         knownFrom: isoDate(h.txFrom),
@@ -664,13 +673,13 @@ export class Ledger {
   /**
    * The speaker's memories in the read paths at `now` that share a word (or a word's start) with
    * `words`, or hold an email or phone number for `shapes`: what a new statement is compared with
-   * for resolution (see @factledger/domain resolution.ts). Newest first.
+   * for resolution (see @factledger/domain resolution.ts). Newest said first.
    */
   async resembling(tenant: string, p: { speaker: string; words: string[]; shapes?: ('email' | 'phone')[]; now: Date; limit?: number }): Promise<ResemblingView[]> {
-    return (await this.deps.reader.resembling(parse(tenantSchema, tenant), p)).map((m) => ({ ...m, validFrom: iso(m.validFrom)!, recordedAt: m.recordedAt.toISOString() }));
+    return (await this.deps.reader.resembling(parse(tenantSchema, tenant), p)).map((m) => ({ ...m, validFrom: iso(m.validFrom)!, saidAt: iso(m.saidAt)! }));
   }
 
-  /** The keys of the speaker's facts in the read paths, most recently written first: what a model extractor is offered for reuse. */
+  /** The keys of the speaker's facts in the read paths, most recently said first: what a model extractor is offered for reuse. */
   async knownKeys(tenant: string, p: { speaker: string; limit?: number }): Promise<{ subject: string; relation: string }[]> {
     return this.deps.reader.knownKeys(parse(tenantSchema, tenant), { ...p, now: this.deps.clock.now() });
   }
@@ -694,8 +703,14 @@ export class Ledger {
     const isFact = a.subject !== undefined;
     const text = a.text ?? `${a.subject} ${a.relation} ${a.value}`;
     const memoryId = memoryIds();
-    const validFrom = a.validFrom ?? this.deps.clock.now();
-    const { plan, frame } = isFact ? { plan: null, frame: undefined } : await this.restatementOf(tenant, { memoryId, text, speaker: a.speaker, authority: a.authority, validFrom }, frames);
+    // When it was said (a message's time, a document's date), and from when it holds: from then,
+    // unless the statement said when it began. Without a said time, a statement of a start is taken
+    // as said then (a document of that date), never later than now: what holds from next year was
+    // said today.
+    const now = this.deps.clock.now();
+    const saidAt = a.saidAt ?? (a.validFrom && a.validFrom < now ? a.validFrom : now);
+    const validFrom = a.validFrom ?? saidAt;
+    const { plan, frame } = isFact ? { plan: null, frame: undefined } : await this.restatementOf(tenant, { memoryId, text, speaker: a.speaker, authority: a.authority, validFrom, saidAt }, frames);
     const key = isFact ? { subject: a.subject!, relation: a.relation!, scope: a.scope ?? {}, value: a.value!, cardinality: a.cardinality } : plan?.key;
     const streamId = key ? factStreamId(key) : proseStreamId(text);
     const command: MemoryCommand = {
@@ -716,9 +731,11 @@ export class Ledger {
       validFrom,
       validTo: a.validTo ?? plan?.validTo ?? null,
       mode: a.mode,
+      saidAt,
+      startStated: a.validFrom !== undefined,
     };
     const retired = new Set(plan?.retire.map((r) => r.memoryId) ?? []);
-    const parts = isFact ? null : await this.partsChangedBy(tenant, { memoryId, text, speaker: a.speaker, validFrom }, retired);
+    const parts = isFact ? null : await this.partsChangedBy(tenant, { memoryId, text, speaker: a.speaker, validFrom, saidAt }, retired);
     const retirements = (plan?.retire ?? []).map((r) => ({
       streamId: plan!.streams.get(r.memoryId)!,
       command: { kind: 'RetractMemory', memoryId: r.memoryId, value: null, validFrom: r.validFrom, reason: r.reason, by: memoryId } satisfies MemoryCommand,
@@ -735,14 +752,21 @@ export class Ledger {
    * The statements inside earlier prose memories of the same speaker that a new text changes
    * (@factledger/domain turn-parts.ts), each memory's as one SupersedeParts command on its stream;
    * null when restatement is off, or when the text says no value holds now (then nothing is read).
+   * A turn said after the new statement (an imported chat sent out of order) keeps its parts.
    */
-  private async partsChangedBy(tenant: string, next: { memoryId: string; text: string; speaker: string; validFrom: Date }, skip: ReadonlySet<string>): Promise<{ planned: Planned[]; decisions: PartDecision[] } | null> {
+  private async partsChangedBy(
+    tenant: string,
+    next: { memoryId: string; text: string; speaker: string; validFrom: Date; saidAt: Date },
+    skip: ReadonlySet<string>,
+  ): Promise<{ planned: Planned[]; decisions: PartDecision[] } | null> {
     if (this.deps.restatement === false || agentTurn(next.text, next.speaker)) return null;
     const language = languageOf(next.text);
     const changing = changingParts(next.text, language);
     if (changing.length === 0) return null;
     const now = this.deps.clock.now();
-    const earlier = (await this.deps.reader.partsResembling(tenant, { speaker: next.speaker, groups: changing.map((p) => [...p.topic]), now })).filter((m) => !skip.has(m.memoryId));
+    const earlier = (await this.deps.reader.partsResembling(tenant, { speaker: next.speaker, groups: changing.map((p) => [...p.topic]), now })).filter(
+      (m) => !skip.has(m.memoryId) && m.saidAt.getTime() <= next.saidAt.getTime(),
+    );
     const changes = changedParts(changing, earlier, language);
     if (changes.length === 0) return null;
     const byMemory = new Map<string, typeof changes>();
@@ -768,7 +792,7 @@ export class Ledger {
    */
   private async restatementOf(
     tenant: string,
-    next: { memoryId: string; text: string; speaker: string; authority: number; validFrom: Date },
+    next: { memoryId: string; text: string; speaker: string; authority: number; validFrom: Date; saidAt: Date },
     frames: FramePlanning,
   ): Promise<{ plan: (RestatementPlan & { streams: Map<string, string> }) | null; frame?: PlannedFrame }> {
     if (this.deps.restatement === false) return { plan: null };
@@ -784,14 +808,14 @@ export class Ledger {
       : undefined;
     if (earlier.length === 0) return { plan: null, frame };
     const plan = planRestatement(
-      { ...next, saidAt: now },
+      next,
       earlier.map((e) => ({
         memoryId: e.memoryId,
         text: e.text,
         speaker: e.speaker,
         authority: e.authority,
         validFrom: new Date(e.validFrom),
-        recordedAt: e.recordedAt,
+        saidAt: new Date(e.saidAt),
         key: e.kind === 'fact' && e.subject !== null && e.relation !== null ? { subject: e.subject, relation: e.relation, scope: e.scope } : null,
       })),
       language,

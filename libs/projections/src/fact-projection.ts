@@ -22,10 +22,17 @@ import {
 } from '@factledger/domain';
 import type { RecordedEvent } from '@factledger/store';
 
-export interface MemoryRow extends VersionState {
+/**
+ * A version as fl_memories holds it. Its said time is never null here: a version whose event did
+ * not say it was said when it was recorded. Whether its start was said only the decider reads
+ * (from the log): the read model does not keep it.
+ */
+export interface MemoryRow extends Omit<VersionState, 'saidAt' | 'startUnknown'> {
   tenant: string;
   streamId: string;
   status: MemoryStatus;
+  /** When the statement was said (ms), as its event says, or else its first recorded time. */
+  saidAt: number;
   recordedAt: Date;
   updatedAt: Date;
   lastPosition: number;
@@ -131,6 +138,7 @@ function memoryRow(v: VersionState, stream: StreamFold, memory: MemoryFold): Mem
     core: v.core,
     validFrom: v.validFrom,
     validTo: v.validTo,
+    saidAt: v.saidAt ?? memory.firstRecorded.getTime(),
     originalType: v.originalType,
     confirmations: v.confirmations,
     quarantined: v.quarantined,
@@ -198,9 +206,11 @@ export class FactFold {
   constructor(private readonly loaded: LoadedRows) {
     for (const row of loaded.memories) {
       const stream = this.stream(row.tenant, row.streamId, row.cardinality);
-      stream.state.versions.set(row.memoryId, { ...row });
+      // The fold decides nothing: whether a loaded version's start was said does not matter to it.
+      const version: VersionState = { ...row, startUnknown: false };
+      stream.state.versions.set(row.memoryId, version);
       const lastRecordedAt = row.updatedAt;
-      stream.memories.set(row.memoryId, { version: row, firstRecorded: row.recordedAt, lastRecordedAt, lastPosition: row.lastPosition, changed: false, open: null });
+      stream.memories.set(row.memoryId, { version, firstRecorded: row.recordedAt, lastRecordedAt, lastPosition: row.lastPosition, changed: false, open: null });
     }
     for (const row of loaded.openHistory) {
       const memory = this.streams.get(row.tenant)?.get(row.streamId)?.memories.get(row.memoryId);

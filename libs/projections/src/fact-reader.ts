@@ -54,7 +54,7 @@ export interface AsOf {
 }
 
 /** What resolution compares of an earlier memory (FactReader.resembling). */
-export type ResemblingMemory = Pick<MemoryRow, 'memoryId' | 'kind' | 'subject' | 'relation' | 'scope' | 'text' | 'type' | 'validFrom' | 'recordedAt'>;
+export type ResemblingMemory = Pick<MemoryRow, 'memoryId' | 'kind' | 'subject' | 'relation' | 'scope' | 'text' | 'type' | 'validFrom' | 'saidAt'>;
 
 export class FactReader {
   constructor(private readonly db: ProjectionExecutor) {}
@@ -146,19 +146,20 @@ export class FactReader {
     return rows.rows.map(memoryFromDb);
   }
 
-  /** Memories in the read paths now, newest first. */
+  /** Memories in the read paths now, newest said first. */
   async activeMemories(tenant: string, now: Date, limit = 100): Promise<MemoryRow[]> {
     const rows = await sql`
       SELECT * FROM fl_memories
       WHERE tenant = ${tenant} AND status = 'active' AND valid_from <= ${now.toISOString()}::timestamptz
         AND (valid_to IS NULL OR valid_to > ${now.toISOString()}::timestamptz)
-      ORDER BY recorded_at DESC, memory_id LIMIT ${limit}`.execute(this.db);
+      ORDER BY said_at DESC, memory_id LIMIT ${limit}`.execute(this.db);
     return rows.rows.map(memoryFromDb);
   }
 
   /**
    * A population for triage: the tenant's memories of one (current) type, by status, recorded
-   * in [from, to), oldest first. `status` null means any status.
+   * in [from, to), oldest first. `status` null means any status. Recorded, not said: the window is
+   * an operator's "what was ingested then" (an imported chat is triaged with the day it came in).
    */
   async population(tenant: string, p: { type: string; status: string | null; from?: Date; to?: Date }): Promise<MemoryRow[]> {
     const rows = await sql`
@@ -174,7 +175,7 @@ export class FactReader {
   /**
    * Memories of one speaker in the read paths at `now` that a new statement may change: their
    * text holds one of `words` or a word starting with one (index fl_memories_words), or, for
-   * `shapes`, an email or a phone number anywhere. Newest first. Only what resolution compares:
+   * `shapes`, an email or a phone number anywhere. Newest said first. Only what resolution compares:
    * it runs for most messages, and up to `limit` whole rows cost more to send and read than to find.
    */
   async resembling(tenant: string, p: { speaker: string; words: string[]; shapes?: ('email' | 'phone')[]; now: Date; limit?: number }): Promise<ResemblingMemory[]> {
@@ -186,12 +187,12 @@ export class FactReader {
     const matches = [...(query ? [sql`to_tsvector('simple', text) @@ to_tsquery('simple', ${query})`] : []), ...shapes];
     const now = p.now.toISOString();
     // Prepared: the text takes only as many shapes as `matches` has combinations.
-    const rows = await sql<{ memory_id: string; kind: MemoryRow['kind']; subject: string | null; relation: string | null; scope: MemoryRow['scope']; text: string; type: string; valid_from: Date; recorded_at: Date }>`${PREPARED}
-      SELECT memory_id, kind, subject, relation, scope, text, type, valid_from, recorded_at FROM fl_memories
+    const rows = await sql<{ memory_id: string; kind: MemoryRow['kind']; subject: string | null; relation: string | null; scope: MemoryRow['scope']; text: string; type: string; valid_from: Date; said_at: Date }>`${PREPARED}
+      SELECT memory_id, kind, subject, relation, scope, text, type, valid_from, said_at FROM fl_memories
       WHERE tenant = ${tenant} AND speaker = ${p.speaker} AND status = 'active'
         AND valid_from <= ${now}::timestamptz AND (valid_to IS NULL OR valid_to > ${now}::timestamptz)
         AND (${sql.join(matches, sql` OR `)})
-      ORDER BY recorded_at DESC, memory_id LIMIT ${p.limit ?? 30}`.execute(this.db);
+      ORDER BY said_at DESC, memory_id LIMIT ${p.limit ?? 30}`.execute(this.db);
     return rows.rows.map((r) => ({
       memoryId: r.memory_id,
       kind: r.kind,
@@ -201,7 +202,7 @@ export class FactReader {
       text: r.text,
       type: r.type,
       validFrom: new Date(r.valid_from).getTime(),
-      recordedAt: new Date(r.recorded_at),
+      saidAt: new Date(r.said_at).getTime(),
     }));
   }
 
@@ -209,7 +210,7 @@ export class FactReader {
    * Memories of any speaker in the read paths that a new statement may restate (frame alignment,
    * @factledger/domain restatement.ts): those the database function fl_restating finds for it
    * (prose and frame keys of the same subject and verb, `stem`, or without a stem (Korean) that
-   * begin with the statement's first word). Newest first, at most `limit` (RESTATING_LIMIT).
+   * begin with the statement's first word). Newest said first, at most `limit` (RESTATING_LIMIT).
    */
   async restating(tenant: string, p: RestatingQuestion): Promise<MemoryRow[]> {
     const rows = await sql<{ r: unknown[] }>`${PREPARED}
@@ -221,9 +222,9 @@ export class FactReader {
    * Prose memories of one speaker in the read paths at `now` that may hold a part a new statement
    * changes (@factledger/domain turn-parts.ts): their text holds two of one group's words (or
    * words starting with them; index fl_memories_words), a group being one new part's topic.
-   * Newest first, at most `limit`.
+   * Newest said first, at most `limit`.
    */
-  async partsResembling(tenant: string, p: { speaker: string; groups: string[][]; now: Date; limit?: number }): Promise<{ memoryId: string; streamId: string; text: string; recordedAt: Date }[]> {
+  async partsResembling(tenant: string, p: { speaker: string; groups: string[][]; now: Date; limit?: number }): Promise<{ memoryId: string; streamId: string; text: string; saidAt: Date }[]> {
     const clean = (w: string) => w.replace(/[^\p{L}\p{N}]/gu, '');
     const pairs = new Set<string>();
     for (const group of p.groups) {
@@ -232,25 +233,25 @@ export class FactReader {
     }
     if (pairs.size === 0) return [];
     const now = p.now.toISOString();
-    const rows = await sql<{ memory_id: string; stream_id: string; text: string; recorded_at: Date }>`${PREPARED}
-      SELECT memory_id, stream_id, text, recorded_at FROM fl_memories
+    const rows = await sql<{ memory_id: string; stream_id: string; text: string; said_at: Date }>`${PREPARED}
+      SELECT memory_id, stream_id, text, said_at FROM fl_memories
       WHERE tenant = ${tenant} AND speaker = ${p.speaker} AND status = 'active' AND kind = 'prose'
         AND valid_from <= ${now}::timestamptz AND (valid_to IS NULL OR valid_to > ${now}::timestamptz)
         AND to_tsvector('simple', text) @@ to_tsquery('simple', ${[...pairs].join(' | ')})
-      ORDER BY recorded_at DESC, memory_id LIMIT ${p.limit ?? 50}`.execute(this.db);
-    return rows.rows.map((r) => ({ memoryId: r.memory_id, streamId: r.stream_id, text: r.text, recordedAt: new Date(r.recorded_at) }));
+      ORDER BY said_at DESC, memory_id LIMIT ${p.limit ?? 50}`.execute(this.db);
+    return rows.rows.map((r) => ({ memoryId: r.memory_id, streamId: r.stream_id, text: r.text, saidAt: new Date(r.said_at) }));
   }
 
-  /** The keys (subject, relation) of a speaker's facts in the read paths at `now`, most recently written first. */
+  /** The keys (subject, relation) of a speaker's facts in the read paths at `now`, most recently said first. */
   async knownKeys(tenant: string, p: { speaker: string; now: Date; limit?: number }): Promise<{ subject: string; relation: string }[]> {
     const now = p.now.toISOString();
     const rows = await sql<{ subject: string; relation: string }>`
       SELECT subject, relation FROM (
-        SELECT DISTINCT ON (subject_norm, relation_norm) subject, relation, recorded_at FROM fl_memories
+        SELECT DISTINCT ON (subject_norm, relation_norm) subject, relation, said_at FROM fl_memories
         WHERE tenant = ${tenant} AND speaker = ${p.speaker} AND kind = 'fact' AND status = 'active'
           AND valid_from <= ${now}::timestamptz AND (valid_to IS NULL OR valid_to > ${now}::timestamptz)
-        ORDER BY subject_norm, relation_norm, recorded_at DESC) k
-      ORDER BY recorded_at DESC LIMIT ${p.limit ?? 50}`.execute(this.db);
+        ORDER BY subject_norm, relation_norm, said_at DESC) k
+      ORDER BY said_at DESC LIMIT ${p.limit ?? 50}`.execute(this.db);
     return rows.rows;
   }
 
@@ -272,7 +273,7 @@ export class FactReader {
       WHERE tenant = ${tenant}
         AND ((value IS NOT NULL AND length(value) >= 2 AND strpos(lower(${statement}), lower(value)) > 0)
           OR word_similarity(lower(${statement}), lower(text)) >= 0.6)
-      ORDER BY recorded_at DESC LIMIT ${limit}`.execute(this.db);
+      ORDER BY said_at DESC LIMIT ${limit}`.execute(this.db);
     return rows.rows.map(memoryFromDb);
   }
 }

@@ -53,6 +53,7 @@ export function memoryFromDb(r: any): MemoryRow {
     overruled: r.overruled,
     supersededBy: r.superseded_by,
     hiddenParts: r.hidden_parts,
+    saidAt: new Date(r.said_at).getTime(),
     recordedAt: new Date(r.recorded_at),
     updatedAt: new Date(r.updated_at),
     lastPosition: Number(r.last_position),
@@ -114,7 +115,7 @@ export class PostgresFactProjection implements Projection, InlineProjection {
   readonly tables = ['fl_memories', 'fl_fact_history', 'fl_projected_streams', 'fl_erased_memories'];
   // What the readers (fact reader, recall, the indexer, this projection's own loads) look rows up by.
   readonly statistics = {
-    fl_memories: ['tenant', 'memory_id', 'stream_id', 'subject_norm', 'status', 'core', 'type', 'recorded_at', 'valid_from', 'valid_to'],
+    fl_memories: ['tenant', 'memory_id', 'stream_id', 'subject_norm', 'status', 'core', 'type', 'recorded_at', 'said_at', 'valid_from', 'valid_to'],
     fl_fact_history: ['tenant', 'memory_id', 'stream_id', 'subject_norm', 'status', 'opened_by', 'valid', 'tx'],
   };
 
@@ -280,7 +281,8 @@ function rowsOf(events: RecordedEvent[]): LoadedRows {
  * wrote the memory rows `written` is applied, worked out from what it found before (the rows the
  * frame's guard checked under the append lock): the rows the append changed, and the new ones
  * whose fl_frame_text (frameText) starts with the stem's, kept if they are active, prose or under
- * a frame key and valid at the guard's moment; newest first, at most its limit. Null for a
+ * a frame key and valid at the guard's moment; newest said first (then by id, as fl_restating
+ * orders them: the guard compares the two), at most its limit. Null for a
  * look-up by first word (no stem). The ledger plans its next statement of that subject and verb
  * on it (FrameCache) without a look-up, and that plan's guard checks it: a wrong guess costs a
  * plan made again, never a wrong merge.
@@ -295,7 +297,7 @@ export function restatingAfter({ guard, rows }: PlannedFrame, written: readonly 
   }
   return [...byId.values()]
     .filter((m) => m.status === 'active' && (m.kind === 'prose' || isFrameKey(m.relation)) && (m.validTo === null || m.validTo > now))
-    .sort((a, b) => b.recordedAt.getTime() - a.recordedAt.getTime() || (a.memoryId < b.memoryId ? -1 : a.memoryId > b.memoryId ? 1 : 0))
+    .sort((a, b) => b.saidAt - a.saidAt || (a.memoryId < b.memoryId ? -1 : a.memoryId > b.memoryId ? 1 : 0))
     .slice(0, guard.limit);
 }
 
@@ -340,7 +342,7 @@ const MEMORY_COLUMNS = [
   'tenant', 'memory_id', 'stream_id', 'kind', 'subject', 'relation', 'subject_norm', 'relation_norm', 'scope', 'scope_key',
   'value', 'text', 'type', 'original_type', 'speaker', 'source', 'authority', 'cardinality', 'core', 'status',
   'valid_from', 'valid_to', 'confirmations', 'quarantined', 'corrected', 'withdrawn', 'retracted', 'overruled', 'superseded_by',
-  'recorded_at', 'updated_at', 'last_position', 'hidden_parts',
+  'recorded_at', 'updated_at', 'last_position', 'hidden_parts', 'said_at',
 ] as const;
 
 /** A memory row as fl_memories holds it, in MEMORY_COLUMNS' order (a COPY row as it is). */
@@ -351,7 +353,7 @@ function memoryValues(m: MemoryRow): unknown[] {
     m.value, m.text, m.type, m.originalType, m.speaker, m.source, m.authority, m.cardinality, m.core, m.status,
     isoOf(m.validFrom), m.validTo === null ? null : isoOf(m.validTo),
     m.confirmations, m.quarantined, m.corrected, m.withdrawn, m.retracted, m.overruled, m.supersededBy,
-    isoOf(m.recordedAt.getTime()), isoOf(m.updatedAt.getTime()), m.lastPosition, m.hiddenParts,
+    isoOf(m.recordedAt.getTime()), isoOf(m.updatedAt.getTime()), m.lastPosition, m.hiddenParts, isoOf(m.saidAt),
   ];
 }
 

@@ -49,14 +49,14 @@ export interface AsOf {
   knownAt: Date;
 }
 
-/** A version as shown: what it says, who said it, where from, when the memory was recorded, and from when it holds. */
+/** A version as shown: what it says, who said it, where from, when it was said, and from when it holds. */
 export interface Shown {
   memory_id: string;
   text: string;
   type: string;
   speaker: string;
   source: string | null;
-  recorded_at: Date;
+  said_at: Date;
   valid_from: Date;
   /** The memories whose statements replaced the parts of this text left out at the read's (validAt, knownAt); empty when none. */
   replaced_by: string[];
@@ -87,7 +87,7 @@ export interface Found extends Shown {
   core: boolean;
   /** 'prose' for a conversation turn or other text without a triple; null for rows indexed before migration 014. */
   kind: string | null;
-  /** Set on a turn found as the one recorded just before or after a lexical find. */
+  /** Set on a turn found as the one said just before or after a lexical find. */
   neighbour_of: { memoryId: string; side: 'before' | 'after' } | null;
 }
 
@@ -120,7 +120,7 @@ export interface LexicalOptions {
   keep: number;
   /** How many of the best lexical finds are read with their neighbouring turns. */
   neighbourOf: number;
-  /** Two turns further apart in recorded time than this are not neighbours. */
+  /** Two turns said further apart than this are not neighbours. */
   neighbourGapMs: number;
 }
 
@@ -245,7 +245,7 @@ export class CandidatePool {
   /**
    * The finds for one sub-query, restricted to the versions visible at (validAt, knownAt): the top
    * versions of each retriever — nearest embeddings (HNSW, iterative scan so that the visibility
-   * filter cannot starve it), best BM25 (with the turns recorded just before and after the best of
+   * filter cannot starve it), best BM25 (with the turns said just before and after the best of
    * them), best trigram word similarity — plus the core versions (profile) and the versions written
    * since the index's checkpoint (fresh). Each comes with every score, computed by the statement
    * that found it from the row it already holds: cosine similarity (null when not embedded yet),
@@ -280,7 +280,7 @@ export class CandidatePool {
     const needTrigrams = words.distinctive.some(needsTrigrams);
     const trigramScore = (of: RawBuilder<unknown>, wanted: boolean) => (wanted ? sql`word_similarity(${text}, ${of})` : sql`0::real`);
     // Every score of an index row (alias `i`) but its embedding: cosine, the IDF its stems match
-    // and its BM25 length factor, trigram similarity; the version as shown; the memory's recorded
+    // and its BM25 length factor, trigram similarity; the version as shown; the memory's said
     // time from the index row (looked up for a row indexed before migration 013).
     // A conversation turn's best passage (migration 020), by its primary key: prose rows only
     // (a fact is one sentence, and has none).
@@ -291,11 +291,11 @@ export class CandidatePool {
     };
     const scores = (trigram: boolean) => sql`i.text, true AS embedded, 1 - (i.embedding <=> ${q}::vector) AS cosine, ${passageCosine('i')} AS passage_cosine,
       ${idfs(sql`i.stems`, sql`i.key_stems`)} AS idfs, ${lengthNorm(sql`i.stems`)} AS norm, ${trigramScore(sql`i.text`, trigram)} AS trigram, v.type, v.speaker, v.source, v.valid_from, v.hidden_parts,
-      coalesce(i.recorded_at, (SELECT m.recorded_at FROM fl_read_memories m WHERE m.tenant = ${tenant} AND m.memory_id = i.memory_id)) AS recorded_at, false AS core, i.kind`;
+      coalesce(i.said_at, (SELECT m.said_at FROM fl_read_memories m WHERE m.tenant = ${tenant} AND m.memory_id = i.memory_id)) AS said_at, false AS core, i.kind`;
     // The embedding, for diversity, in pgvector's binary form as base64 (a third of the characters
     // of its text form, and no float parsing).
     const vec = (embedding: RawBuilder<unknown>) => sql`encode(vector_send(${embedding}), 'base64')`;
-    const columns = sql`i.memory_id, i.embedding, i.stems, i.key_stems, i.text, i.recorded_at, i.kind`;
+    const columns = sql`i.memory_id, i.embedding, i.stems, i.key_stems, i.text, i.said_at, i.kind`;
     // The first few hundred index rows that match, ranked by `rank`; the best visible ones are
     // kept (visibility is checked in rank order, only until enough pass). Their embeddings and
     // ranks stay inside (`emb`, `rank`), for the statement around it to choose what it sends.
@@ -310,7 +310,7 @@ export class CandidatePool {
     const out = (alias: string, vector: RawBuilder<unknown>, role: RawBuilder<unknown> = sql`NULL::text`) => {
       const a = sql.raw(alias);
       return sql`${a}.memory_id, ${a}.text, ${a}.embedded, ${vector} AS vec, ${a}.cosine, ${a}.passage_cosine, ${a}.idfs, ${a}.norm, ${a}.trigram, ${a}.type, ${a}.speaker,
-        ${a}.source, ${a}.valid_from, ${a}.recorded_at, ${a}.core, ${a}.kind, ${role} AS role, ${a}.hidden_parts`;
+        ${a}.source, ${a}.valid_from, ${a}.said_at, ${a}.core, ${a}.kind, ${role} AS role, ${a}.hidden_parts`;
     };
     // Any visible index row that matches, unranked: a fallback when no row matched them all.
     const anyVisible = (matches: RawBuilder<unknown>) =>
@@ -333,7 +333,7 @@ export class CandidatePool {
         JOIN fl_recall_index i ON i.tenant = ${tenant} AND i.model = ${model} AND i.memory_id = p.memory_id
         JOIN ${shown(sql.ref('i.memory_id'))} ON true) f`;
     // BM25: the rarer stems' hits (or, when every stem is common, the rows holding them all),
-    // scored and ranked; then the turns recorded just before and after the best prose finds.
+    // scored and ranked; then the turns said just before and after the best prose finds.
     const picked = sql`(SELECT CASE WHEN min(docs) <= ${scan}
         THEN (SELECT string_agg(lit, ' | ') FROM (SELECT lit, sum(docs) OVER w AS together, row_number() OVER w AS n FROM terms WHERE docs > 0 WINDOW w AS (ORDER BY docs, stem)) r
               WHERE together <= ${scan} OR n = 1)
@@ -341,18 +341,18 @@ export class CandidatePool {
     const gap = sql.raw(`interval '${Math.trunc(neighbourGapMs)} milliseconds'`);
     const beside = (side: 'before' | 'after') => {
       const [cmp, order] = side === 'before' ? ['<', 'DESC'] : ['>', 'ASC'];
-      const within = side === 'before' ? sql`i.recorded_at >= f.recorded_at - ${gap}` : sql`i.recorded_at <= f.recorded_at + ${gap}`;
+      const within = side === 'before' ? sql`i.said_at >= f.said_at - ${gap}` : sql`i.said_at <= f.said_at + ${gap}`;
       return sql`SELECT ${out('n', vec(sql`n.emb`), sql`${side + ':'} || f.memory_id`)} FROM near f, LATERAL (
           SELECT i.memory_id, ${scores(needTrigrams)}, i.embedding AS emb FROM fl_recall_index i JOIN ${shown(sql.ref('i.memory_id'))} ON true
           WHERE i.tenant = ${tenant} AND i.model = ${model} AND i.kind = 'prose'
-            AND (i.recorded_at, i.memory_id) ${sql.raw(cmp)} (f.recorded_at, f.memory_id) AND ${within}
-          ORDER BY i.recorded_at ${sql.raw(order)}, i.memory_id ${sql.raw(order)} LIMIT 1) n`;
+            AND (i.said_at, i.memory_id) ${sql.raw(cmp)} (f.said_at, f.memory_id) AND ${within}
+          ORDER BY i.said_at ${sql.raw(order)}, i.memory_id ${sql.raw(order)} LIMIT 1) n`;
     };
     // Only the best BM25 finds send their embeddings (the others could reach diversity only
     // through the nearest statement, which sends every one it finds).
     const lexical = sql<FoundRow>`
       WITH found AS (${bestVisible(sql`i.stems @@ ${picked}`, sql`${bm25(sql`i.stems`)} * ${lengthNorm(sql`i.stems`)}`, needTrigrams, sql.raw(String(keep)))}),
-      near AS (SELECT memory_id, recorded_at FROM found WHERE kind = 'prose' AND idfs[1] > 0 ORDER BY rank DESC, memory_id LIMIT ${sql.raw(String(neighbourOf))})
+      near AS (SELECT memory_id, said_at FROM found WHERE kind = 'prose' AND idfs[1] > 0 ORDER BY rank DESC, memory_id LIMIT ${sql.raw(String(neighbourOf))})
       SELECT ${out('f', sql`CASE WHEN f.n <= ${sql.raw(String(LEXICAL_VECTORS))} THEN ${vec(sql`f.emb`)} END`)} FROM (SELECT found.*, row_number() OVER (ORDER BY rank DESC, memory_id) AS n FROM found) f
       UNION ALL (${beside('before')})
       UNION ALL (${beside('after')})`;
@@ -376,7 +376,7 @@ export class CandidatePool {
       SELECT s.memory_id, v.text, i.memory_id IS NOT NULL AS embedded, ${vec(sql`i.embedding`)} AS vec,
         CASE WHEN i.embedding IS NULL THEN NULL ELSE 1 - (i.embedding <=> ${q}::vector) END AS cosine, ${passageCosine('i')} AS passage_cosine,
         ${idfs(sql`coalesce(i.stems, ${fresh})`, sql`coalesce(i.key_stems, ''::tsvector)`)} AS idfs, ${lengthNorm(sql`coalesce(i.stems, ${fresh})`)} AS norm,
-        ${trigramScore(sql`v.text`, needTrigrams)} AS trigram, v.type, v.speaker, v.source, v.valid_from, m.recorded_at, m.core, m.kind, NULL::text AS role, v.hidden_parts
+        ${trigramScore(sql`v.text`, needTrigrams)} AS trigram, v.type, v.speaker, v.source, v.valid_from, m.said_at, m.core, m.kind, NULL::text AS role, v.hidden_parts
       FROM (
         SELECT m.memory_id FROM fl_read_memories m WHERE m.tenant = ${tenant} AND m.core
         UNION
@@ -405,15 +405,15 @@ export class CandidatePool {
     const statement = this.lagSource.lagStatement();
     const outside = statement ? null : this.lagSource.lagRow();
     outside?.catch(() => undefined); // awaited below; a failure must not also go unhandled
-    const row = await sql<{ shown: (Omit<Shown, 'recorded_at' | 'valid_from' | 'replaced_by' | 'kept_apart'> & { recorded_at: string; valid_from: string; hidden_parts: HiddenPart[] | null })[]; lag: CheckpointLagRow }>`
+    const row = await sql<{ shown: (Omit<Shown, 'said_at' | 'valid_from' | 'replaced_by' | 'kept_apart'> & { said_at: string; valid_from: string; hidden_parts: HiddenPart[] | null })[]; lag: CheckpointLagRow }>`
       SELECT
         (SELECT coalesce(json_agg(s), '[]') FROM (
-          SELECT p.memory_id, v.text, v.type, v.speaker, v.source, v.valid_from, m.recorded_at, v.hidden_parts
+          SELECT p.memory_id, v.text, v.type, v.speaker, v.source, v.valid_from, m.said_at, v.hidden_parts
           FROM unnest(${show}::text[]) AS p(memory_id) JOIN ${this.shownAt(tenant, at)(sql.ref('p.memory_id'))} ON true
           JOIN fl_read_memories m ON m.tenant = ${tenant} AND m.memory_id = p.memory_id) s) AS shown,
         ${statement ? sql`(SELECT row_to_json(l) FROM (${statement}) l)` : sql`NULL::json`} AS lag`.execute(this.search);
     const r = row.rows[0]!;
-    const shown = r.shown.map(({ hidden_parts, ...s }) => ({ ...s, ...shownText(s.text, hidden_parts, at), recorded_at: new Date(s.recorded_at), valid_from: new Date(s.valid_from) }));
+    const shown = r.shown.map(({ hidden_parts, ...s }) => ({ ...s, ...shownText(s.text, hidden_parts, at), said_at: new Date(s.said_at), valid_from: new Date(s.valid_from) }));
     return { shown: new Map(shown.map((s) => [s.memory_id, s])), lag: outside ? await outside : r.lag };
   }
 
@@ -475,7 +475,7 @@ export class CandidatePool {
           type: r.type,
           speaker: r.speaker,
           source: r.source,
-          recorded_at: r.recorded_at,
+          said_at: r.said_at,
           valid_from: r.valid_from,
           core: r.core,
           kind: r.kind,

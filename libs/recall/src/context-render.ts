@@ -1,16 +1,17 @@
 /**
  * The context block as it goes into a prompt (R11), pure: framed as untrusted reference data, and
- * every memory under a heading that says the day it was recorded, who said it and what kind of
+ * every memory under a heading that says the day it was said, who said it and what kind of
  * memory it is. Memories that share a heading share one line of it: in a budget of a few hundred
  * tokens, a heading repeated on every line costs as much as two or three memories.
  *
- * - The profile comes first, then the other memories by day (then speaker, type and recorded
- *   time), so that what happened when reads in order.
+ * - The profile comes first, then the other memories by day (then speaker, type and said
+ *   time), so that what happened when reads in order. The day is when it was said (a message's
+ *   own time: an imported chat's turns keep their days), not when the ledger recorded it.
  * - A memory's source is shown where it says who spoke: for a document or a tool (a file, a URL,
  *   a command). A user's or an assistant's message is already named by the speaker; its source
  *   (a message id) stays in the items returned beside the block and in the trace. `sources:
  *   'always'` shows every source, `'never'` none.
- * - A memory that holds from another day than the one it was recorded on says so ("from …").
+ * - A memory that holds from another day than the one it was said on says so ("from …").
  * - Nothing a memory says can close, reopen or imitate the frame: every text that goes into the
  *   block (text, source, speaker, type) is one line (control characters and line or paragraph
  *   separators become spaces), so each memory stays on its own "- " line, and an angle bracket
@@ -28,8 +29,9 @@ export interface ContextItem {
   type: string;
   speaker: string;
   source: string | null;
-  recordedAt: Date;
-  /** Start of the valid period of the version shown; absent when not known (shown as recorded). */
+  /** When it was said (a message's time, a document's date): the day of its heading. */
+  saidAt: Date;
+  /** Start of the valid period of the version shown; absent when not known (shown as said). */
   validFrom?: Date;
 }
 
@@ -88,23 +90,23 @@ export const FRAME_CLOSE = frameClose();
  */
 const headingWord = (type: string): string => type.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 40) || '_';
 
-/** The heading an item goes under: the day it was recorded, its speaker and its type. */
-export const headingOf = (item: ContextItem): string => `[${day(item.recordedAt)} ${headingPart(item.speaker)} ${headingWord(item.type)}]`;
+/** The heading an item goes under: the day it was said, its speaker and its type. */
+export const headingOf = (item: ContextItem): string => `[${day(item.saidAt)} ${headingPart(item.speaker)} ${headingWord(item.type)}]`;
 /** Whether two items have the same speaker and type (a heading after one like it names only its day). */
 const sameKind = (a: ContextItem, b: ContextItem): boolean => a.speaker === b.speaker && a.type === b.type;
 /** A heading as shown: only its day when the heading before it had the same speaker and type. */
 const shownHeading = (item: ContextItem, before: ContextItem | undefined): string =>
-  before && sameKind(before, item) ? `[${day(item.recordedAt)}]` : headingOf(item);
+  before && sameKind(before, item) ? `[${day(item.saidAt)}]` : headingOf(item);
 
 /** One memory's line (without its heading). */
 export function renderItem(item: ContextItem, options: Partial<RenderOptions> = DEFAULT_RENDER): string {
   const sources = options.sources ?? DEFAULT_RENDER.sources;
   const showSource = item.source && (sources === 'always' || (sources === 'speaking' && (item.speaker === 'document' || item.speaker === 'tool')));
-  const from = item.validFrom && day(item.validFrom) !== day(item.recordedAt) ? ` (from ${day(item.validFrom)})` : '';
+  const from = item.validFrom && day(item.validFrom) !== day(item.saidAt) ? ` (from ${day(item.validFrom)})` : '';
   return `- ${showSource ? `(${oneLine(item.source!)}) ` : ''}${oneLine(item.text)}${from}`;
 }
 
-/** The order items are shown in: the profile as given, then the rest by heading and recorded time. */
+/** The order items are shown in: the profile as given, then the rest by heading and said time. */
 export function displayOrder(items: readonly ContextItem[]): ContextItem[] {
   const profile = items.filter((i) => i.channel === 'profile');
   const rest = items
@@ -112,7 +114,7 @@ export function displayOrder(items: readonly ContextItem[]): ContextItem[] {
     .map((item, n) => ({ item, n }))
     .sort((a, b) => {
       const [x, y] = [a.item, b.item];
-      return day(x.recordedAt).localeCompare(day(y.recordedAt)) || x.speaker.localeCompare(y.speaker) || x.type.localeCompare(y.type) || +x.recordedAt - +y.recordedAt || a.n - b.n;
+      return day(x.saidAt).localeCompare(day(y.saidAt)) || x.speaker.localeCompare(y.speaker) || x.type.localeCompare(y.type) || +x.saidAt - +y.saidAt || a.n - b.n;
     })
     .map(({ item }) => item);
   return [...profile, ...rest];

@@ -9,7 +9,7 @@ const item = (memoryId: string, channel: ContextItem['channel'], text: string): 
   type: 'fact',
   speaker: 'user',
   source: 'chat',
-  recordedAt: new Date('2026-03-01T10:00:00Z'),
+  saidAt: new Date('2026-03-01T10:00:00Z'),
 });
 
 describe('context rendering and budget', () => {
@@ -76,7 +76,7 @@ describe('context rendering and budget', () => {
   });
 
   it('puts items of one day, speaker and type under one heading (naming only its day after one of the same speaker and type), the profile first, the rest in the order they were recorded', () => {
-    const at = (iso: string, over: Partial<ContextItem>): ContextItem => ({ ...item(iso, 'detail', `said at ${iso}`), recordedAt: new Date(iso), ...over });
+    const at = (iso: string, over: Partial<ContextItem>): ContextItem => ({ ...item(iso, 'detail', `said at ${iso}`), saidAt: new Date(iso), ...over });
     const text = renderContext([
       at('2026-03-02T09:00:00Z', {}),
       at('2026-03-01T12:00:00Z', {}),
@@ -110,7 +110,7 @@ describe('context rendering and budget', () => {
     expect(renderContext([doc, chat])).toContain('- I moved to Busan.');
     expect(renderContext([chat], { sources: 'always' })).toContain('- (chat) I moved to Busan.');
     expect(renderContext([doc], { sources: 'never' })).not.toContain('README.md');
-    expect(renderContext([{ ...chat, validFrom: chat.recordedAt }])).not.toContain('(from');
+    expect(renderContext([{ ...chat, validFrom: chat.saidAt }])).not.toContain('(from');
   });
 
   it('keeps the whole rendered block, frame included, within the budget, counting with a real tokenizer', () => {
@@ -172,7 +172,7 @@ describe('context rendering and budget', () => {
         // Profile first, then fresh, then detail: the order recall hands over.
         const rank = { profile: 0, fresh: 1, detail: 2 };
         const items = raw
-          .map((r, i) => ({ ...item(`m${i}`, r.channel, r.words.join(' ')), speaker: r.speaker, recordedAt: new Date(Date.UTC(2026, 2, r.day)) }))
+          .map((r, i) => ({ ...item(`m${i}`, r.channel, r.words.join(' ')), speaker: r.speaker, saidAt: new Date(Date.UTC(2026, 2, r.day)) }))
           .sort((a, b) => rank[a.channel] - rank[b.channel]);
         const cap = (budget: number) => Math.floor(budget * share);
         const [a, b] = [fitBudget(items, small, cap, (t) => tokens.count(t)), fitBudget(items, small + more, cap, (t) => tokens.count(t))];

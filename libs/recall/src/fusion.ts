@@ -1,7 +1,7 @@
 /**
  * Ranking, pure: how a candidate's scores become one number and a yes-or-no on relevance.
  *
- * - Lexical evidence: BM25 of the query's stems, plus a share of the BM25 of the turns recorded
+ * - Lexical evidence: BM25 of the query's stems, plus a share of the BM25 of the turns said
  *   just before and after it (a reply is about what the turn before it asked), raised when the
  *   query names the memory's speaker.
  * - Semantic evidence: cosine similarity of the embeddings, raised a little for a named speaker.
@@ -125,7 +125,7 @@ export function speakerOfQuery(query: string, firstPerson = speaksInFirstPerson(
   };
 }
 
-/** A turn's place among the turns found: the ones recorded just before and after it, where known. */
+/** A turn's place among the turns found: the ones said just before and after it, where known. */
 export interface Adjacency {
   before: Map<string, string>;
   after: Map<string, string>;

@@ -30,7 +30,8 @@ interface IndexedRow {
   memory_id: string;
   type: string;
   text: string;
-  recorded_at: Date;
+  /** When it was said: it never changes once recorded, so the index row keeps it (migrations 013, 028). */
+  said_at: Date;
   kind: string;
   /** A fact's key words searched with its text (see migration 014); null for prose. */
   key_text: string | null;
@@ -122,7 +123,7 @@ export class RecallIndexer {
       const retiredOf = (k: { tenant: string; batch: string | null }) => (k.batch === null ? null : JSON.stringify(retired.get(`${k.tenant}|${k.batch}`) ?? []));
       rows = (
         await sql<IndexedRow>`
-          SELECT m.tenant, m.memory_id, m.type, m.text, m.recorded_at, m.kind, m.hidden_parts,
+          SELECT m.tenant, m.memory_id, m.type, m.text, m.said_at, m.kind, m.hidden_parts,
             CASE WHEN m.relation IS NULL THEN NULL WHEN m.subject_norm IN ('user', 'assistant') THEN m.relation ELSE m.subject || ' ' || m.relation END AS key_text,
             x.replaced
           FROM fl_read_memories m
@@ -187,7 +188,7 @@ export class RecallIndexer {
       [...new Set([r.key_text, ...searchTermsOf(r.text, detectLanguage(r.text)), ...(r.replaced ?? []).flatMap((x) => [x.relation, ...slotTermsOf(x.text, detectLanguage(x.text))])])]
         .filter(Boolean)
         .join(' ') || null;
-    const payload = rows.map((r, i) => ({ t: r.tenant, m: r.memory_id, x: r.text, r: r.recorded_at, k: r.kind, y: keyText(r), v: toVectorText(vectors[i]!) }));
+    const payload = rows.map((r, i) => ({ t: r.tenant, m: r.memory_id, x: r.text, r: r.said_at, k: r.kind, y: keyText(r), v: toVectorText(vectors[i]!) }));
     const model = this.embedder.model;
     // The stems of rows about to be replaced (a retyped memory is indexed again) leave the
     // statistics before the new rows' stems enter them.
@@ -205,13 +206,13 @@ export class RecallIndexer {
       WHERE c.tenant = o.tenant AND c.model = ${model}`.execute(trx);
     await sql`
       WITH up AS (
-        INSERT INTO fl_recall_index (tenant, memory_id, model, dimensions, embedding, text, recorded_at, kind, key_text)
+        INSERT INTO fl_recall_index (tenant, memory_id, model, dimensions, embedding, text, said_at, kind, key_text)
         SELECT r.t, r.m, ${model}, ${this.embedder.dimensions}, r.v::vector, r.x, r.r, r.k, r.y
         FROM jsonb_to_recordset(${JSON.stringify(payload)}::jsonb) AS r(t text, m text, x text, r timestamptz, k text, y text, v text)
         -- A memory erased since its row was read stays out (migrations/019).
         WHERE NOT EXISTS (SELECT 1 FROM fl_read_erased x WHERE x.tenant = r.t AND x.memory_id = r.m)
         ON CONFLICT (tenant, memory_id, model) DO UPDATE SET embedding = excluded.embedding, dimensions = excluded.dimensions,
-          text = excluded.text, recorded_at = excluded.recorded_at, kind = excluded.kind, key_text = excluded.key_text, indexed_at = now()
+          text = excluded.text, said_at = excluded.said_at, kind = excluded.kind, key_text = excluded.key_text, indexed_at = now()
         RETURNING tenant, stems),
       terms AS (
         INSERT INTO fl_recall_terms (tenant, model, stem, docs)

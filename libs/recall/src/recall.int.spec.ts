@@ -162,7 +162,7 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     const now = clock.now().toISOString();
     const current = await recall.assemble('n', { query, budgetTokens: 2000 });
     const history = await recall.assemble('n', { query, budgetTokens: 2000, validAt: now, knownAt: now });
-    const shown = (r: RecallResult) => r.items.map((i) => [i.memoryId, i.text, i.type, i.speaker, i.source, i.recordedAt.toISOString()]).sort();
+    const shown = (r: RecallResult) => r.items.map((i) => [i.memoryId, i.text, i.type, i.speaker, i.source, i.saidAt.toISOString()]).sort();
     expect(shown(current)).toEqual(shown(history));
     expect(current.text).toContain('port 7070');
     expect(current.text).toContain('Hana leads');
@@ -268,19 +268,22 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     ]);
   });
 
-  it("shows each version with its memory's recorded time: from the index row, or looked up for a row indexed before it kept one", async () => {
-    const recordedAt = clock.now();
-    await handle.ledger.assert('r', { text: 'The archive service keeps its data on volume 12.' });
+  it("shows each version with when it was said: from the index row, or looked up for a row indexed before it kept one; under that day", async () => {
+    const saidAt = new Date('2026-11-20T09:30:00Z');
+    await handle.ledger.assert('r', { text: 'The archive service keeps its data on volume 12.', saidAt: saidAt.toISOString() });
     clock.advance(3_600_000);
     await indexer.catchUp();
-    const kept = await sql<{ recorded_at: Date }>`SELECT recorded_at FROM fl_recall_index WHERE tenant = 'r'`.execute(database.db);
-    expect(kept.rows.map((r) => r.recorded_at.toISOString())).toEqual([recordedAt.toISOString()]);
+    const kept = await sql<{ said_at: Date }>`SELECT said_at FROM fl_recall_index WHERE tenant = 'r'`.execute(database.db);
+    expect(kept.rows.map((r) => r.said_at.toISOString())).toEqual([saidAt.toISOString()]);
     const query = { query: 'Which volume does the archive service keep its data on?' };
     const fromIndex = await recall.assemble('r', query);
-    expect(fromIndex.items.map((i) => [i.channel, i.recordedAt.toISOString()])).toEqual([['detail', recordedAt.toISOString()]]);
-    await sql`UPDATE fl_recall_index SET recorded_at = NULL WHERE tenant = 'r'`.execute(database.db);
+    expect(fromIndex.items.map((i) => [i.channel, i.saidAt.toISOString()])).toEqual([['detail', saidAt.toISOString()]]);
+    // The day it was said heads it, not the day it was recorded (the clock's).
+    expect(fromIndex.text).toContain('[2026-11-20 user fact]');
+    expect(fromIndex.text).not.toContain(clock.now().toISOString().slice(0, 10));
+    await sql`UPDATE fl_recall_index SET said_at = NULL WHERE tenant = 'r'`.execute(database.db);
     const lookedUp = await recall.assemble('r', query);
-    expect(lookedUp.items.map((i) => [i.channel, i.recordedAt.toISOString()])).toEqual([['detail', recordedAt.toISOString()]]);
+    expect(lookedUp.items.map((i) => [i.channel, i.saidAt.toISOString()])).toEqual([['detail', saidAt.toISOString()]]);
   });
 
   it('keeps each embedding in its row, so that reading a vector costs no TOAST lookup', async () => {

@@ -199,7 +199,7 @@ export class Recall {
     const profileFound = candidates.filter((r) => r.core);
     const freshFound = candidates
       .filter((r) => !r.core && !r.embedded)
-      .sort((a, b) => b.bm25 + b.trigram - (a.bm25 + a.trigram) || +b.recorded_at - +a.recorded_at || byId(a.memory_id, b.memory_id))
+      .sort((a, b) => b.bm25 + b.trigram - (a.bm25 + a.trigram) || +b.said_at - +a.said_at || byId(a.memory_id, b.memory_id))
       .slice(0, this.options.freshLimit ?? 5);
     const freshIds = new Set(freshFound.map((r) => r.memory_id));
     const detail = (id: string): boolean => !pool.get(id)!.core && !freshIds.has(id);
@@ -231,7 +231,7 @@ export class Recall {
       excluded.push({ memoryId, reason: 'no longer visible when read to be shown (changed while the assembly ran)' });
       return false;
     };
-    const profile = profileFound.filter((r) => stillVisible(r.memory_id)).sort((a, b) => +shown.get(a.memory_id)!.recorded_at - +shown.get(b.memory_id)!.recorded_at || byId(a.memory_id, b.memory_id));
+    const profile = profileFound.filter((r) => stillVisible(r.memory_id)).sort((a, b) => +shown.get(a.memory_id)!.said_at - +shown.get(b.memory_id)!.said_at || byId(a.memory_id, b.memory_id));
     const fresh = freshFound.filter((r) => stillVisible(r.memory_id));
     // Diversity compares the best pair by pair: each vector scaled to length 1 once, so that a
     // pair's cosine is its dot product.
@@ -264,7 +264,7 @@ export class Recall {
     const shownOf = (id: string): Shown | undefined => forQuestion.shown.get(id) ?? shown.get(id) ?? newer.get(id);
     const itemOf = (id: string): ContextItem => {
       const v = shownOf(id)!;
-      return { memoryId: id, channel: 'detail', text: v.text, type: v.type, speaker: v.speaker, source: v.source, recordedAt: v.recorded_at, validFrom: v.valid_from };
+      return { memoryId: id, channel: 'detail', text: v.text, type: v.type, speaker: v.speaker, source: v.source, saidAt: v.said_at, validFrom: v.valid_from };
     };
     // The best 20 are reordered for diversity; any after them (kept to fill a budget the first
     // ones leave room in) follow by their fused score.

@@ -63,6 +63,43 @@ describe.each(testBackends())('migrate on %s', (backend) => {
     expect((await sql<{ t: string | null }>`SELECT to_regclass('fl_broken')::text AS t`.execute(database.db)).rows[0]!.t).toBeNull();
   });
 
+  it("gives every memory of a database migrated from before 028 the time it was said: the time it was recorded, on its row, its read view and its recall index row", async () => {
+    const existing = await createTestDatabase(backend, { migrate: false });
+    const before = mkdtempSync(join(tmpdir(), 'fl-migrations-'));
+    try {
+      cpSync(defaultMigrationsDir(), before, { recursive: true });
+      rmSync(join(before, '028_said_at.sql'));
+      await migrate(existing.db, before);
+      const memory = (id: string, recordedAt: string) => sql`
+        INSERT INTO fl_memories (tenant, memory_id, stream_id, kind, scope, scope_key, text, type, original_type, speaker, authority, cardinality, core, status,
+          valid_from, confirmations, quarantined, corrected, withdrawn, retracted, overruled, recorded_at, updated_at, last_position)
+        VALUES ('t', ${id}, ${`prose:${id}`}, 'prose', '{}', '', ${`memory ${id}`}, 'fact', 'fact', 'user', 0, 'one', false, 'active',
+          ${recordedAt}::timestamptz, 1, false, false, false, false, false, ${recordedAt}::timestamptz, ${recordedAt}::timestamptz, 1)`;
+      await memory('m1', '2026-03-01T10:00:00Z').execute(existing.db);
+      await memory('m2', '2026-11-20T08:30:00Z').execute(existing.db);
+      await sql`INSERT INTO fl_recall_index (tenant, memory_id, model, dimensions, embedding, text, recorded_at, kind)
+        VALUES ('t', 'm2', 'test', 3, '[1,0,0]', 'memory m2', '2026-11-20T08:30:00Z', 'prose')`.execute(existing.db);
+
+      expect(await migrate(existing.db, defaultMigrationsDir())).toEqual(['028_said_at.sql']);
+      const memories = await sql<{ memory_id: string; said_at: Date; same: boolean }>`
+        SELECT memory_id, said_at, said_at = recorded_at AS same FROM fl_read_memories ORDER BY memory_id`.execute(existing.db);
+      expect(memories.rows.map((r) => [r.memory_id, r.said_at.toISOString(), r.same])).toEqual([
+        ['m1', '2026-03-01T10:00:00.000Z', true],
+        ['m2', '2026-11-20T08:30:00.000Z', true],
+      ]);
+      const indexed = await sql<{ said_at: Date }>`SELECT said_at FROM fl_recall_index WHERE memory_id = 'm2'`.execute(existing.db);
+      expect(indexed.rows.map((r) => r.said_at.toISOString())).toEqual(['2026-11-20T08:30:00.000Z']);
+      // The neighbours index follows the renamed column.
+      const turns = await sql<{ def: string }>`SELECT pg_get_indexdef('fl_recall_index_turns'::regclass) AS def`.execute(existing.db);
+      expect(turns.rows[0]!.def).toContain('said_at');
+      // A memory is never without it from now on.
+      await expect(sql`UPDATE fl_memories SET said_at = NULL WHERE memory_id = 'm1'`.execute(existing.db)).rejects.toThrow(/null/i);
+    } finally {
+      await existing.close();
+      rmSync(before, { recursive: true, force: true });
+    }
+  });
+
   it('names an extension the server lacks, with how to install it, in one line, before anything is applied', async () => {
     const fresh = await createTestDatabase(backend, { migrate: false });
     const lacking = mkdtempSync(join(tmpdir(), 'fl-migrations-'));

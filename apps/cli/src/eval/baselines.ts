@@ -94,7 +94,7 @@ class FlatStore {
   }
 }
 
-const asItem = (d: Doc, i: number): ContextItem => ({ memoryId: `doc-${i}`, channel: 'detail', text: d.text, type: 'text', speaker: 'unknown', source: null, recordedAt: d.at });
+const asItem = (d: Doc, i: number): ContextItem => ({ memoryId: `doc-${i}`, channel: 'detail', text: d.text, type: 'text', speaker: 'unknown', source: null, saidAt: d.at });
 
 /** Raw texts in `order`, one a line, while the whole stays within the budget. */
 function fillRaw(docs: Doc[], order: number[], budgetTokens: number, tokens: TokenCounter): BaselineContext {

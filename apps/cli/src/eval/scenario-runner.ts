@@ -90,9 +90,9 @@ const STEP_FIELDS = new Set(['step', 'tenant', 'at', 'note', 'expect', 'as', 're
 
 class StepFailure extends Error {}
 
-function parseAt(text: string): Date {
+function parseAt(text: string, field = 'at'): Date {
   const d = new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
-  if (Number.isNaN(d.getTime())) throw new StepFailure(`'at' is not a date: ${text}`);
+  if (Number.isNaN(d.getTime())) throw new StepFailure(`'${field}' is not a date: ${text}`);
   return d;
 }
 
@@ -278,7 +278,9 @@ async function checkFact(step: Step, tenant: string, bus: LedgerBus): Promise<[S
 
 /** A message through the whole write path; checks its triage, what was stored, as which types, with which values. */
 async function checkMessage(step: Step, tenant: string, at: Date, aliases: Map<string, string>, bus: LedgerBus): Promise<[StepStatus, string]> {
-  const result: IngestResult = await bus.commandBus.execute(new IngestMessageCommand(tenant, { at: at.toISOString(), ...inputOf(step) }));
+  // An imported chat's message carries its own time (`saidAt`); the step's `at` stays the ledger's clock.
+  const { saidAt, ...input } = inputOf(step);
+  const result: IngestResult = await bus.commandBus.execute(new IngestMessageCommand(tenant, { ...input, at: saidAt === undefined ? at.toISOString() : parseAt(saidAt, 'saidAt').toISOString() }));
   if (step.as && result.stored[0]) aliases.set(step.as, result.stored[0]);
   const kept = result.candidates.filter((c) => c.memoryId !== null && result.stored.includes(c.memoryId));
   const types = [...new Set(kept.map((c) => c.type!))].sort();
@@ -315,7 +317,7 @@ async function runBaseline(step: Step, tenant: string, at: Date, rag: Baseline):
   }
   if (step.step === 'message') {
     // A plain RAG store has no door: every message is indexed as it came, questions and small talk included.
-    await rag.add(tenant, step.text, at);
+    await rag.add(tenant, step.text, step.saidAt === undefined ? at : parseAt(step.saidAt, 'saidAt'));
     const wrong = step.expect?.stored === false || step.expect?.kind === 'ask';
     return [wrong ? 'failed' : 'done', `indexed as it came: ${step.text}`];
   }

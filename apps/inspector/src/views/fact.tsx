@@ -17,8 +17,8 @@ const PAD = { left: 12, right: 12, top: 12, bottom: 28 };
 
 /** How a version is drawn: a correction's row and a quarantined or overruled one look different from a plain one. */
 function look(e: HistoryEntry): string {
-  if (e.status === 'quarantined') return 'quarantined';
-  if (e.status === 'overruled') return 'overruled';
+  if (e.shownAs === 'quarantined') return 'quarantined';
+  if (e.shownAs === 'overruled') return 'overruled';
   if (e.openedBy.event === 'FactCorrected' || e.closedBy?.event === 'FactCorrected') return 'corrected';
   return 'plain';
 }
@@ -143,5 +143,5 @@ function asOfPoint(search: URLSearchParams): { validAt: number; knownAt: number 
 
 /** Which versions held at the as-of point (active ones: what a read there returns). */
 function markedAt(entries: HistoryEntry[], at: { validAt: number; knownAt: number }): { validAt: number; knownAt: number; marked: Set<HistoryEntry> } {
-  return { ...at, marked: new Set(entries.filter((e) => e.status === 'active' && holds(e, at.validAt, at.knownAt))) };
+  return { ...at, marked: new Set(entries.filter((e) => e.shownAs === 'active' && holds(e, at.validAt, at.knownAt))) };
 }

@@ -25,7 +25,7 @@ export function HistoryTable({ tenant, entries, marked }: { tenant: string; entr
                 <td>
                   <a href={tenantHref(tenant, `/memories/${encodeURIComponent(e.memoryId)}`)}>{e.value ?? e.text}</a>
                 </td>
-                <td>{e.status}</td>
+                <td>{e.shownAs}</td>
                 <td>
                   <Time iso={e.validFrom} /> → <Time iso={e.validTo} />
                 </td>

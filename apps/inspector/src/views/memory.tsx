@@ -42,6 +42,10 @@ export function MemoryPage({ tenant, memoryId }: { tenant: string; memoryId: str
               <dd>
                 <Time iso={m.validFrom} /> → <Time iso={m.validTo} />
               </dd>
+              <dt>said</dt>
+              <dd>
+                <Time iso={m.saidAt} />
+              </dd>
               <dt>recorded</dt>
               <dd>
                 <Time iso={m.recordedAt} />

@@ -9,6 +9,8 @@
  * labels that the policy's cue words propose; the admission gates decide which label it keeps.
  */
 import type { Speaker } from '../memory';
+import * as chrono from 'chrono-node';
+import { fixOf } from './fixes';
 import type { Language, Triage } from './triage';
 
 export interface Candidate {
@@ -26,6 +28,8 @@ export interface Candidate {
   core: boolean;
   /** The rule that produced it. */
   rule: string;
+  /** Said as a fix ("typo", "I meant", "Tacoma, not Seattle": resolution.ts fixOf): the value it replaces never held. */
+  correction?: true;
 }
 
 export interface ExtractionInput {
@@ -49,6 +53,10 @@ const AMOUNT = String.raw`\d+|a couple of|couple of|a few|few|an?|one|two|three|
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const WEEKDAY = WEEKDAYS.join('|');
 
+/** Korean's own words for a number of days, and its counting words. */
+const KO_DAY_COUNTS: Record<string, number> = { 하루: 1, 이틀: 2, 사흘: 3, 나흘: 4, 닷새: 5, 엿새: 6, 이레: 7, 여드레: 8, 아흐레: 9, 열흘: 10, 보름: 15 };
+const KO_COUNTS: Record<string, number> = { 한: 1, 두: 2, 세: 3, 네: 4, 다섯: 5 };
+
 const amountOf = (word: string): number => AMOUNT_WORDS[word.toLowerCase().replace(/\s+/g, ' ')] ?? Number(word);
 const daysBack = (days: number) => (at: Date) => new Date(at.getTime() - days * DAY);
 
@@ -56,6 +64,9 @@ const daysBack = (days: number) => (at: Date) => new Date(at.getTime() - days * 
 const TIME_PHRASES: [RegExp, (m: RegExpMatchArray, at: Date) => Date][] = [
   [new RegExp(String.raw`\b(${AMOUNT})\s+(day|week|month|year)s?\s+ago\b`, 'i'), (m, at) => daysBack(amountOf(m[1]!) * UNIT_DAYS[m[2]!.toLowerCase()]!)(at)],
   [/(\d+)\s*(일|주일|주|달|개월|년)\s*전/, (m, at) => daysBack(Number(m[1]) * UNIT_DAYS[m[2]!]!)(at)],
+  // Days counted in Korean's own words ("사흘 전", "이틀 전에"), and "한 달 전", "두 주 전".
+  [new RegExp(`(${Object.keys(KO_DAY_COUNTS).join('|')})\\s*(?:전|전에)`, 'u'), (m, at) => daysBack(KO_DAY_COUNTS[m[1]!]!)(at)],
+  [/(한|두|세|네|다섯)\s*(주|달|해)\s*전/u, (m, at) => daysBack(KO_COUNTS[m[1]!]! * UNIT_DAYS[m[2] === '해' ? '년' : m[2]!]!)(at)],
   [/\bthe\s+day\s+before\s+yesterday\b|그저께|그제|엊그제/i, (_, at) => daysBack(2)(at)],
   // "last Monday": the latest Monday before the message's day (a week back on a Monday).
   [new RegExp(String.raw`\blast\s+(${WEEKDAY})\b`, 'i'), (m, at) => daysBack(((at.getUTCDay() - WEEKDAYS.indexOf(m[1]!.toLowerCase()) + 6) % 7) + 1)(at)],
@@ -68,25 +79,50 @@ const TIME_PHRASES: [RegExp, (m: RegExpMatchArray, at: Date) => Date][] = [
     const year = Number(m[1] ?? m[2]);
     return year <= at.getUTCFullYear() ? new Date(Date.UTC(year, 0, 1)) : at;
   }],
-  [/\b(?:today|this\s+(?:week|morning|afternoon|evening|month|year)|tonight|just now)\b|오늘|이번\s*주|이번\s*달|올해/i, (_, at) => at],
+  [/\b(?<!earlier\s)(?:today|this\s+(?:week|morning|afternoon|evening|month|year)|tonight|just now)\b|오늘|이번\s*주|이번\s*달|올해/i, (_, at) => at],
 ];
 
-/** The valid time a phrase in the text gives, or null when it has none. */
-function timeOf(text: string, at: Date): Date | null {
+const TIMELY = /\d|\b(?:ago|yesterday|today|tonight|week|weekend|month|year|morning|afternoon|evening|night|last|this|earlier|since)\b/i;
+const TIME_PREPOSITIONS = new Set(['in', 'on', 'since', 'during', 'over', 'at', 'from', 'until', 'by', 'early', 'late', 'mid', 'before', 'after', 'back']);
+
+/**
+ * The valid time a phrase in the text gives, and the phrase; null when it has none. The phrases
+ * above first (Korean's, and English's most common, each tested); then, in English, whatever
+ * `chrono-node` reads as a day relative to the message ("over the weekend", "on Friday", "earlier
+ * this month"): a maintained parser of English time phrases, rather than a longer list here. A
+ * day it reads in the future is a plan, not a start: none.
+ */
+function timeOf(text: string, at: Date, language: Language = 'en'): { time: Date; phrase: string } | null {
   for (const [pattern, when] of TIME_PHRASES) {
     const m = text.match(pattern);
-    if (m) return when(m, at);
+    if (m) return { time: when(m, at), phrase: m[0] };
+  }
+  if (language === 'ko' || !/[a-z]/i.test(text)) return null;
+  for (const found of chrono.casual.parse(text, { instant: at, timezone: 'UTC' }, { forwardDate: false })) {
+    // A month's or a weekday's name alone may be a name ("my sister April", "Wednesday Addams"):
+    // a day only with a word of time in it or a preposition before it ("in April", "on Friday").
+    const before = text.slice(0, found.index).trimEnd().split(/\s+/).pop()?.toLowerCase() ?? '';
+    const first = found.text.split(/\s+/)[0]!.toLowerCase();
+    if (!TIMELY.test(found.text) && !TIME_PREPOSITIONS.has(before) && !TIME_PREPOSITIONS.has(first)) continue;
+    const time = found.start.date();
+    // A weekday or a month named alone is the nearest one, which may be ahead: a change told is
+    // behind (the Friday before, last December).
+    if (time > at && !found.start.isCertain('year') && found.start.isCertain('month') && !found.start.isCertain('day')) time.setUTCFullYear(time.getUTCFullYear() - 1);
+    else if (time > at && found.start.isCertain('weekday') && !found.start.isCertain('day')) time.setUTCDate(time.getUTCDate() - 7);
+    if (time.getTime() <= at.getTime()) return { time, phrase: found.text };
+    // A day named without its time reads as its noon: today's noon, said before noon, is today.
+    if (time.toISOString().slice(0, 10) === at.toISOString().slice(0, 10)) return { time: at, phrase: found.text };
   }
   return null;
 }
 
-export function validFromOf(text: string, at: Date): Date {
-  return timeOf(text, at) ?? at;
+export function validFromOf(text: string, at: Date, language: Language = 'en'): Date {
+  return timeOf(text, at, language)?.time ?? at;
 }
 
 /** A time phrase in a value and everything after it: "Daejeon last week" is "Daejeon". */
 const TIME_WORDS = new RegExp(
-  String.raw`\s*(?:,\s*)?\b(?:(?:${AMOUNT})\s+(?:day|week|month|year)s?\s+ago|the day before yesterday|last\s+(?:week|weekend|month|year|night|${WEEKDAY})|yesterday|today|tonight|recently|lately|these days|nowadays|at the moment|at present|this\s+(?:week|weekend|morning|afternoon|evening|month|year)|just now|right now|for now|now|at last|finally|anymore|any more|in\s+(?:19|20)\d{2})\b.*$`,
+  String.raw`\s*(?:,\s*)?\b(?:(?:${AMOUNT})\s+(?:day|week|month|year)s?\s+ago|the day before yesterday|last\s+(?:week|weekend|month|year|night|${WEEKDAY})|yesterday|today|tonight|recently|lately|these days|nowadays|at the moment|at present|(?:earlier\s+)?this\s+(?:week|weekend|morning|afternoon|evening|month|year)|just now|right now|for now|now|at last|finally|anymore|any more|in\s+(?:19|20)\d{2})\b.*$`,
   'i',
 );
 
@@ -283,7 +319,7 @@ interface Persons {
 type Rule = (s: string, who: Persons) => Triple | null;
 
 /** Openers that do not change what follows: "btw, I moved to…", "Oh well, my email is…", "Please remember that…". */
-const LEAD = String.raw`^(?:(?:and|so|btw|by the way|also|oh|well|ok|okay|anyway|fyi|actually|honestly|now|update|heads up|fun fact|guess what|just so you know|as you know|for the record|(?:(?:can|could|would|will)\s+you\s+|please\s+)*(?:remember|note|keep in mind|make a note)\s+that)[,:!]?\s+)*`;
+const LEAD = String.raw`^(?:(?:and|so|btw|by the way|also|oh|well|ok|okay|anyway|fyi|actually|honestly|now|update|heads up|fun fact|guess what|just so you know|as you know|for the record|sorry|oops|whoops|my bad|my mistake|correction|scratch that|strike that|wait|no|to be clear|(?:i\s+)?made\s+a\s+typo|typo|i\s+(?:misspoke|mistyped|misspelled|was wrong|got (?:that|it) wrong)(?:\s+(?:that|it|earlier|before))?|i\s+meant(?:\s+to\s+say)?(?:\s+that)?|(?:(?:can|could|would|will)\s+you\s+|please\s+)*(?:remember|note|keep in mind|make a note)\s+that)[,:!—-]?\s+)*`;
 /** The speaker or the one spoken to, as a clause's subject. */
 const SUBJECT = String.raw`(i|we|you)`;
 const ADVERBS = String.raw`(?:\s+(?:now|still|currently|just|recently|finally|actually|also|officially|already|really))*`;
@@ -486,9 +522,11 @@ const KO_SELF_OR_TIME =
 
 /** "는" also ends a verb that describes a noun ("좋아하는 색", "사는 곳"): no subject there. */
 const KO_ADNOMINAL = /(?:하는|사는|있는|없는|다니는|먹는|가는|오는|보는|듣는|쓰는|읽는|마시는|타는|입는|만드는|되는)$/;
+/** Adjectives whose describing form ends in 은 ("작은 강아지", "좋은 차"): no topic either. */
+const KO_ADJECTIVE_EUN = /(?:좋|작|많|높|낮|넓|좁|깊|얕|얇|젊|늙|맑|밝|검|붉|짧|같|적|싫|옳|굵|묽)은$/u;
 
 function someoneElse(before: string): boolean {
-  return before.split(/\s+/).some((w) => w !== '' && KO_MARKED.test(w) && !KO_SELF_OR_TIME.test(w) && !KO_ADNOMINAL.test(w));
+  return before.split(/\s+/).some((w) => w !== '' && KO_MARKED.test(w) && !KO_SELF_OR_TIME.test(w) && !KO_ADNOMINAL.test(w) && !KO_ADJECTIVE_EUN.test(w));
 }
 
 /** A Korean fact rule: the pattern, where it may not apply (someone else's news), and the triple. */
@@ -498,6 +536,26 @@ function koRule(pattern: RegExp, build: (m: RegExpMatchArray, who: Persons) => T
     if (!m || someoneElse(s.slice(0, m.index))) return null;
     return build(m, who);
   };
+}
+
+/**
+ * The words that describe what follows them ("매운 음식", "비싼 차", "제일 좋아하는 운동화"): an
+ * adnominal form, whose last syllable closes with ㄴ or ㄹ, and neither the speaker nor a time
+ * ("나는", "요즘은"). Those right before the match, with a space after each.
+ */
+function modifiersBefore(m: RegExpMatchArray): string {
+  const words = m.input!.slice(0, m.index).trim().split(/\s+/).filter(Boolean);
+  const kept: string[] = [];
+  for (const word of words.reverse()) {
+    const last = word.charCodeAt(word.length - 1) - 0xac00;
+    const closes = last >= 0 && last < 11172 && (last % 28 === 4 || last % 28 === 8);
+    // A word ending in 은/는 is a topic ("나는", "커피는") unless it is a verb's or an adjective's form ("좋아하는", "작은").
+    const topic = /[은는]$/u.test(word) && !KO_ADNOMINAL.test(word) && !KO_ADJECTIVE_EUN.test(word);
+    if (!closes || topic || KO_SELF_OR_TIME.test(word)) break;
+    kept.unshift(word);
+    if (kept.length === 2) break;
+  }
+  return kept.map((w) => `${w} `).join('');
 }
 
 /** Not a value: a question word, a pronoun, somewhere unnamed ("회사 근처"). */
@@ -574,7 +632,7 @@ const KO_RULES: Rule[] = [
     return value ? { subject: who.self, relation: 'works at', value, cardinality: 'one', rule: 'ko: Y에서 일해' } : null;
   }),
   koRule(KO_LIKES, (m, who) => {
-    const value = koValue(m[1]!);
+    const value = koValue(`${modifiersBefore(m)}${m[1]!}`);
     if (!value) return null;
     const negative = /싫어|안/.test(m[2]!);
     return { subject: who.self, relation: negative ? 'dislikes' : 'likes', value, cardinality: 'many', rule: 'ko: Y를 좋아해' };
@@ -609,6 +667,9 @@ function persons(speaker: Speaker): Persons {
 const EN_CLAUSE_BREAK =
   /\s*[,;]\s*(?:(?:and|but|so|plus)\s+)?(?=(?:now\s+|then\s+|also\s+)?(?:i|i'm|i've|my|we|we're|we've|our|you|your)\b)|\s+(?:and|but|so|plus)\s+(?=(?:now\s+|then\s+|also\s+)?(?:i|i'm|i've|my|we|we're|we've|our)\b)/i;
 const KO_CLAUSE_BREAK = /\s*,\s*|\s+(?:그리고|그런데|근데|하지만|그래서)\s+/;
+/** The wrong value a fix sets before the right one: "not in Seattle but", "서울이 아니라". */
+const EN_NOT_X_BEFORE = /\bnot\s+(?:in\s+|at\s+|to\s+)?[^,;!?]+?,?\s+but\s+(?=in\b|at\b|to\b|\p{Lu})/iu;
+const KO_NOT_X_BEFORE = /\S+?(?:이|가)?\s*아니(?:라|고)\s+/u;
 /** A clause this long is no stated fact; leaving it to prose also keeps every rule's work small. */
 const MAX_CLAUSE_CHARS = 300;
 
@@ -653,10 +714,13 @@ export function extractCandidates(input: ExtractionInput): Candidate[] {
     // A time phrase in a clause without a fact ("Last week, …") dates the clauses after it.
     let carried: Date | null = null;
     let found = 0;
+    const fix = fixOf(plain, triage.language);
     for (const clause of plain ? plain.split(ko ? KO_CLAUSE_BREAK : EN_CLAUSE_BREAK) : []) {
-      const said = clause.replace(/[.!。！~]+$/u, '').trim();
+      // A fix's wrong value set beside the right one is no part of the fact: "not in Seattle but in Tacoma", "서울이 아니라 부산에".
+      const said = clause.replace(/[.!。！~]+$/u, '').replace(ko ? KO_NOT_X_BEFORE : EN_NOT_X_BEFORE, '').trim();
       const bare = ko ? said : said.replace(IMPLIED_I, (lead: string, ing?: string) => `${lead}${ing ? "I'm" : 'I'} `);
-      const when = timeOf(clause, at);
+      const stated = timeOf(clause, at, triage.language);
+      const when = stated?.time ?? null;
       let triple: Triple | null = null;
       for (const rule of bare && bare.length <= MAX_CLAUSE_CHARS ? rules : []) {
         if ((triple = rule(bare, who))) break;
@@ -666,6 +730,9 @@ export function extractCandidates(input: ExtractionInput): Candidate[] {
         continue;
       }
       found++;
+      // The time phrase is no part of the value: "Denver on Friday" is "Denver".
+      const cut = stated ? triple.value.toLowerCase().indexOf(stated.phrase.toLowerCase()) : -1;
+      if (cut > 0) triple = { ...triple, value: triple.value.slice(0, cut).replace(/[\s,]+$/u, '') };
       const key = `${triple.subject}\u0000${triple.relation}\u0000${triple.value}`;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -680,6 +747,7 @@ export function extractCandidates(input: ExtractionInput): Candidate[] {
         validFrom: when ?? carried ?? at,
         core: CORE_RELATIONS.has(triple.relation) && triple.subject === 'user',
         rule: triple.rule,
+        ...(fix ? { correction: true as const } : {}),
       });
     }
     if (found === 0) rest.push(sentence.text);
@@ -698,7 +766,7 @@ export function extractCandidates(input: ExtractionInput): Candidate[] {
       cardinality: null,
       labels,
       text,
-      validFrom: validFromOf(text, at),
+      validFrom: validFromOf(text, at, triage.language),
       core: false,
       rule: labels.length ? `prose, labelled by cue words (${labels.join(', ')})` : 'prose: no rule found a triple',
     },

@@ -305,6 +305,11 @@ describe('extraction: Korean', () => {
     expect(triple('제 이름은 민지입니다.')).toEqual(['user', 'name', '민지']);
     expect(triple('커피를 좋아해')).toEqual(['user', 'likes', '커피']);
     expect(triple('나는 커피를 정말 좋아해.')).toEqual(['user', 'likes', '커피']);
+    // What is liked keeps the words that describe it; the speaker and a time are no part of it.
+    expect(triple('나는 매운 음식을 정말 좋아해')).toEqual(['user', 'likes', '매운 음식']);
+    expect(triple('요즘은 비싼 차를 싫어해.')).toEqual(['user', 'dislikes', '비싼 차']);
+    expect(triple('저는 작은 강아지를 좋아해')).toEqual(['user', 'likes', '작은 강아지']);
+    expect(triple('나는 달콤한 디저트를 좋아해')).toEqual(['user', 'likes', '달콤한 디저트']);
     expect(triple('오이를 싫어해')).toEqual(['user', 'dislikes', '오이']);
     expect(triple('내가 제일 좋아하는 색은 파란색이야')).toEqual(['user', 'favourite colour', '파란색']);
     expect(keyOf('제일 좋아하는 음식은 김치찌개야')).toBe(keyOf('My favourite food is pizza.'));
@@ -463,11 +468,18 @@ describe('extraction: valid time', () => {
     ['I moved to Daejeon last Wednesday.', 7],
     ['I moved to Daejeon today.', 0],
     ['I moved to Daejeon.', 0],
+    // Phrases the list above has none for, read by chrono-node relative to the message.
+    ['I moved to Denver on Friday.', 5],
+    ['We moved to Denver earlier this month.', 12],
     ['어제 서울로 이사했어.', 1],
     ['지난주에 대전으로 이사했어.', 7],
     ['지난 주에 대전으로 이사했어.', 7],
     ['3일 전에 부산으로 이사했어.', 3],
     ['2주 전에 부산으로 이사했어.', 14],
+    ['사흘 전에 부산으로 이사했어.', 3],
+    ['이틀 전 부산으로 이사했어.', 2],
+    ['한 달 전에 부산으로 이사했어.', 30],
+    ['두 주 전에 부산으로 이사했어.', 14],
     ['작년에 부산으로 이사했어.', 365],
     ['그저께 부산으로 이사했어.', 2],
     ['나 이번 주에 대전으로 이사했어.', 0],
@@ -611,5 +623,18 @@ describe('extraction: everyday set phrases about oneself', () => {
     noTriple("I'm from the future, obviously.");
     noTriple('My sister is allergic to cats.');
     noTriple("I'm 5 minutes away");
+  });
+});
+
+describe('extraction: time phrases read by chrono-node', () => {
+  it('leaves the phrase out of the value, and reads a weekday or a month named alone as the one before the message', () => {
+    const [moved] = extract('I moved to Denver on Friday.');
+    expect(moved).toMatchObject({ value: 'Denver' });
+    expect(daysBefore(extract('Over the weekend I relocated to Tacoma.')[0]!)).toBeGreaterThanOrEqual(3);
+    // A month named alone, ahead of the message, is the one before it: last December.
+    expect(daysBefore(extract('I moved to Boise in December.')[0]!)).toBe(163);
+    // A month's name that is a name dates nothing.
+    expect(daysBefore(extract('My sister April moved to Boise.').find((c) => c.memoryKind === 'prose') ?? extract('My sister April moved to Boise.')[0]!)).toBe(0);
+    expect(daysBefore(extract('I live with my friend May.')[0]!)).toBe(0);
   });
 });

@@ -24,6 +24,8 @@
  * the evidence is thin, both are kept and the decision says it was unsure.
  */
 import { canonicalPlace } from './extraction';
+import { fixOf } from './fixes';
+import { isHypothetical } from './mood';
 import type { Language } from './triage';
 
 export type ValueKind = 'email' | 'phone' | 'url' | 'path' | 'version' | 'identifier' | 'date' | 'quantity' | 'ordinal' | 'count' | 'time' | 'name' | 'word';
@@ -81,7 +83,10 @@ const CHANGE_WORDS = new Set(
   leave joined join started start dropped drop picked pick sold gone anymore longer stopped stop became become
   becomes turns turned turn out actually wrong mistake correction meant days these from forward onwards on use
   using called grew grown grow shrank shrunk rose fallen fell doubled halved expanded added adopted transferred
-  transfer migrated migrate ported bought buy got went turned`.split(/\s+/),
+  transfer migrated migrate ported bought buy got went turned take takes taking took taken over hand hands handing
+  handed handover pass passes passing passed step steps stepping stepped succeed succeeds succeeded successor
+  appoint appoints appointed promote promotes promoted assign assigns assigned reassign reassigned swap swaps
+  swapped charge reins`.split(/\s+/),
 );
 
 /** Words of time that date a statement without being about its slot. */
@@ -372,15 +377,20 @@ function holderOf(text: string, language: Language): string {
 
 const EN_CORRECTION = /\b(?:turns? out|turned out|actually|it was wrong|was wrong|by mistake|correction|i meant|after all|not really)\b/i;
 const EN_RETRACTION = /\b(?:no longer|not any ?more|don'?t\s+\w+\s+anymore|quit|stopped|sold|got rid of|gave up|left)\b/i;
+/**
+ * Words that say a value changed. Besides the verbs of change, those of a role passing from one
+ * holder to another, in any tense: "has taken over as", "handed the … role to", "stepped in as",
+ * "succeeded", "was appointed", "put in charge".
+ */
 const EN_UPDATE =
-  /\b(?:now|nowadays|these days|lately|from now on|from today on|starting today|from today|going forward|henceforth|since|new|moved|relocated|switched|changed|updated|bumped|upgraded|downgraded|raised|lowered|cut|reduced|increased|decreased|renamed|replaced|instead of|joined|started|dropped|picked up|became|is now called|are now called|moved up|went up|went down|grew|shrank|doubled|halved|expanded|transferred|migrated|ported|bought|gone|turned(?! out))\b/i;
+  /\b(?:now|nowadays|these days|lately|from now on|from today on|starting today|from today|going forward|henceforth|since|new|moved|relocated|switched|changed|updated|bumped|upgraded|downgraded|raised|lowered|cut|reduced|increased|decreased|renamed|replaced|instead of|joined|started|dropped|picked up|became|is now called|are now called|moved up|went up|went down|grew|shrank|doubled|halved|expanded|transferred|migrated|ported|bought|gone|turned(?! out)|(?:take[sn]?|took|taking) over|(?:hand(?:s|ed|ing)?|pass(?:es|ed|ing)?) (?:over|off|on)|(?:handed|passed|gave|given|reassigned|transferred)\b[^.;!?]{1,60}?\bto|step(?:s|ped|ping)? (?:in|up|down)|succeed(?:s|ed)?|(?:was|were|has been|got|is|been) (?:appointed|promoted|named|made|put in charge)|appointed|promoted|reassigned|swapped|in charge now|(?:took|taken|taking) the reins)\b/i;
 const EN_ADDITIVE = /\b(?:also|too|as well|another|in addition|besides|other)\b/i;
 /** The additive words themselves are no part of a slot. */
 const ADDITIVE_WORDS = new Set(['also', 'too', 'another', 'addition', 'besides', 'other', 'well']);
 const EN_NEGATION = /\b(?:not|no longer|never|n't|anymore)\b/i;
 const KO_CORRECTION = /(?:알고\s*보니|사실은|잘못|틀렸)/u;
 const KO_RETRACTION = /(?:그만\s*뒀|그만\s*두|끊었|안\s*해|팔았|더\s*이상)/u;
-const KO_UPDATE = /(?:바뀌었|바뀜|바꿨|변경|이사|옮겼|이제|요즘|새로|새\s|지금은)/u;
+const KO_UPDATE = /(?:바뀌었|바뀜|바뀌|바꿨|변경|이사|옮겼|이제|요즘|새로|새\s|지금은|넘겼|넘겨|넘어갔|맡았|맡게|맡기로|인계|교체|후임|대신)/u;
 const KO_ADDITIVE = /(?:또한|그리고\s*또|도\s|도$)/u;
 const KO_NEGATION = /(?:아니|안\s|않|없)/u;
 
@@ -388,6 +398,8 @@ function cues(text: string, language: Language): Pick<Statement, 'change' | 'add
   const [correction, retraction, update, additive, negation] =
     language === 'ko' ? [KO_CORRECTION, KO_RETRACTION, KO_UPDATE, KO_ADDITIVE, KO_NEGATION] : [EN_CORRECTION, EN_RETRACTION, EN_UPDATE, EN_ADDITIVE, EN_NEGATION];
   const negated = negation.test(text);
+  const fix = fixOf(text, language);
+  if (fix) return { change: { kind: 'correction', cue: fix.cue }, additive: null, negated };
   const c = text.match(correction);
   const r = text.match(retraction);
   const u = text.match(update);
@@ -471,12 +483,35 @@ function unshared(a: Statement, b: Statement, shared: readonly string[]): string
   return [...a.slot].filter((w) => !b.slot.has(w) && !b.words.has(w) && !shared.some((c) => inSet(w, CLASS_MEMBERS.get(c)!)));
 }
 
+/** Verbs that pass a thing from one holder to another, and where the thing and the receiver stand. */
+const EN_TRANSFER =
+  /^(?:(?:yesterday|today|last \w+|this \w+|so|and|also|now)[,]?\s+)*([\p{Lu}][\p{L}'-]*(?:\s+[\p{Lu}][\p{L}'-]*)?)\s+(?:has\s+|have\s+|just\s+)*(?:handed|passed|gave|given|transferred|reassigned|delegated)(?:\s+(?:over|off|on))?\s+(.+?)\s+(?:over\s+|off\s+)?to\s+([\p{Lu}][\p{L}'-]*(?:\s+[\p{Lu}][\p{L}'-]*)?)/u;
+const EN_TAKEN_FROM =
+  /^(?:(?:yesterday|today|last \w+|this \w+|so|and|also|now)[,]?\s+)*([\p{Lu}][\p{L}'-]*(?:\s+[\p{Lu}][\p{L}'-]*)?)\s+(?:has\s+|have\s+|just\s+)*(?:took|taken|takes|is taking)\s+over\s+(.+?)\s+from\s+([\p{Lu}][\p{L}'-]*(?:\s+[\p{Lu}][\p{L}'-]*)?)/u;
+/** "X가 Y에게 R을 넘겼어", "R을 Y에게 넘겼어". */
+const KO_TRANSFER = /(?:(\S+?)(?:이|가|은|는)\s+)?(\S+?)(?:에게|한테)\s+(.+?)(?:을|를)\s*(?:넘겼|넘겨줬|넘겨\s*줬|인계했|맡겼)/u;
+
+/** A thing passed on: the giver's and the thing's words (stems), and the receiver as written. */
+function transferOf(text: string, language: Language): { from: string[]; thing: string[]; to: string } | null {
+  const words = (phrase: string) => [...phrase.matchAll(WORD)].map((m) => stem(m[0].toLowerCase())).filter((w) => !STOPWORDS.has(w) && !CHANGE_WORDS.has(w) && w !== 'role');
+  if (language === 'ko') {
+    const m = text.match(KO_TRANSFER);
+    return m && m[1] ? { from: [stem(m[1])], thing: words(m[3]!), to: m[2]! } : null;
+  }
+  const given = text.match(EN_TRANSFER);
+  if (given) return { from: words(given[1]!), thing: words(given[2]!), to: given[3]! };
+  const taken = text.match(EN_TAKEN_FROM);
+  return taken ? { from: words(taken[3]!), thing: words(taken[2]!), to: taken[1]! } : null;
+}
+
 /**
  * Whether `next` changes what `earlier` says, and how; null when it is about something else.
  * Pure; `earlier` is analysed here unless given.
  */
 export function compareStatements(next: Statement, earlierMemory: EarlierMemory, earlier: Statement = analyzeStatement(earlierMemory.text, next.language)): Resolution | null {
   if (next.holder !== earlier.holder) return null;
+  // What only might be changes nothing that holds (mood.ts): "if we move, …", "we might switch to …".
+  if (isHypothetical(next.text, next.language)) return null;
   // A change is said in a sentence or two; a long account is not one statement of one slot.
   if (!statementSized(next.text) || !statementSized(earlier.text)) return null;
   const relationWords = earlierMemory.relation ? earlierMemory.relation.split(/\s+/).map(stem).filter((w) => !STOPWORDS.has(w)) : [];
@@ -496,6 +531,12 @@ export function compareStatements(next: Statement, earlierMemory: EarlierMemory,
   // Two counts, ordinals or quantities of one unit are of one slot ("two cats" / "three cats").
   const sameUnit = next.values.some((n) => n.unit && earlier.values.some((o) => comparable(n, o)));
   if (overlap === 0 && sharedClasses.length === 0 && !mentioned && !sameUnit) return null;
+  // A thing passed from one holder to another ("Ines handed the on-call rotation to Marco"): it
+  // changes what the earlier statement says of who holds that thing, when it names the giver.
+  const passed = transferOf(next.text, next.language);
+  if (passed && passed.from.some((w) => earlier.words.has(w)) && passed.thing.some((w) => earlierSlot.has(w))) {
+    return { memoryId: earlierMemory.memoryId, action: 'supersede', rule: `passes ${passed.thing.join(' ')} from ${passed.from.join(' ')} to ${passed.to}`, scores: { slotOverlap: overlap, sharedClasses, valueKind: 'name', oldValue: null, newValue: passed.to } };
+  }
 
   // The values that differ: typed ones of one kind (and unit), or words of a shared class ("vegetarian" / "vegan").
   const pairs = next.values.flatMap((n) => earlier.values.filter((o) => comparable(n, o) && !sameValue(n, o)).map((o) => ({ n, o })));
@@ -562,6 +603,9 @@ export function compareStatements(next: Statement, earlierMemory: EarlierMemory,
   const otherDifferences = unshared(next, earlier, sharedClasses).length + unshared(earlier, next, sharedClasses).filter((w) => !relationWords.includes(w)).length + otherNames;
   if (change) {
     if (otherNames > 0 && overlap === 0 && typed.n.kind !== 'name') return resolution('keep-both', `a change ("${change.cue}") of another ${typed.n.kind}, but about another name: unsure`);
+    // A name in common is no slot in common ("Priya took over the hiring plan" / "Priya leads the
+    // team"), unless the name is the earlier value the change replaces ("I replaced the Golf with a Corolla").
+    if (typed.n.kind === 'name' && slotOverlap === 0 && sharedClasses.length === 0 && mentioned !== typed.o) return null;
     return resolution(change.kind === 'correction' ? 'correct' : 'supersede', `the same slot (${slot}), another ${typed.n.kind}, and a change ("${change.cue}")`);
   }
   // No cue: a slot of one value, and nothing else that differs.

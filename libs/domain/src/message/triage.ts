@@ -32,12 +32,25 @@ export function detectLanguage(text: string): Language {
   return ko >= en * 0.3 ? 'ko' : 'en';
 }
 
+/** Titles whose period ends no sentence when a name follows ("Dr. Park", "St. Louis"), and "e.g.", "i.e.", "vs.". */
+const TITLE_BEFORE = /\b(?:Mr|Mrs|Ms|Mx|Dr|Prof|St|Mt|Ft|Sgt|Capt|Lt|Col|Gen|Rev|Hon)\.$/u;
+const SHORT_FORM_BEFORE = /\b(?:e\.g|i\.e|vs|approx)\.$/iu;
+/** Whether `next` goes on the sentence `before` ends with a title's or a short form's period. */
+const continues = (before: string, next: string): boolean => (TITLE_BEFORE.test(before) && /^\p{Lu}/u.test(next)) || SHORT_FORM_BEFORE.test(before);
+
 /** Sentences with their end punctuation; stage directions in asterisks stay inside their sentence. */
 export function splitSentences(text: string): string[] {
-  return text
-    .split(/(?<=[.!?。？！])\s+|\n+/)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+  const sentences: string[] = [];
+  for (const line of text.split(/\n+/)) {
+    let open = false;
+    for (const piece of line.split(/(?<=[.!?。？！])\s+/)) {
+      // Joined again where the period belonged to a title or a short form ("My dentist is Dr. Park.").
+      if (open && continues(sentences[sentences.length - 1]!, piece)) sentences[sentences.length - 1] += ` ${piece}`;
+      else sentences.push(piece);
+      open = true;
+    }
+  }
+  return sentences.map((s) => s.trim()).filter((s) => s.length > 0);
 }
 
 const WH = String.raw`(?:what|where|when|who|whom|whose|why|how|which)`;

@@ -158,6 +158,9 @@ describe('triage: a message is asking only when all its sentences are questions'
   it('keeps sentences verbatim, splitting on end punctuation and new lines', () => {
     expect(splitSentences('I live in Seoul. My email is a@b.com!\nWhere do I work?')).toEqual(['I live in Seoul.', 'My email is a@b.com!', 'Where do I work?']);
     expect(splitSentences('  \n ')).toEqual([]);
+    // A title's period before a name, and "e.g.", end no sentence; a line break always does.
+    expect(splitSentences('My dentist is Dr. Park. We met at St. Mary’s, e.g. last week.')).toEqual(['My dentist is Dr. Park.', 'We met at St. Mary’s, e.g. last week.']);
+    expect(splitSentences('I asked Dr.\nPark said no. I said no. Then we left.')).toEqual(['I asked Dr.', 'Park said no.', 'I said no.', 'Then we left.']);
   });
 
   it('ignores stage directions when deciding whether a sentence asks', () => {

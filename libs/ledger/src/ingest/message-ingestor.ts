@@ -42,7 +42,7 @@ import { cosineSimilarity, type Embedder, type Embedding } from '@factledger/emb
 import { type EventStore, SPAN, type Span, traced } from '@factledger/store';
 import { z } from 'zod';
 import { currentActor } from '../actor';
-import { commandFingerprint, type Ledger, type LedgerOp, type OpResult, parse } from '../ledger';
+import { commandFingerprint, type Ledger, type LedgerOp, type OpResult, parse, type ResemblingView } from '../ledger';
 import { isoTime, tenantSchema } from '../ledger.schemas';
 import { AdmissionPolicies } from './admission-policy';
 import { type MessageExtractor, ruleExtractor } from './message-extractor';
@@ -210,9 +210,10 @@ export class MessageIngestor {
     const decisions = admit({ candidates, policy, language: triage.language, similarity: (type) => similarities.get(type) ?? null });
 
     const admitted = decisions.filter((d) => d.type !== null);
-    const resolutions = await this.resolve(t, m.speaker, triage.language, at, admitted.map((d) => d.candidate));
+    const resolved = await this.resolve(t, m.speaker, triage.language, at, admitted.map((d) => d.candidate));
+    const resolutions = resolved.map((r) => r.memories);
     const batch = resolutions.some((r) => r.some((x) => x.effect !== 'kept')) ? `${RESOLUTION_BATCH}${messageId}` : undefined;
-    const ops: LedgerOp[] = admitted.map(({ candidate: c, type }) => ({
+    const ops: LedgerOp[] = admitted.map(({ candidate: c, type }, i) => ({
       assert: {
         ...(c.memoryKind === 'fact' ? { subject: c.subject, relation: c.relation, value: c.value, cardinality: c.cardinality ?? undefined } : {}),
         text: c.text,
@@ -220,7 +221,13 @@ export class MessageIngestor {
         core: c.core,
         speaker: m.speaker,
         source,
-        validFrom: c.validFrom.toISOString(),
+        // Said at the message's time; a start only when the statement said one ("last weekend"):
+        // otherwise it holds from when it was said, and a later change may be dated before it.
+        saidAt: at.toISOString(),
+        ...(c.validFrom.getTime() !== at.getTime() ? { validFrom: c.validFrom.toISOString() } : {}),
+        ...(resolved[i]!.until ? { validTo: resolved[i]!.until.toISOString() } : {}),
+        // A fix in plain words ("typo", "Tacoma, not Seattle"): the value it replaces never held (a triple's own key).
+        ...(c.correction && c.memoryKind === 'fact' ? { mode: 'correction' as const } : {}),
       },
     }));
     // Each earlier memory retired once, after the asserts (whose results the record reads first).
@@ -300,33 +307,69 @@ export class MessageIngestor {
   /**
    * Per admitted candidate, the speaker's earlier memories it changes or resembles (see the
    * module's note), with what is to be done to each. Memories of the candidate's own key, and
-   * its own text again, are the decider's to judge.
+   * its own text again, are the decider's to judge. `until`: where a memory said after the
+   * statement ends it (see endedBySaidLater); null when none does.
    */
-  private async resolve(tenant: string, speaker: string, language: Language, at: Date, candidates: Omit<Candidate, 'labels'>[]): Promise<(ResolvedMemory & { retireFrom: string })[][]> {
-    if (this.deps.resolution === false || candidates.length === 0) return candidates.map(() => []);
+  private async resolve(
+    tenant: string,
+    speaker: string,
+    language: Language,
+    at: Date,
+    candidates: Omit<Candidate, 'labels'>[],
+  ): Promise<{ memories: (ResolvedMemory & { retireFrom: string })[]; until: Date | null }[]> {
+    if (this.deps.resolution === false || candidates.length === 0) return candidates.map(() => ({ memories: [], until: null }));
+    const now = this.deps.clock.now();
     return Promise.all(
       candidates.map(async (c) => {
         // A long account is never compared (see statementSized): nothing to look up for it.
-        if (!statementSized(c.text)) return [];
+        if (!statementSized(c.text)) return { memories: [], until: null };
         const statement = this.analyze(c.text, language);
         const shapes = [...new Set(statement.values.map((v) => v.kind).filter((k): k is 'email' | 'phone' => k === 'email' || k === 'phone'))];
-        const earlier = (await this.deps.ledger.resembling(tenant, { speaker, words: searchWordsOf(statement), shapes, now: at, limit: 20 })).filter(
-          (e) =>
-            e.text !== c.text &&
-            // What happened stays true: an event is never retired (see EVENT_TYPES); a new one may change a state.
-            !EVENT_TYPES.has(e.type) &&
-            !(c.memoryKind === 'fact' && e.kind === 'fact' && normalizeTerm(e.subject ?? '') === normalizeTerm(c.subject ?? '') && normalizeTerm(e.relation ?? '') === normalizeTerm(c.relation ?? '') && Object.keys(e.scope).length === 0),
-        );
+        const lookup = { speaker, words: searchWordsOf(statement), shapes, limit: 20 };
+        const comparable = (e: ResemblingView): boolean =>
+          e.text !== c.text &&
+          // What happened stays true: an event is never retired (see EVENT_TYPES); a new one may change a state.
+          !EVENT_TYPES.has(e.type) &&
+          !(c.memoryKind === 'fact' && e.kind === 'fact' && normalizeTerm(e.subject ?? '') === normalizeTerm(c.subject ?? '') && normalizeTerm(e.relation ?? '') === normalizeTerm(c.relation ?? '') && Object.keys(e.scope).length === 0);
+        const earlier = (await this.deps.ledger.resembling(tenant, { ...lookup, now: at })).filter(comparable);
         const byId = new Map(earlier.map((e) => [e.memoryId, e]));
-        const compared = earlier.map((e) => ({ memoryId: e.memoryId, text: e.text, relation: e.relation, validFrom: new Date(e.validFrom), saidAt: new Date(e.recordedAt) }));
-        return resolveStatement(c.text, language, { validFrom: c.validFrom, saidAt: at }, compared, (text, lang) => this.analyze(text, lang)).map(({ retireFrom, ...r }) => ({
+        // When each was said, not when it was recorded: an imported chat's messages all arrive now.
+        const compared = earlier.map((e) => ({ memoryId: e.memoryId, text: e.text, relation: e.relation, validFrom: new Date(e.validFrom), saidAt: new Date(e.saidAt) }));
+        const memories = resolveStatement(c.text, language, { validFrom: c.validFrom, saidAt: at }, compared, (text, lang) => this.analyze(text, lang)).map(({ retireFrom, ...r }) => ({
           ...r,
           text: byId.get(r.memoryId)!.text,
           retireFrom: retireFrom.toISOString(),
           effect: r.action === 'keep-both' ? ('kept' as const) : r.action === 'correct' ? ('withdrawn' as const) : ('retracted' as const),
         }));
+        // Only a statement said before now can have been changed by what the ledger holds already.
+        const ended = at < now ? this.endedBySaidLater(language, at, c, (await this.deps.ledger.resembling(tenant, { ...lookup, now })).filter(comparable)) : null;
+        if (!ended) return { memories, until: null };
+        return { memories: [...memories.filter((r) => r.memoryId !== ended.by.memoryId), ended.by], until: ended.until };
       }),
     );
+  }
+
+  /**
+   * A chat imported out of order: of the memories valid now (`later`), the first said after the
+   * statement that changes it, as resolution would have decided had the two come in order (the
+   * later one compared with this one). The statement is then written as history, its period ending
+   * where that memory would have retired it (`until`), never as current; the memory is kept, and
+   * the record says why. Null when none said after it changes it.
+   */
+  private endedBySaidLater(language: Language, at: Date, c: Omit<Candidate, 'labels'>, later: ResemblingView[]): { until: Date; by: ResolvedMemory & { retireFrom: string } } | null {
+    let found: { until: Date; by: ResolvedMemory & { retireFrom: string } } | null = null;
+    for (const e of later) {
+      const [saidAt, validFrom] = [new Date(e.saidAt), new Date(e.validFrom)];
+      if (saidAt <= at) continue;
+      const [r] = resolveStatement(e.text, language, { validFrom, saidAt }, [{ memoryId: e.memoryId, text: c.text, relation: c.relation, validFrom: c.validFrom, saidAt: at }], (text, lang) => this.analyze(text, lang));
+      if (!r || r.action === 'keep-both') continue;
+      // Where the later memory would have retired it: from its own start, or from when it was said.
+      const until = validFrom > c.validFrom ? validFrom : saidAt;
+      if (until <= c.validFrom || (found && found.until <= until)) continue;
+      const rule = `said after this statement (${e.saidAt}) and changes it (${r.rule}): both kept, this one as history until ${until.toISOString()}`;
+      found = { until, by: { memoryId: e.memoryId, text: e.text, action: 'keep-both', rule, scores: r.scores, effect: 'kept', retireFrom: until.toISOString() } };
+    }
+    return found;
   }
 
   private analyze(text: string, language: Language): Statement {

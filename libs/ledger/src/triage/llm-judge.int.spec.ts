@@ -84,10 +84,10 @@ describe('LlmJudge (scripted chat-completions server, PGlite)', () => {
     const triage = new LlmJudge(model);
     answer = (items) => ({ verdicts: items.slice(1).map((i) => ({ ref: i.ref, verdict: 'keep' })) });
     const task = { type: 'milestone', description: 'relationship milestone', retypeTo: ['fact'] };
-    await expect(triage.judge(task, [{ ref: 'a', text: 'x', speaker: 'user', recordedAt: '' }, { ref: 'b', text: 'y', speaker: 'user', recordedAt: '' }])).rejects.toBeInstanceOf(LlmBadResponseError);
+    await expect(triage.judge(task, [{ ref: 'a', text: 'x', speaker: 'user', saidAt: '' }, { ref: 'b', text: 'y', speaker: 'user', saidAt: '' }])).rejects.toBeInstanceOf(LlmBadResponseError);
     answer = (items) => ({ verdicts: items.map((i) => ({ ref: i.ref, verdict: 'retype', type: 'gossip' })) });
-    await expect(triage.judge(task, [{ ref: 'a', text: 'x', speaker: 'user', recordedAt: '' }])).rejects.toThrow(/gossip/);
+    await expect(triage.judge(task, [{ ref: 'a', text: 'x', speaker: 'user', saidAt: '' }])).rejects.toThrow(/gossip/);
     answer = () => 'not an object';
-    await expect(triage.judge(task, [{ ref: 'a', text: 'x', speaker: 'user', recordedAt: '' }])).rejects.toBeInstanceOf(LlmBadResponseError);
+    await expect(triage.judge(task, [{ ref: 'a', text: 'x', speaker: 'user', saidAt: '' }])).rejects.toBeInstanceOf(LlmBadResponseError);
   });
 });

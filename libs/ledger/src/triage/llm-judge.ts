@@ -49,7 +49,7 @@ export class LlmJudge implements MemoryJudge {
       const reply = await this.model.complete(
         [
           { role: 'system', content: judgePrompt(task) },
-          { role: 'user', content: JSON.stringify({ items: batch.map((b) => ({ ref: b.ref, speaker: b.speaker, recordedAt: b.recordedAt, text: b.text })) }) },
+          { role: 'user', content: JSON.stringify({ items: batch.map((b) => ({ ref: b.ref, speaker: b.speaker, saidAt: b.saidAt, text: b.text })) }) },
         ],
         { temperature: 0, json: true },
       );

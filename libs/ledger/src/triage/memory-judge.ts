@@ -12,7 +12,8 @@ export interface JudgeInput {
   ref: string;
   text: string;
   speaker: string;
-  recordedAt: string;
+  /** When it was said (a message's time), not when the ledger recorded it. */
+  saidAt: string;
 }
 
 export interface JudgeVerdict {

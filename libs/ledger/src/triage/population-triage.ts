@@ -166,7 +166,7 @@ export class PopulationTriage {
     const labels = [p.type, ...task.retypeTo];
     const now = this.deps.clock.now().toISOString();
 
-    const controlVerdicts = await this.run(judge, task, controls.map((c, i): JudgeInput => ({ ref: `c${i}`, text: stripLabels(c.text, labels), speaker: c.speaker, recordedAt: now })));
+    const controlVerdicts = await this.run(judge, task, controls.map((c, i): JudgeInput => ({ ref: `c${i}`, text: stripLabels(c.text, labels), speaker: c.speaker, saidAt: now })));
     const missed = controls.flatMap((c, i) => {
       const got = controlVerdicts.get(`c${i}`)!;
       return sameVerdict(got, c.expect) ? [] : [{ text: c.text, expected: describe(c.expect), got: describe(got), reason: got.reason }];
@@ -180,7 +180,7 @@ export class PopulationTriage {
     const step = 200;
     for (let i = 0; i < members.length; i += step) {
       const chunk = members.slice(i, i + step);
-      const got = await this.run(judge, task, chunk.map((m, j): JudgeInput => ({ ref: String(i + j), text: stripLabels(m.text, labels), speaker: m.speaker, recordedAt: m.recordedAt.toISOString() })));
+      const got = await this.run(judge, task, chunk.map((m, j): JudgeInput => ({ ref: String(i + j), text: stripLabels(m.text, labels), speaker: m.speaker, saidAt: new Date(m.saidAt).toISOString() })));
       chunk.forEach((m, j) => {
         const v = got.get(String(i + j))!;
         verdicts.push({ memoryId: m.memoryId, text: m.text, action: v.action, ...(v.action === 'retype' ? { type: v.type } : {}), label: v.label, reason: v.reason });

@@ -40,7 +40,7 @@ export class RuleJudge implements MemoryJudge {
       const v = (action: JudgeVerdict['action'], label: string, reason: string, type?: string): JudgeVerdict => ({ ref: item.ref, action, label, reason, ...(type ? { type } : {}) });
       const triage = triageMessage(item.text);
       if (triage.kind === 'ask') return v('quarantine', 'question', 'a question, not something the speaker told');
-      const candidates = extractCandidates({ text: item.text, speaker: item.speaker as never, at: new Date(item.recordedAt), triage, cues: {} });
+      const candidates = extractCandidates({ text: item.text, speaker: item.speaker as never, at: new Date(item.saidAt), triage, cues: {} });
       const gated = admit({ candidates, policy: ungated, language: triage.language, similarity: () => null });
       const rejected = gated.find((d) => d.verdict === 'rejected');
       if (rejected && gated.every((d) => d.verdict === 'rejected')) {

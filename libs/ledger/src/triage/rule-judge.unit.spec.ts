@@ -5,7 +5,7 @@ import { RuleJudge } from './rule-judge';
 
 const embedder = new CachedEmbedder(new UseLiteEmbedder(), new InMemoryEmbeddingCache());
 const task = { type: 'milestone', description: 'relationship milestone', retypeTo: ['fact', 'preference', 'profile'] };
-const items = (texts: string[]) => texts.map((text, i) => ({ ref: String(i), text, speaker: 'user', recordedAt: '2026-12-01T00:00:00Z' }));
+const items = (texts: string[]) => texts.map((text, i) => ({ ref: String(i), text, speaker: 'user', saidAt: '2026-12-01T00:00:00Z' }));
 
 describe('RuleJudge', () => {
   const texts = [

@@ -53,6 +53,22 @@ describe('the KurrentDB event store, several processes on one server', () => {
     expect(new Set(all.map((e) => e.eventId)).size).toBe(20);
   });
 
+  it('keeps its copy of a tenant whole while command claims are looked up beside appends: versions without gaps, the log verified', async () => {
+    const tenant = `claims-${randomUUID().slice(0, 8)}`;
+    const [a, b] = [open(), open()];
+    const ctx = (commandId: string) => testAppendContext({ tenant, commandId });
+    // Another process appends; this one, whose copy is behind, looks claims up several at once (each
+    // look-up brings the copy up to date), then appends on its copy.
+    for (let i = 0; i < 6; i++) await b.append(ctx(`b-${i}`), [{ streamId: 's', expectedVersion: 'any', events: [ev('B', { i })] }]);
+    await Promise.all(Array.from({ length: 6 }, (_, i) => a.commandClaim(tenant, `b-${i}`)));
+    await a.append(ctx('a-0'), [{ streamId: 's', expectedVersion: 5, events: [ev('A')] }]);
+    await Promise.all([...Array.from({ length: 4 }, (_, i) => a.append(ctx(`a-${i + 1}`), [{ streamId: 's', expectedVersion: 'any', events: [ev('A', { i })] }])), ...Array.from({ length: 4 }, () => a.commandClaim(tenant, 'a-0'))]);
+    const stream = await open().readStream(tenant, 's');
+    expect(stream.events.map((e) => e.streamVersion)).toEqual(Array.from({ length: 11 }, (_, i) => i));
+    expect(await a.commandClaim(tenant, 'b-3')).toMatchObject({ position: expect.any(Number) });
+    expect((await a.verify()).ok).toBe(true);
+  });
+
   it('refuses a write decided on what another process has since changed, and answers a retried command as a duplicate', async () => {
     const tenant = `stale-${randomUUID().slice(0, 8)}`;
     const [a, b] = [open(), open()];

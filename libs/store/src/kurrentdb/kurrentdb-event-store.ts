@@ -338,7 +338,9 @@ export class KurrentDbEventStore implements EventStore {
 
   /** The position of the last of our events in `$all` (0 for none). */
   async commandClaim(tenant: string, commandId: string): Promise<{ position: number; fingerprint: string | null } | null> {
-    return (await this.refresh(tenant)).commands.get(commandId) ?? null;
+    // In the tenant's turn, as every read of its copy: two refreshes at once would each add the same events to it.
+    const log = await this.serialised(tenant, () => this.refresh(tenant));
+    return log.commands.get(commandId) ?? null;
   }
 
   async head(): Promise<number> {

@@ -1,0 +1,32 @@
+import { isHypothetical } from './mood';
+import { analyzeStatement, compareStatements } from './resolution';
+
+describe('what only might be', () => {
+  it('finds conditions, maybes, plans, wishes and hearsay in English and Korean', () => {
+    for (const text of [
+      'If the team lead changes, the weekly digest will go to Lars.',
+      'We might move to Denver next year.',
+      'I could one day switch to a standing desk.',
+      "There's talk that Marco will take over the rotation.",
+      'We are planning to switch to pnpm.',
+      'Should the budget grow, Dev will own it.',
+    ]) expect({ text, hypothetical: isHypothetical(text, 'en') }).toEqual({ text, hypothetical: true });
+    for (const text of ['팀장이 바뀌면 보고서는 라스에게 가.', '내년에 부산으로 이사할지도 몰라.', '회사를 옮길까 고민 중이야.']) expect({ text, hypothetical: isHypothetical(text, 'ko') }).toEqual({ text, hypothetical: true });
+  });
+
+  it('leaves statements of what holds alone', () => {
+    for (const text of ['We moved to Denver last week.', 'Marco took over the rotation.', 'My email is dana@newco.example.']) expect({ text, hypothetical: isHypothetical(text, 'en') }).toEqual({ text, hypothetical: false });
+    for (const text of ['나는 라면을 좋아해.', '부산으로 이사했어.']) expect({ text, hypothetical: isHypothetical(text, 'ko') }).toEqual({ text, hypothetical: false });
+  });
+
+  it('never lets a condition or a maybe retire an earlier memory, however like it it reads', () => {
+    const earlier = { memoryId: 'm1', text: 'We live in Austin.', relation: null, validFrom: new Date('2026-01-01') };
+    expect(compareStatements(analyzeStatement('We moved to Denver.', 'en'), earlier)?.action).toBe('supersede');
+    expect(compareStatements(analyzeStatement('We might move to Denver next year.', 'en'), earlier)).toBeNull();
+    expect(compareStatements(analyzeStatement('If the lease ends, we will move to Denver.', 'en'), earlier)).toBeNull();
+  });
+});
+
+it('reads "going to bed" as going to bed', () => {
+  expect(isHypothetical("I've been going to bed at 10pm lately.", 'en')).toBe(false);
+});
