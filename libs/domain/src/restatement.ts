@@ -15,6 +15,7 @@
  */
 import { normalizeTerm } from './keys';
 import type { Cardinality } from './memory';
+import { isHypothetical } from './message/mood';
 
 export type FrameLanguage = 'en' | 'ko';
 
@@ -504,7 +505,8 @@ const sameWords = (a: string, b: string): boolean => normalizeTerm(a) === normal
  */
 export function planRestatement(next: NextStatement, earlier: readonly EarlierStatement[], language: FrameLanguage = languageOf(next.text)): RestatementPlan {
   const n = frameStatement(next.text, language);
-  if (!n || n.predicate < 0) return NOTHING;
+  // A condition or a maybe ("if the lead changes, the digest goes to Lars") restates nothing that holds.
+  if (!n || n.predicate < 0 || isHypothetical(next.text, language)) return NOTHING;
   const personal = personalFrame(n);
   const plan: RestatementPlan = { key: null, validTo: null, retire: [], decisions: [] };
   for (const e of earlier) {

@@ -164,6 +164,14 @@ describe('planRestatement', () => {
     expect(plan.decisions).toEqual([expect.objectContaining({ action: 'replace', effect: 'retracted', text: 'The head of the platform team is Marta Kowalski.' })]);
   });
 
+  it('takes a rule for later or a maybe for no restatement: "if the lead changes, the digest will go to Lars" replaces nothing', () => {
+    const rule = planRestatement(next('If the team lead changes, the recipient of the weekly digest is Lars Eriksen.'), [earlier('The recipient of the weekly digest is Nadia Brooks.')]);
+    expect(rule).toEqual({ key: null, validTo: null, retire: [], decisions: [] });
+    expect(planRestatement(next('The recipient of the weekly digest might be Lars Eriksen.'), [earlier('The recipient of the weekly digest is Nadia Brooks.')]).retire).toEqual([]);
+    // Said as what holds, the same frame replaces.
+    expect(planRestatement(next('The recipient of the weekly digest is Lars Eriksen.'), [earlier('The recipient of the weekly digest is Nadia Brooks.')]).retire).toHaveLength(1);
+  });
+
   it('withdraws a statement of the same start (both cannot have held), and fills history before a newer one', () => {
     expect(planRestatement(next('The port is 8080.', { validFrom: at('03-01') }), [earlier('The port is 8000.')]).decisions[0]!.effect).toBe('withdrawn');
     const late = planRestatement(next('The port is 7000.', { validFrom: at('02-01') }), [earlier('The port is 8000.')]);

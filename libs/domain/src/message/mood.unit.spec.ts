@@ -30,3 +30,17 @@ describe('what only might be', () => {
 it('reads "going to bed" as going to bed', () => {
   expect(isHypothetical("I've been going to bed at 10pm lately.", 'en')).toBe(false);
 });
+
+describe('an event stays true', () => {
+  it('keeps a dated event beside a later general claim or state that contradicts it', () => {
+    const event = { memoryId: 'm1', text: "I skipped Tuesday's standup to finish the release.", relation: null, validFrom: new Date('2026-11-10') };
+    expect(compareStatements(analyzeStatement("I've never skipped a standup.", 'en'), event)).toMatchObject({ action: 'keep-both', rule: expect.stringMatching(/event/) });
+    const ko = { memoryId: 'm2', text: '어제 아침 회의를 건너뛰었어.', relation: null, validFrom: new Date('2026-11-10') };
+    expect(compareStatements(analyzeStatement('나는 아침 회의를 한 번도 건너뛴 적 없어.', 'ko'), ko)?.action ?? 'kept apart').not.toMatch(/supersede|correct|retract/);
+  });
+
+  it('still lets a change of a state told as an event be changed: a move is no event that stays', () => {
+    const moved = { memoryId: 'm1', text: 'I moved to Denver last week.', relation: null, validFrom: new Date('2026-11-10') };
+    expect(compareStatements(analyzeStatement('We moved to Boulder yesterday.', 'en'), moved)?.action).toBe('supersede');
+  });
+});

@@ -25,7 +25,7 @@
  */
 import { canonicalPlace } from './extraction';
 import { fixOf } from './fixes';
-import { isHypothetical } from './mood';
+import { generalClaim, isHypothetical, tellsAnEvent } from './mood';
 import type { Language } from './triage';
 
 export type ValueKind = 'email' | 'phone' | 'url' | 'path' | 'version' | 'identifier' | 'date' | 'quantity' | 'ordinal' | 'count' | 'time' | 'name' | 'word';
@@ -372,7 +372,9 @@ function holderOf(text: string, language: Language): string {
   const m = text.match(EN_OTHER);
   if (m) return stem(m[1]!.toLowerCase().replace(/s$/, ''));
   const named = text.match(EN_NAMED_OWNER);
-  return named && !/^(?:It|That|There|What|He|She|Here|Who)$/.test(named[1]!) ? `named:${named[1]!.toLowerCase()}` : 'first';
+  // "Tuesday's standup", "today's plan": a day's, no person's.
+  const day = /^(?:Today|Tomorrow|Yesterday|Tonight|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|Last \w+|This \w+|Next \w+)$/;
+  return named && !/^(?:It|That|There|What|He|She|Here|Who)$/.test(named[1]!) && !day.test(named[1]!) ? `named:${named[1]!.toLowerCase()}` : 'first';
 }
 
 const EN_CORRECTION = /\b(?:turns? out|turned out|actually|it was wrong|was wrong|by mistake|correction|i meant|after all|not really)\b/i;
@@ -531,6 +533,12 @@ export function compareStatements(next: Statement, earlierMemory: EarlierMemory,
   // Two counts, ordinals or quantities of one unit are of one slot ("two cats" / "three cats").
   const sameUnit = next.values.some((n) => n.unit && earlier.values.some((o) => comparable(n, o)));
   if (overlap === 0 && sharedClasses.length === 0 && !mentioned && !sameUnit) return null;
+  // An event stays true (one that is no change of a state: "I skipped Tuesday's standup", not "I
+  // moved to Denver last week"): a later state or a claim of every time ("I've never skipped a
+  // standup") at most contradicts it. Both stay, and the decision says so.
+  if (tellsAnEvent(earlier.text, next.language) && !earlier.change && (!tellsAnEvent(next.text, next.language) || generalClaim(next.text, next.language))) {
+    return { memoryId: earlierMemory.memoryId, action: 'keep-both', rule: 'contradicts an event, which stays true: both kept', scores: { slotOverlap: overlap, sharedClasses, valueKind: null, oldValue: null, newValue: null } };
+  }
   // A thing passed from one holder to another ("Ines handed the on-call rotation to Marco"): it
   // changes what the earlier statement says of who holds that thing, when it names the giver.
   const passed = transferOf(next.text, next.language);
