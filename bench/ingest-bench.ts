@@ -94,7 +94,7 @@ const PROSE = [
   'Honestly the hardest part of the project is agreeing on what done means.',
 ];
 
-type Category = 'fact-en' | 'fact-ko' | 'restated' | 'milestone' | 'milestone-like' | 'question' | 'chit-chat' | 'role-play' | 'long prose';
+type Category = 'fact-en' | 'fact-ko' | 'restated' | 'dependent' | 'milestone' | 'milestone-like' | 'question' | 'chit-chat' | 'role-play' | 'long prose';
 
 interface BenchMessage {
   category: Category;
@@ -147,6 +147,16 @@ const GENERATORS: Record<Category, (r: Rng) => string> = {
     if (pick === 2) return `The ${r.pick(SERVICES)} team sits on the ${2 + r.int(8)}th floor.`;
     return `${r.pick(KO_SERVICES)} 담당자는 ${r.pick(['김민수', '이지은', '박서준', '최유나'])}입니다.`;
   },
+  // Memories that hang on memories (docs/dependencies.md): a lead that changes, rules for later, assignments that hang on the lead.
+  dependent: (r) => {
+    const pick = r.int(5);
+    const lead = r.pick(['team lead', 'project manager', 'head of operations']);
+    if (pick === 0) return `${personName(r)} is our new ${lead}.`;
+    if (pick === 1) return `If the ${lead} changes, the ${r.pick(SERVICES)} on-call will be ${personName(r)}.`;
+    if (pick === 2) return `The ${r.pick(SERVICES)} code review goes to ${personName(r)}; ${personName(r)} assigned it, and if the ${lead} changes, this would change.`;
+    if (pick === 3) return `Whenever the ${lead} changes, the ${r.pick(SERVICES)} report goes to ${personName(r)}.`;
+    return `팀장이 바뀌면 ${r.pick(KO_SERVICES)} 보고서는 ${r.pick(['김민수', '이지은', '박서준', '최유나'])}에게 갈 거야.`;
+  },
   milestone: (r) => {
     const pick = r.int(8);
     if (pick === 0) return `I got the job offer from the ${r.pick(CITIES)} office today!`;
@@ -197,10 +207,11 @@ const MIX: [Category, number][] = [
   ['fact-en', 0.24],
   ['fact-ko', 0.12],
   ['restated', 0.06],
+  ['dependent', 0.06],
   ['milestone', 0.08],
   ['milestone-like', 0.06],
-  ['question', 0.14],
-  ['chit-chat', 0.14],
+  ['question', 0.12],
+  ['chit-chat', 0.1],
   ['role-play', 0.06],
   ['long prose', 0.1],
 ];

@@ -89,7 +89,7 @@ BEGIN
       confirmations = excluded.confirmations, quarantined = excluded.quarantined, corrected = excluded.corrected,
       withdrawn = excluded.withdrawn, retracted = excluded.retracted, overruled = excluded.overruled,
       superseded_by = excluded.superseded_by, updated_at = excluded.updated_at, last_position = excluded.last_position,
-      hidden_parts = excluded.hidden_parts;
+      hidden_parts = excluded.hidden_parts, unconfirmed = excluded.unconfirmed;
   END IF;
 
   IF jsonb_array_length(v_inserts) > 0 THEN

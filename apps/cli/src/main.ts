@@ -124,6 +124,11 @@ function formatIngest(r: IngestResult): string {
     if (c.outcome) lines.push(`  ${c.outcome} ${c.memoryId}`);
   });
   lines.push(`stored: ${r.stored.length ? r.stored.join(', ') : 'nothing'}`);
+  if (r.forgotten) {
+    const f = r.forgotten;
+    lines.push(`forgotten (${f.how}): ${f.memoryIds.length ? f.memoryIds.join(', ') : 'nothing'}; ${f.statements} statement(s) of this message left out`);
+    for (const a of f.ambiguous) lines.push(`  ambiguous, nothing taken: ${a.memoryIds.join(', ')}`);
+  }
   return lines.join('\n');
 }
 

@@ -176,6 +176,11 @@ export const memoryViewSchema = z
     hiddenParts: z
       .array(z.object({ start: z.number().int(), end: z.number().int(), text: z.string(), by: z.string(), from: z.string(), at: z.string(), undoneAt: z.string().nullable() }))
       .openapi({ description: 'Statements inside its text that newer memories replaced (the text stays whole): recall leaves them out from `from` (valid time), as known from `at` until `undoneAt` (a rollback).' }),
+    dependsOn: z.array(z.string()).openapi({ description: 'The memories it hangs on: when one changes, it is marked unconfirmed (or a rule applies).' }),
+    unconfirmed: z
+      .object({ premise: z.string(), by: z.string().nullable(), event: z.string(), position: z.number().int(), depth: z.number().int() })
+      .nullable()
+      .openapi({ description: 'While a memory it hangs on (`premise`) has changed since (`event` at log `position`, `by` the memory that took its place): it stays in the read paths, shown with why. Null when confirmed.' }),
   })
   .openapi('Memory');
 
@@ -397,6 +402,20 @@ export const ingestResultSchema = z
       .object({ retired: z.number().int(), keptUnsure: z.number().int(), batch: z.string().nullable() })
       .openapi({ description: 'Earlier memories retired because the message changed them in other words, resembling ones kept as unsure, and the batch label that rolls the retirements back.' }),
     erased: z.string().nullable().openapi({ description: 'The erasure that emptied this record (it produced an erased memory): every text is gone, ids and decisions stay.' }),
+    forgotten: z
+      .object({
+        requests: z.number().int().openapi({ description: 'Sentences of the user\'s that asked to forget ("please erase that from your memory", "don\'t keep my passport number", "그거 지워줘"): stored nowhere.' }),
+        statements: z.number().int().openapi({ description: 'Statements of this message a request named ("My PIN is 1234. Forget that."): in no memory, and left out of the record\'s text.' }),
+        memoryIds: z.array(z.string()).openapi({ description: 'The earlier memories taken away: the user\'s that a request named, and the assistant\'s turns that repeat a value of them (an erased fact with every version of it).' }),
+        how: z.enum(['erased', 'quarantined']).openapi({ description: 'erased: their words are gone, as POST /erasures leaves them; quarantined: a log that cannot be rewritten (KurrentDB) keeps their words, out of every read and context.' }),
+        erasureId: z.string().nullable(),
+        ambiguous: z
+          .array(z.object({ memoryIds: z.array(z.string()) }))
+          .openapi({ description: 'Requests that named several memories with nothing to tell them apart (say "my address" for a home and an office address): nothing was taken for them; erase the one meant by id, or say which.' }),
+        unmatched: z.number().int().openapi({ description: 'Requests that named nothing the user had said.' }),
+      })
+      .nullable()
+      .openapi({ description: 'What the message\'s requests to forget took away (ids and counts, never words); null when it made none. Over the chat only the user\'s own memories (and the assistant\'s repeats of them) are reached: see docs/security.md, Erasure.' }),
   })
   .openapi('IngestResult');
 
@@ -540,6 +559,7 @@ export const contextItemSchema = z
     speaker: z.string(),
     source: z.string().nullable(),
     saidAt: z.string().openapi({ description: 'When it was said (the day its heading shows), not when it was recorded.' }),
+    note: z.string().optional().openapi({ description: 'What the block says beside it: that it contradicts a memory shown with it, both kept.' }),
     scores: z.object({ cosine: z.number().nullable(), textRank: z.number(), trigram: z.number(), fused: z.number().nullable() }),
   })
   .openapi('ContextItem');

@@ -91,6 +91,11 @@ describe.each(testBackends())('MCP over streamable HTTP on %s', (backend) => {
     // A raw message goes through the whole write path.
     const said = await call(client, 'remember', { text: 'I moved to Daejeon last week.' });
     expect(said.structuredContent).toMatchObject({ kind: 'inform', stored: [expect.any(String)] });
+
+    // A fact that hangs on another, by its key: the link is on record.
+    const hung = await call(client, 'remember', { subject: 'payment service', relation: 'owner', value: 'Dana', dependsOn: [{ subject: 'payment service', relation: 'listens on port' }] });
+    expect(hung.isError).toBeFalsy();
+    expect((await server.handle.ledger.memory('acme', { memoryId: hung.structuredContent.memoryId })).dependsOn).toEqual([second.structuredContent.memoryId]);
   });
 
   it('forgets and restores a memory, and verifies a stale claim', async () => {

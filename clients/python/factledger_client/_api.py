@@ -56,6 +56,7 @@ AssertInput = TypedDict("AssertInput", {
     "authority": int,
     "type": str,
     "core": bool,
+    "dependsOn": List[Any],
     "commandId": str,
     "correlationId": str,
     "causationId": str,
@@ -101,6 +102,7 @@ ContextItem = TypedDict("ContextItem", {
     "speaker": str,
     "source": Optional[str],
     "saidAt": str,
+    "note": str,
     "scores": Dict[str, Any],
 }, total=False)
 
@@ -201,6 +203,7 @@ IngestResult = TypedDict("IngestResult", {
     "stored": List[str],
     "resolved": Dict[str, Any],
     "erased": Optional[str],
+    "forgotten": Optional[Dict[str, Any]],
 }, total=False)
 
 IngestedCandidate = TypedDict("IngestedCandidate", {
@@ -244,6 +247,8 @@ Memory = TypedDict("Memory", {
     "recordedAt": str,
     "supersededBy": Optional[str],
     "hiddenParts": List[Dict[str, Any]],
+    "dependsOn": List[str],
+    "unconfirmed": Optional[Dict[str, Any]],
 }, total=False)
 
 MemoryHistory = TypedDict("MemoryHistory", {

@@ -612,6 +612,14 @@ export interface components {
             type?: string;
             /** @default false */
             core?: boolean;
+            /** @description The memories this one hangs on, by id or by key (its current version): when one changes, this one is marked unconfirmed (or a rule applies). */
+            dependsOn?: (string | {
+                subject: string;
+                relation: string;
+                scope?: {
+                    [key: string]: string;
+                };
+            })[];
             /** @description Retrying with the same id appends nothing twice. */
             commandId?: string;
             correlationId?: string;
@@ -729,6 +737,16 @@ export interface components {
                 at: string;
                 undoneAt: string | null;
             }[];
+            /** @description The memories it hangs on: when one changes, it is marked unconfirmed (or a rule applies). */
+            dependsOn: string[];
+            /** @description While a memory it hangs on (`premise`) has changed since (`event` at log `position`, `by` the memory that took its place): it stays in the read paths, shown with why. Null when confirmed. */
+            unconfirmed: {
+                premise: string;
+                by: string | null;
+                event: string;
+                position: number;
+                depth: number;
+            } | null;
         };
         MemoryHistory: {
             memoryId: string;
@@ -819,6 +837,27 @@ export interface components {
             };
             /** @description The erasure that emptied this record (it produced an erased memory): every text is gone, ids and decisions stay. */
             erased: string | null;
+            /** @description What the message's requests to forget took away (ids and counts, never words); null when it made none. Over the chat only the user's own memories (and the assistant's repeats of them) are reached: see docs/security.md, Erasure. */
+            forgotten: {
+                /** @description Sentences of the user's that asked to forget ("please erase that from your memory", "don't keep my passport number", "그거 지워줘"): stored nowhere. */
+                requests: number;
+                /** @description Statements of this message a request named ("My PIN is 1234. Forget that."): in no memory, and left out of the record's text. */
+                statements: number;
+                /** @description The earlier memories taken away: the user's that a request named, and the assistant's turns that repeat a value of them (an erased fact with every version of it). */
+                memoryIds: string[];
+                /**
+                 * @description erased: their words are gone, as POST /erasures leaves them; quarantined: a log that cannot be rewritten (KurrentDB) keeps their words, out of every read and context.
+                 * @enum {string}
+                 */
+                how: "erased" | "quarantined";
+                erasureId: string | null;
+                /** @description Requests that named several memories with nothing to tell them apart (say "my address" for a home and an office address): nothing was taken for them; erase the one meant by id, or say which. */
+                ambiguous: {
+                    memoryIds: string[];
+                }[];
+                /** @description Requests that named nothing the user had said. */
+                unmatched: number;
+            } | null;
         };
         IngestedCandidate: {
             /** @enum {string} */
@@ -1355,6 +1394,8 @@ export interface components {
             source: string | null;
             /** @description When it was said (the day its heading shows), not when it was recorded. */
             saidAt: string;
+            /** @description What the block says beside it: that it contradicts a memory shown with it, both kept. */
+            note?: string;
             scores: {
                 cosine: number | null;
                 textRank: number;

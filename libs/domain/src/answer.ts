@@ -98,6 +98,8 @@ export const DEFAULT_REVIEW_POLICY: ReviewPolicy = {
     FactAsserted: 0,
     MemoryPartsSuperseded: 1,
     MemoryPartsRestored: 0,
+    MemoryUnconfirmed: 1,
+    MemoryConfirmed: 0,
   },
   threshold: 1,
 };
@@ -108,6 +110,7 @@ const REASONS: Record<string, string> = {
   FactRetracted: 'the cited value was retracted',
   MemoryQuarantined: 'the cited memory was quarantined',
   MemoryPartsSuperseded: 'a statement inside the cited memory was replaced by a newer one',
+  MemoryUnconfirmed: 'a memory the cited one hangs on changed: it is no longer confirmed',
 };
 
 /** Why an answer that cited an erased memory is reopened (always, whatever the policy). */

@@ -54,6 +54,8 @@ export function targetKind(target: ErasureTarget): 'memory' | 'subject' | 'all' 
 const STRUCTURE = new Set([
   'messageId', 'memoryId', 'speaker', 'at', 'validFrom', 'kind', 'memoryKind', 'language', 'topic', 'triage', 'triagedBy',
   'verdict', 'outcome', 'action', 'effect', 'rule', 'type', 'proposedType', 'batch', 'scores', 'gate', 'passed',
+  // What a request to forget did: ids and counts, never words (message.events.ts Forgotten).
+  'forgotten',
 ]);
 
 /** Every string in `value` emptied, except under a STRUCTURE key; numbers, booleans and nulls stay. */

@@ -16,6 +16,8 @@ export interface AssertMemory extends Omit<MemoryFields, 'kind' | 'cardinality'>
   saidAt?: Date;
   /** Whether the statement said when it began; when not, `validFrom` is only the time it was said. */
   startStated?: boolean;
+  /** The memories it hangs on (R32), recorded on its FactAsserted. */
+  dependsOn?: string[];
 }
 
 /** Stop a value being true from `validFrom`; by memory id, or by value within the key. */
@@ -61,7 +63,18 @@ export interface SupersedeParts {
   rule: string;
 }
 
-export type MemoryCommand = AssertMemory | RetractMemory | QuarantineMemory | RestoreMemory | RetypeMemory | SupersedeParts;
+/** A memory this one hangs on changed: mark it unconfirmed (see MemoryUnconfirmed). */
+export interface MarkUnconfirmed {
+  kind: 'MarkUnconfirmed';
+  memoryId: string;
+  premise: string;
+  by: string | null;
+  event: string;
+  position: number;
+  depth: number;
+}
+
+export type MemoryCommand = AssertMemory | RetractMemory | QuarantineMemory | RestoreMemory | RetypeMemory | SupersedeParts | MarkUnconfirmed;
 
 export type Outcome =
   | 'created'
@@ -76,4 +89,6 @@ export type Outcome =
   | 'restored'
   | 'retyped'
   | 'parts-superseded'
+  | 'unconfirmed'
+  | 'confirmed'
   | 'unchanged';

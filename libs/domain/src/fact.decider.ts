@@ -10,13 +10,13 @@
  */
 import { isLiveEvent } from './erasure';
 import { CardinalityConflictError, IllegalLifecycleError, InvalidInputError, SlotTakenError, UnknownMemoryError } from './errors';
-import type { AssertMemory, MemoryCommand, Outcome, QuarantineMemory, RestoreMemory, RetractMemory, RetypeMemory, SupersedeParts } from './fact.commands';
+import type { AssertMemory, MarkUnconfirmed, MemoryCommand, Outcome, QuarantineMemory, RestoreMemory, RetractMemory, RetypeMemory, SupersedeParts } from './fact.commands';
 import type { FactOverruled, MemoryEvent, StreamEvent } from './fact.events';
 import { normalizeTerm, sameValue } from './keys';
 import type { Cardinality, MemoryFields, MemoryStatus } from './memory';
 
 /** Which part of a memory a lifecycle event changes; a later change of the same part overrides. */
-export type Aspect = 'visibility' | 'type' | 'validity' | 'parts';
+export type Aspect = 'visibility' | 'type' | 'validity' | 'parts' | 'confirmation';
 
 export interface VersionState extends MemoryFields {
   validFrom: number;
@@ -36,6 +36,19 @@ export interface VersionState extends MemoryFields {
   supersededBy: string | null;
   /** Statements inside the text that newer memories replaced (MemoryPartsSuperseded), in the order decided. */
   hiddenParts: HiddenPart[];
+  /** The memories it hangs on (R32). */
+  dependsOn: string[];
+  /** Set while a memory it hangs on has changed since (MemoryUnconfirmed), until it is confirmed again. */
+  unconfirmed: Unconfirmed | null;
+}
+
+/** Why a memory is no longer confirmed: the premise that changed, what took its place, and where in the log. */
+export interface Unconfirmed {
+  premise: string;
+  by: string | null;
+  event: string;
+  position: number;
+  depth: number;
 }
 
 /**
@@ -120,6 +133,9 @@ export function aspectOf(event: MemoryEvent): Aspect | null {
     case 'MemoryPartsSuperseded':
     case 'MemoryPartsRestored':
       return 'parts';
+    case 'MemoryUnconfirmed':
+    case 'MemoryConfirmed':
+      return 'confirmation';
     case 'FactRetracted':
     case 'FactRetractionUndone':
     case 'FactSuperseded':
@@ -165,6 +181,8 @@ export function evolve(state: StreamState, recorded: StreamEvent): StreamState {
         validTo: d.validTo === null ? null : Date.parse(d.validTo),
         saidAt: d.saidAt === undefined ? null : Date.parse(d.saidAt),
         startUnknown: d.startUnknown === true,
+        dependsOn: d.dependsOn ?? [],
+        unconfirmed: null,
         originalType: d.type,
         confirmations: 1,
         quarantined: false,
@@ -186,8 +204,20 @@ export function evolve(state: StreamState, recorded: StreamEvent): StreamState {
     case 'FactCorrected':
       version(event.data.memoryId).corrected = true;
       break;
-    case 'FactReinforced':
-      version(event.data.memoryId).confirmations = event.data.confirmations;
+    case 'FactReinforced': {
+      // Said again: confirmed again, whatever it hung on.
+      const v = version(event.data.memoryId);
+      v.confirmations = event.data.confirmations;
+      v.unconfirmed = null;
+      break;
+    }
+    case 'MemoryUnconfirmed': {
+      const { premise, by, event: cause, position, depth } = event.data;
+      version(event.data.memoryId).unconfirmed = { premise, by, event: cause, position, depth };
+      break;
+    }
+    case 'MemoryConfirmed':
+      version(event.data.memoryId).unconfirmed = null;
       break;
     case 'FactRetracted': {
       const v = version(event.data.memoryId);
@@ -256,7 +286,23 @@ export function decide(command: MemoryCommand, state: StreamState): Decision {
       return decideRetype(command, state);
     case 'SupersedeParts':
       return decideSupersedeParts(command, state);
+    case 'MarkUnconfirmed':
+      return decideUnconfirmed(command, state);
   }
+}
+
+/**
+ * A memory this one hangs on changed: it is no longer confirmed. Once per cause (the same change
+ * read again by the cascade after a crash decides nothing); a memory out of the read paths already
+ * (quarantined, retired) is left as it is.
+ */
+function decideUnconfirmed(cmd: MarkUnconfirmed, state: StreamState, compensates?: string): Decision {
+  const v = target(state, cmd.memoryId);
+  if (statusOf(v, OPEN) !== 'active' || (v.unconfirmed && v.unconfirmed.premise === cmd.premise && v.unconfirmed.position === cmd.position)) {
+    return { events: [], outcome: 'unchanged', memoryId: v.memoryId };
+  }
+  const data = { memoryId: v.memoryId, premise: cmd.premise, by: cmd.by, event: cmd.event, position: cmd.position, depth: cmd.depth };
+  return { events: [{ type: 'MemoryUnconfirmed', data: compensates ? { ...data, compensates } : data }], outcome: 'unconfirmed', memoryId: v.memoryId };
 }
 
 /** Parts of a prose memory hidden by a newer one: only spans inside its text, only those not hidden already. */
@@ -308,7 +354,10 @@ function decideAssert(cmd: AssertMemory, state: StreamState): Decision {
     throw new InvalidInputError([{ path: 'validTo', message: 'must be later than validFrom' }]);
   }
   // When it was said: recorded only when the command knows (old commands write nothing of it).
-  const said = cmd.saidAt ? { saidAt: cmd.saidAt.toISOString(), ...(cmd.startStated === false ? { startUnknown: true as const } : {}) } : {};
+  const said = {
+    ...(cmd.saidAt ? { saidAt: cmd.saidAt.toISOString(), ...(cmd.startStated === false ? { startUnknown: true as const } : {}) } : {}),
+    ...(cmd.dependsOn && cmd.dependsOn.length > 0 ? { dependsOn: [...new Set(cmd.dependsOn)] } : {}),
+  };
   // Field by field, for the reason given in evolve.
   const fields: MemoryFields = {
     memoryId: cmd.memoryId,
@@ -594,6 +643,9 @@ export function planRollback(state: StreamState, batch: string, now: Date): Roll
         break;
       case 'MemoryRetyped':
         decision = decideRetype({ kind: 'RetypeMemory', memoryId, type: event.data.from }, working, recorded.eventId);
+        break;
+      case 'MemoryUnconfirmed':
+        decision = { events: [{ type: 'MemoryConfirmed', data: { memoryId, reason: `rollback of batch ${batch}`, compensates: recorded.eventId } }], outcome: 'confirmed', memoryId };
         break;
       case 'MemoryPartsSuperseded': {
         const d = event.data;

@@ -580,6 +580,37 @@ describe('R5: rollback of a batch by compensating events', () => {
   });
 });
 
+describe('R32: a memory that hangs on another, marked unconfirmed when that one changes', () => {
+  const mark = (memoryId: string, position: number, depth = 1): MemoryCommand => ({ kind: 'MarkUnconfirmed', memoryId, premise: 'lead1', by: 'lead2', event: 'FactSuperseded', position, depth });
+
+  it('records what it hangs on with the assert, and marks it once per cause', () => {
+    const state = given(assertFact('r1', 'Pavel', '2026-02-01', { subject: 'code', relation: 'reviewer', dependsOn: ['lead1', 'lead1'] }));
+    expect(state.versions.get('r1')!.dependsOn).toEqual(['lead1']);
+    const marked = when(state, mark('r1', 42));
+    then(marked, { outcome: 'unconfirmed', events: [{ type: 'MemoryUnconfirmed', data: { memoryId: 'r1', premise: 'lead1', by: 'lead2', event: 'FactSuperseded', position: 42, depth: 1 } }] });
+    apply(state, marked.events);
+    expect(state.versions.get('r1')!.unconfirmed).toEqual({ premise: 'lead1', by: 'lead2', event: 'FactSuperseded', position: 42, depth: 1 });
+    // The same cause read again decides nothing; a new cause marks again.
+    then(when(state, mark('r1', 42)), { outcome: 'unchanged', events: [] });
+    then(when(state, mark('r1', 50)), { outcome: 'unconfirmed', events: [{ type: 'MemoryUnconfirmed' }] });
+  });
+
+  it('is confirmed again when the same value is said again, and leaves a memory out of the read paths alone', () => {
+    const state = given(assertFact('r1', 'Pavel', '2026-02-01', { subject: 'code', relation: 'reviewer', dependsOn: ['lead1'] }), mark('r1', 42));
+    apply(state, when(state, assertFact('r2', 'Pavel', '2026-03-01', { subject: 'code', relation: 'reviewer', text: 'Pavel still reviews our code.' })).events);
+    expect(state.versions.get('r1')!.unconfirmed).toBeNull();
+    const quarantined = given(assertFact('q1', 'Pavel', '2026-02-01', { subject: 'code', relation: 'reviewer' }), quarantine('q1'));
+    then(when(quarantined, mark('q1', 42)), { outcome: 'unchanged', events: [] });
+  });
+
+  it('rolls the mark back with the batch of the change that caused it', () => {
+    const state = given(assertFact('r1', 'Pavel', '2026-02-01', { subject: 'code', relation: 'reviewer', dependsOn: ['lead1'] }), inBatch('lead-change', mark('r1', 42)));
+    const plan = planRollback(state, 'lead-change', new Date('2026-06-01T00:00:00Z'));
+    expect(plan.events).toEqual([{ type: 'MemoryConfirmed', data: { memoryId: 'r1', reason: 'rollback of batch lead-change', compensates: 'e2' } }]);
+    expect(apply(state, plan.events).versions.get('r1')!.unconfirmed).toBeNull();
+  });
+});
+
 // ---- statements inside a memory -------------------------------------------------------------
 
 describe('statements inside a prose memory replaced by a newer one (SupersedeParts)', () => {

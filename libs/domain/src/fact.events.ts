@@ -16,15 +16,23 @@ export interface WhenSaid {
   startUnknown?: true;
 }
 
+/**
+ * The memories a statement hangs on (R32): when one of them changes, the statement is no longer
+ * confirmed (MemoryUnconfirmed). Absent on statements that hang on nothing.
+ */
+export interface HangsOn {
+  dependsOn?: string[];
+}
+
 export interface FactAsserted {
   type: 'FactAsserted';
-  data: MemoryFields & WhenSaid & { validFrom: string; validTo: string | null };
+  data: MemoryFields & WhenSaid & HangsOn & { validFrom: string; validTo: string | null };
 }
 
 /** A lower-authority source offered a different value; kept on record, not applied. */
 export interface FactOverruled {
   type: 'FactOverruled';
-  data: MemoryFields & WhenSaid & { validFrom: string; validTo: string | null; overruledBy: string };
+  data: MemoryFields & WhenSaid & HangsOn & { validFrom: string; validTo: string | null; overruledBy: string };
 }
 
 /**
@@ -102,6 +110,25 @@ export interface MemoryPartsRestored {
   data: { memoryId: string; parts: { start: number; end: number }[]; by: string; at: string; compensates: string };
 }
 
+/**
+ * A memory this one hangs on changed (`premise`, superseded, retracted, corrected, quarantined, or
+ * itself unconfirmed, at log position `position`, by `event`), so what this one says is no longer
+ * confirmed: it stays in the read paths, shown with why. `by` is the memory that took the
+ * premise's place, if one did. No words of either memory are kept here (an erasure of the premise
+ * leaves nothing of it behind): readers show them from the memories themselves. `depth` counts the
+ * links from the first change (a chain stops at its limit).
+ */
+export interface MemoryUnconfirmed {
+  type: 'MemoryUnconfirmed';
+  data: { memoryId: string; premise: string; by: string | null; event: string; position: number; depth: number; compensates?: string };
+}
+
+/** Confirmed again (said again, or a rollback of the change that unconfirmed it). */
+export interface MemoryConfirmed {
+  type: 'MemoryConfirmed';
+  data: { memoryId: string; reason: string | null; compensates?: string };
+}
+
 export type MemoryEvent =
   | FactAsserted
   | FactOverruled
@@ -114,7 +141,9 @@ export type MemoryEvent =
   | MemoryRestored
   | MemoryRetyped
   | MemoryPartsSuperseded
-  | MemoryPartsRestored;
+  | MemoryPartsRestored
+  | MemoryUnconfirmed
+  | MemoryConfirmed;
 
 export type MemoryEventType = MemoryEvent['type'];
 
@@ -131,6 +160,8 @@ export const MEMORY_EVENT_TYPES: readonly MemoryEventType[] = [
   'MemoryRetyped',
   'MemoryPartsSuperseded',
   'MemoryPartsRestored',
+  'MemoryUnconfirmed',
+  'MemoryConfirmed',
 ];
 
 /** An event as read back from a stream: what the decider needs of the store's envelope. */

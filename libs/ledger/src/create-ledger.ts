@@ -8,6 +8,7 @@ import { FrameCache } from './frame-cache';
 import { StreamCache } from './stream-cache';
 import { PostgresEmbeddingCache } from '@factledger/embeddings';
 import { ApiKeys } from './api-keys';
+import { CascadeSaga } from './cascade.saga';
 import { ReReviewSaga } from './re-review.saga';
 import { type ChatModel, OpenAiChatModel } from '@factledger/llm';
 import { AnswerReviser } from './answer-revision';
@@ -28,6 +29,8 @@ export interface LedgerHandle {
   /** What the ledger believed at a moment, and what changed in it between two (audit.ts). */
   audit: Audit;
   saga: ReReviewSaga;
+  /** Carries a change of a memory to the memories that hang on it (cascade.saga.ts). */
+  cascade: CascadeSaga;
   verifier: ClaimVerifier;
   /** The fact read models, for callers that read many memories at once (population triage). */
   reader: FactReader;
@@ -54,7 +57,7 @@ export interface LedgerHandle {
 const STATISTICS_EVERY_MS = 10_000;
 
 /** The names of the ledger's background jobs (`LedgerHandle.jobs`), in the order they are listed. */
-export const LEDGER_JOBS = ['facts', 'answers', 're-review', 'seal', 'statistics'] as const;
+export const LEDGER_JOBS = ['facts', 'answers', 're-review', 'cascade', 'seal', 'statistics'] as const;
 
 /** Builds a ledger on an already open database (tests, benchmarks, hosts that own the pool). */
 export function ledgerOn(
@@ -86,6 +89,7 @@ export function ledgerOn(
   const answerReader = new AnswerReader(database.db);
   const answers = new Answers({ store, runner, facts: reader, answers: answerReader, clock });
   const saga = new ReReviewSaga(database.db, { answers, reader: answerReader, runner }, options.reviewPolicy);
+  const cascade = new CascadeSaga(database.db, { ledger, reader, runner, now: () => clock.now() });
   const erasures = new Erasures({ store, runner, facts: reader, answers: answerReader, clock, streams, frames, embeddingCache: new PostgresEmbeddingCache(database.db), saga });
   const verifier = new ClaimVerifier({ reader, now: () => clock.now() });
   // Looking for tables that grew costs ~1 ms natively and ~5 ms on PGlite: once every 10 s is plenty.
@@ -99,6 +103,7 @@ export function ledgerOn(
     facts: { run: () => runner.catchUpOne('facts'), follow: (onError) => runner.followOne('facts', { onError }) },
     answers: { run: () => runner.catchUpOne('answers'), follow: (onError) => runner.followOne('answers', { onError }) },
     're-review': { run: () => saga.catchUp(), follow: (onError) => saga.follow({ onError }) },
+    cascade: { run: () => cascade.catchUp(), follow: (onError) => cascade.follow({ onError }) },
     seal: { run: () => store.seal() },
     statistics: { run: () => statistics() },
   });
@@ -113,6 +118,7 @@ export function ledgerOn(
     erasures,
     audit: new Audit({ reader, store, runner, clock }),
     saga,
+    cascade,
     verifier,
     reader,
     reviser: options.llm ? new AnswerReviser({ model: options.llm, verifier }, options.maxRevisions) : null,

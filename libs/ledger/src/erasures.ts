@@ -11,6 +11,9 @@
  *    a MemoryErased per memory in its stream (a stale copy elsewhere conflicts on its version);
  * 4. then the embedding cache forgets the texts, the read models apply the MemoryErased events
  *    (fl_forget_memories), and the re-review saga reopens the answers that cited them.
+ *
+ * `eraseMemories` takes several memories in one such erasure, with its cause (a message that asked
+ * to forget them, message-ingestor.ts), which `causedBy` finds again for that message's retry.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -90,7 +93,39 @@ export class Erasures {
   async erase(tenant: string, input: unknown): Promise<ErasureResult> {
     const t = parse(tenantSchema, tenant);
     const target = erasureTargetOf(parse(erasureSchema, input));
-    const kind = targetKind(target);
+    const done = await this.run(t, targetKind(target), () => this.deps.facts.streamsToErase(t, target), null);
+    return done ?? this.nothingToErase(t, target);
+  }
+
+  /**
+   * Several memories (each with every version of its fact) in one erasure, recorded as caused by
+   * `causationId` (a message that asked to forget them: `message:<id>`, see causedBy). Memories
+   * erased before, or gone, are passed over; null when none is left to erase.
+   */
+  async eraseMemories(tenant: string, memoryIds: string[], options: { causationId: string }): Promise<ErasureResult | null> {
+    const t = parse(tenantSchema, tenant);
+    const findStreams = async () => [...new Set((await Promise.all(memoryIds.map((memoryId) => this.deps.facts.streamsToErase(t, { memoryId })))).flat())].sort();
+    return this.run(t, 'memory', findStreams, options.causationId);
+  }
+
+  /** The erasures recorded as caused by `causationId` (eraseMemories), oldest first: what a retried message finds it did. */
+  async causedBy(tenant: string, causationId: string): Promise<{ erasureId: string; memoryIds: string[]; position: number }[]> {
+    const t = parse(tenantSchema, tenant);
+    const found: { erasureId: string; memoryIds: string[]; position: number }[] = [];
+    for (let after = 0; ; ) {
+      const page = await this.deps.store.readType(t, ERASURE_RECORDED, after, MESSAGE_PAGE);
+      for (const e of page) {
+        if (e.causationId !== causationId) continue;
+        const d = e.data as { erasureId: string; memoryIds: string[] };
+        found.push({ erasureId: d.erasureId, memoryIds: d.memoryIds, position: e.globalPosition });
+      }
+      if (page.length < MESSAGE_PAGE) return found;
+      after = page[page.length - 1]!.globalPosition;
+    }
+  }
+
+  /** One erasure of the streams `findStreams` names (read again on a conflict); null when it names none. */
+  private async run(t: string, kind: ErasureResult['target'], findStreams: () => Promise<string[]>, causationId: string | null): Promise<ErasureResult | null> {
     const newId = this.deps.newId ?? randomUUID;
     // Nothing is written before the one transaction, so a retry keeps the same id.
     const erasureId = newId();
@@ -98,10 +133,10 @@ export class Erasures {
     await this.deps.runner.awaitPosition(await this.deps.store.head());
     // A write that reached one of the streams meanwhile: nothing was rewritten; plan again.
     const done = await decideAgainOnConflict(async () => {
-      const streamIds = await this.deps.facts.streamsToErase(t, target);
+      const streamIds = await findStreams();
       if (streamIds.length === 0) return null;
       const plan = await this.plan(t, streamIds, erasureId);
-      const context = { tenant: t, commandId: null, causationId: null, correlationId: null, batch: null, recordedAt: this.deps.clock.now(), actor: currentActor() };
+      const context = { tenant: t, commandId: null, causationId, correlationId: null, batch: null, recordedAt: this.deps.clock.now(), actor: currentActor() };
       const attributes = { 'factledger.tenant': t, 'factledger.erasure': kind, 'factledger.redactions': plan.redactions.length };
       const result = await traced(SPAN.append, attributes, () => this.deps.store.redact(context, plan.redactions, (hashes): StreamAppend[] => [
         {
@@ -117,7 +152,7 @@ export class Erasures {
       ]));
       return { streamIds, plan, position: result.positions[0]!, last: result.position, erasedAt: context.recordedAt };
     });
-    if (done === null) return this.nothingToErase(t, target);
+    if (done === null) return null;
     const { streamIds, plan, position, last, erasedAt } = done;
     for (const id of streamIds) this.deps.streams?.drop(t, id);
     this.deps.frames?.forget(t, plan.memoryIds);

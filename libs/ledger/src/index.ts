@@ -9,6 +9,7 @@ export * from './audit';
 export * from './api-keys';
 export * from './actor';
 export * from './re-review.saga';
+export * from './cascade.saga';
 export * from './verify-claims';
 export * from './answer-revision';
 export * from './ingest/admission-policy';

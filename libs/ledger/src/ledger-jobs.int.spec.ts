@@ -16,9 +16,9 @@ describe.each(testBackends())("the ledger's background jobs on %s", (backend) =>
     Number((await sql<{ n: number }>`SELECT reltuples::float8 AS n FROM pg_class WHERE relname = ${table}`.execute(database.db)).rows[0]!.n);
 
   it('are the projections, the saga, the sealer and the statistics, the consumers of the log able to follow it', () => {
-    expect(handle.jobs.map((j) => j.name)).toEqual(['facts', 'answers', 're-review', 'seal', 'statistics']);
+    expect(handle.jobs.map((j) => j.name)).toEqual(['facts', 'answers', 're-review', 'cascade', 'seal', 'statistics']);
     expect(handle.jobs.map((j) => j.name)).toEqual([...LEDGER_JOBS]);
-    expect(handle.jobs.filter((j) => j.follow).map((j) => j.name)).toEqual(['facts', 'answers', 're-review']);
+    expect(handle.jobs.filter((j) => j.follow).map((j) => j.name)).toEqual(['facts', 'answers', 're-review', 'cascade']);
   });
 
   it('analyzes the fact tables once they hold rows, then looks again only 10 s later', async () => {

@@ -57,6 +57,11 @@ export const assertSchema = z
     authority: z.number().int().min(-1000).max(1000).default(0),
     type: typeName.default('fact'),
     core: z.boolean().default(false),
+    dependsOn: z
+      .array(z.union([z.string().min(1).max(200), z.object({ subject: term('subject'), relation: term('relation'), scope: z.record(z.string().min(1), z.string().min(1)).optional() }).strict()]))
+      .max(20)
+      .optional()
+      .openapi({ description: 'The memories this one hangs on, by id or by key (its current version): when one changes, this one is marked unconfirmed (or a rule applies).' }),
     ...writeMeta,
   })
   .strict()

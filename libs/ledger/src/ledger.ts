@@ -129,6 +129,10 @@ export interface MemoryView {
   supersededBy: string | null;
   /** Statements inside its text that newer memories replaced (spans; the text stays whole), with when, and when given back. */
   hiddenParts: { start: number; end: number; text: string; by: string; from: string; at: string; undoneAt: string | null }[];
+  /** The memories it hangs on (R32). */
+  dependsOn: string[];
+  /** While a memory it hangs on has changed since: which, what took its place, the change and where in the log. Null when confirmed. */
+  unconfirmed: { premise: string; by: string | null; event: string; position: number; depth: number } | null;
 }
 
 export interface VersionView {
@@ -205,7 +209,7 @@ type Meta = {
 export type LedgerOp = { assert: unknown } | { retract: unknown } | { quarantine: unknown } | { retype: unknown } | { restore: unknown };
 
 /** The kinds of write a command id can name (commandFingerprint). */
-type LedgerOpKind = 'assert' | 'retract' | 'quarantine' | 'retype' | 'restore';
+type LedgerOpKind = 'assert' | 'retract' | 'quarantine' | 'retype' | 'restore' | 'unconfirm';
 
 /** A LedgerOp with its input validated. */
 type ParsedOp =
@@ -407,6 +411,8 @@ export function memoryView(m: MemoryRow): MemoryView {
     recordedAt: m.recordedAt.toISOString(),
     supersededBy: m.supersededBy,
     hiddenParts: m.hiddenParts.map((p) => ({ start: p.start, end: p.end, text: m.text.slice(p.start, p.end), by: p.by, from: iso(p.from)!, at: iso(p.at)!, undoneAt: iso(p.undoneAt) })),
+    dependsOn: m.dependsOn,
+    unconfirmed: m.unconfirmed,
   };
 }
 
@@ -480,6 +486,18 @@ export class Ledger {
     const t = parse(tenantSchema, tenant);
     const r = parse(restoreSchema, input);
     return this.single(t, 'restore', r, await this.planLifecycle(t, { kind: 'RestoreMemory', memoryId: r.memoryId, reason: r.reason ?? null }));
+  }
+
+  /**
+   * The cascade's door (cascade.saga.ts): a memory this one hangs on changed, so it is no longer
+   * confirmed. Idempotent per (memory, cause) through its command id; the batch is the cause's, so
+   * that rolling the cause back rolls this back too.
+   */
+  async markUnconfirmed(tenant: string, mark: { memoryId: string; premise: string; by: string | null; event: string; position: number; depth: number }, meta: { causationId: string; batch: string | null }): Promise<WriteResult> {
+    const t = parse(tenantSchema, tenant);
+    const commandId = `unconfirm:${mark.memoryId}:${mark.position}`;
+    const planned = await this.planLifecycle(t, { kind: 'MarkUnconfirmed', ...mark });
+    return this.single(t, 'unconfirm', { ...mark, commandId, causationId: meta.causationId, ...(meta.batch ? { batch: meta.batch } : {}) }, planned);
   }
 
   async retype(tenant: string, input: unknown): Promise<WriteResult> {
@@ -675,8 +693,13 @@ export class Ledger {
    * `words`, or hold an email or phone number for `shapes`: what a new statement is compared with
    * for resolution (see @factledger/domain resolution.ts). Newest said first.
    */
-  async resembling(tenant: string, p: { speaker: string; words: string[]; shapes?: ('email' | 'phone')[]; now: Date; limit?: number }): Promise<ResemblingView[]> {
+  async resembling(tenant: string, p: { speaker: string; words: string[]; shapes?: ('email' | 'phone')[]; now: Date; limit?: number; every?: boolean }): Promise<ResemblingView[]> {
     return (await this.deps.reader.resembling(parse(tenantSchema, tenant), p)).map((m) => ({ ...m, validFrom: iso(m.validFrom)!, saidAt: iso(m.saidAt)! }));
+  }
+
+  /** The speaker's memories in the read paths at `now` said last (one message's): what a request to forget "that" names when its message said nothing before it. */
+  async saidLast(tenant: string, p: { speaker: string; now: Date }): Promise<ResemblingView[]> {
+    return (await this.deps.reader.saidLast(parse(tenantSchema, tenant), p)).map((m) => ({ ...m, validFrom: iso(m.validFrom)!, saidAt: iso(m.saidAt)! }));
   }
 
   /** The keys of the speaker's facts in the read paths, most recently said first: what a model extractor is offered for reuse. */
@@ -733,6 +756,7 @@ export class Ledger {
       mode: a.mode,
       saidAt,
       startStated: a.validFrom !== undefined,
+      ...(a.dependsOn?.length ? { dependsOn: await this.premisesOf(tenant, a.dependsOn, now) } : {}),
     };
     const retired = new Set(plan?.retire.map((r) => r.memoryId) ?? []);
     const parts = isFact ? null : await this.partsChangedBy(tenant, { memoryId, text, speaker: a.speaker, validFrom, saidAt }, retired);
@@ -746,6 +770,27 @@ export class Ledger {
       ...(parts ? { replacedParts: parts.decisions } : {}),
       ...(frame ? { frame } : {}),
     };
+  }
+
+  /**
+   * The memories a statement hangs on, each given by id (of this tenant) or by key (its current
+   * version now); one that names nothing is a 400 naming it, and nothing is written.
+   */
+  private async premisesOf(tenant: string, given: NonNullable<z.output<typeof assertSchema>['dependsOn']>, now: Date): Promise<string[]> {
+    const ids: string[] = [];
+    const issues: { path: string; message: string }[] = [];
+    for (const [i, p] of given.entries()) {
+      if (typeof p === 'string') {
+        if (await this.deps.reader.memory(tenant, p)) ids.push(p);
+        else issues.push({ path: `dependsOn.${i}`, message: `no memory ${p} in this tenant` });
+        continue;
+      }
+      const [current] = await this.deps.reader.valuesAt(tenant, factStreamId({ subject: p.subject, relation: p.relation, scope: p.scope ?? {} }), { validAt: now, knownAt: now });
+      if (current) ids.push(current.memoryId);
+      else issues.push({ path: `dependsOn.${i}`, message: `no current value of ${p.subject} / ${p.relation} in this tenant` });
+    }
+    if (issues.length) throw new InvalidInputError(issues);
+    return ids;
   }
 
   /**

@@ -200,6 +200,8 @@ export class FactLedgerModule {
               triager: config.triage === 'llm' ? new LlmTriager(chatModel()) : undefined,
               extractor: config.extraction === 'llm' ? new LlmExtractor(chatModel()) : undefined,
               resolution: config.resolution === 'rules',
+              // What a user asks to forget in a chat is erased as POST /erasures would (docs/security.md).
+              erasures: h.erasures,
             });
           },
           inject: [LEDGER_HANDLE, RECALL],

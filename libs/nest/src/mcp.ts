@@ -101,6 +101,7 @@ export function createMcpServer(buses: McpBuses, caller: McpCaller, options: { v
         value: assert.value,
         validFrom: time('when it became true (default: now)').optional(),
         scope: assert.scope,
+        dependsOn: assert.dependsOn,
       },
       outputSchema: looseObject,
     },
@@ -108,7 +109,9 @@ export function createMcpServer(buses: McpBuses, caller: McpCaller, options: { v
       run('write', async () => {
         const structured = args.subject !== undefined || args.relation !== undefined || args.value !== undefined;
         if (structured) return ok(await command(AssertMemoryCommand, args));
-        if (args.validFrom !== undefined || args.scope !== undefined) throw new InvalidInputError([{ path: 'subject', message: 'validFrom and scope go with a structured fact (subject, relation, value)' }]);
+        if (args.validFrom !== undefined || args.scope !== undefined || args.dependsOn !== undefined) {
+          throw new InvalidInputError([{ path: 'subject', message: 'validFrom, scope and dependsOn go with a structured fact (subject, relation, value)' }]);
+        }
         return ok(await command(IngestMessageCommand, { text: args.text, speaker: args.speaker, source: args.source }));
       }),
   );

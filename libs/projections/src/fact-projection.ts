@@ -148,6 +148,8 @@ function memoryRow(v: VersionState, stream: StreamFold, memory: MemoryFold): Mem
     overruled: v.overruled,
     supersededBy: v.supersededBy,
     hiddenParts: v.hiddenParts,
+    dependsOn: v.dependsOn,
+    unconfirmed: v.unconfirmed,
     tenant: stream.tenant,
     streamId: stream.streamId,
     status: statusOf(v, memory.lastRecordedAt.getTime()),

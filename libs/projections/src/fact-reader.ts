@@ -146,6 +146,26 @@ export class FactReader {
     return rows.rows.map(memoryFromDb);
   }
 
+  /** The memories in the read paths now that hang on this one (R32): what a change of it unconfirms. */
+  async dependentsOf(tenant: string, memoryId: string, now: Date): Promise<MemoryRow[]> {
+    const rows = await sql`
+      SELECT * FROM fl_memories
+      WHERE tenant = ${tenant} AND depends_on ? ${memoryId} AND depends_on <> '[]'::jsonb AND status = 'active'
+        AND (valid_to IS NULL OR valid_to > ${now.toISOString()}::timestamptz)
+      ORDER BY said_at, memory_id`.execute(this.db);
+    return rows.rows.map(memoryFromDb);
+  }
+
+  /** The memories of one type in the read paths now, oldest said first (the rules for later a change may apply). */
+  async activeOfType(tenant: string, type: string, now: Date, limit = 200): Promise<MemoryRow[]> {
+    const rows = await sql`
+      SELECT * FROM fl_memories
+      WHERE tenant = ${tenant} AND type = ${type} AND status = 'active'
+        AND (valid_to IS NULL OR valid_to > ${now.toISOString()}::timestamptz)
+      ORDER BY said_at, memory_id LIMIT ${limit}`.execute(this.db);
+    return rows.rows.map(memoryFromDb);
+  }
+
   /** Memories in the read paths now, newest said first. */
   async activeMemories(tenant: string, now: Date, limit = 100): Promise<MemoryRow[]> {
     const rows = await sql`
@@ -178,10 +198,11 @@ export class FactReader {
    * `shapes`, an email or a phone number anywhere. Newest said first. Only what resolution compares:
    * it runs for most messages, and up to `limit` whole rows cost more to send and read than to find.
    */
-  async resembling(tenant: string, p: { speaker: string; words: string[]; shapes?: ('email' | 'phone')[]; now: Date; limit?: number }): Promise<ResemblingMemory[]> {
+  async resembling(tenant: string, p: { speaker: string; words: string[]; shapes?: ('email' | 'phone')[]; now: Date; limit?: number; every?: boolean }): Promise<ResemblingMemory[]> {
     const terms = p.words.map((w) => w.replace(/[^\p{L}\p{N}@._-]/gu, '')).filter((w) => w.length > 0);
     if (terms.length === 0 && !p.shapes?.length) return [];
-    const query = terms.map((w) => `'${w.replace(/'/g, "''")}':*`).join(' | ');
+    // `every`: each word (a thing named by several words), not any of them.
+    const query = terms.map((w) => `'${w.replace(/'/g, "''")}':*`).join(p.every ? ' & ' : ' | ');
     const shape = (kind: 'email' | 'phone') => (kind === 'email' ? sql`text LIKE '%@%'` : sql`text ~ '[0-9]{3,4}[ -][0-9]{4}'`);
     const shapes = (p.shapes ?? []).map(shape);
     const matches = [...(query ? [sql`to_tsvector('simple', text) @@ to_tsquery('simple', ${query})`] : []), ...shapes];
@@ -193,6 +214,28 @@ export class FactReader {
         AND valid_from <= ${now}::timestamptz AND (valid_to IS NULL OR valid_to > ${now}::timestamptz)
         AND (${sql.join(matches, sql` OR `)})
       ORDER BY said_at DESC, memory_id LIMIT ${p.limit ?? 30}`.execute(this.db);
+    return rows.rows.map((r) => ({
+      memoryId: r.memory_id,
+      kind: r.kind,
+      subject: r.subject,
+      relation: r.relation,
+      scope: r.scope,
+      text: r.text,
+      type: r.type,
+      validFrom: new Date(r.valid_from).getTime(),
+      saidAt: new Date(r.said_at).getTime(),
+    }));
+  }
+
+  /** The speaker's memories in the read paths at `now` said last (all of that moment: one message's): what "forget that" names when nothing else is. */
+  async saidLast(tenant: string, p: { speaker: string; now: Date }): Promise<ResemblingMemory[]> {
+    const now = p.now.toISOString();
+    const rows = await sql<{ memory_id: string; kind: MemoryRow['kind']; subject: string | null; relation: string | null; scope: MemoryRow['scope']; text: string; type: string; valid_from: Date; said_at: Date }>`
+      WITH live AS (
+        SELECT memory_id, kind, subject, relation, scope, text, type, valid_from, said_at FROM fl_memories
+        WHERE tenant = ${tenant} AND speaker = ${p.speaker} AND status = 'active' AND said_at <= ${now}::timestamptz
+          AND valid_from <= ${now}::timestamptz AND (valid_to IS NULL OR valid_to > ${now}::timestamptz))
+      SELECT * FROM live WHERE said_at = (SELECT max(said_at) FROM live) ORDER BY memory_id`.execute(this.db);
     return rows.rows.map((r) => ({
       memoryId: r.memory_id,
       kind: r.kind,

@@ -53,6 +53,8 @@ export function memoryFromDb(r: any): MemoryRow {
     overruled: r.overruled,
     supersededBy: r.superseded_by,
     hiddenParts: r.hidden_parts,
+    dependsOn: r.depends_on ?? [],
+    unconfirmed: r.unconfirmed ?? null,
     saidAt: new Date(r.said_at).getTime(),
     recordedAt: new Date(r.recorded_at),
     updatedAt: new Date(r.updated_at),
@@ -342,7 +344,7 @@ const MEMORY_COLUMNS = [
   'tenant', 'memory_id', 'stream_id', 'kind', 'subject', 'relation', 'subject_norm', 'relation_norm', 'scope', 'scope_key',
   'value', 'text', 'type', 'original_type', 'speaker', 'source', 'authority', 'cardinality', 'core', 'status',
   'valid_from', 'valid_to', 'confirmations', 'quarantined', 'corrected', 'withdrawn', 'retracted', 'overruled', 'superseded_by',
-  'recorded_at', 'updated_at', 'last_position', 'hidden_parts', 'said_at',
+  'recorded_at', 'updated_at', 'last_position', 'hidden_parts', 'said_at', 'depends_on', 'unconfirmed',
 ] as const;
 
 /** A memory row as fl_memories holds it, in MEMORY_COLUMNS' order (a COPY row as it is). */
@@ -353,7 +355,7 @@ function memoryValues(m: MemoryRow): unknown[] {
     m.value, m.text, m.type, m.originalType, m.speaker, m.source, m.authority, m.cardinality, m.core, m.status,
     isoOf(m.validFrom), m.validTo === null ? null : isoOf(m.validTo),
     m.confirmations, m.quarantined, m.corrected, m.withdrawn, m.retracted, m.overruled, m.supersededBy,
-    isoOf(m.recordedAt.getTime()), isoOf(m.updatedAt.getTime()), m.lastPosition, m.hiddenParts, isoOf(m.saidAt),
+    isoOf(m.recordedAt.getTime()), isoOf(m.updatedAt.getTime()), m.lastPosition, m.hiddenParts, isoOf(m.saidAt), m.dependsOn, m.unconfirmed,
   ];
 }
 

@@ -65,6 +65,47 @@ export interface Shown {
 }
 
 /**
+ * A version a shown memory replaced (or one that version replaced, and so on back), for a question
+ * over time: its text whole, as it was on record, and when it held.
+ */
+export interface Replaced extends Shown {
+  /** End of its valid period; null when only a statement of it was replaced (the rest still holds). */
+  valid_to: Date | null;
+  /** The memory that replaced it: the shown one, or the one a step nearer it. */
+  successor: string;
+  /** Steps back from the shown memory (1: a version the shown one replaced itself). */
+  step: number;
+  /**
+   * How the replacement is on record: `superseded`, its retirement names its successor (a new
+   * value of its key, a restatement); `retired`, retired with no successor named, by the same
+   * speaker, from the successor's start, in the write that recorded the successor, sharing a word
+   * (an English stem) with it (resolution in the message path names the successor only in the
+   * message's record, which recall does not read); `parts`, a statement inside it was
+   * replaced by the successor (the rest of it still holds).
+   */
+  link: 'superseded' | 'retired' | 'parts';
+}
+
+/** How many memories changed by one write are looked at for what its new memory replaced (a message's writes change a handful). */
+const SAME_WRITE = 16;
+
+/** A row of `replaced`'s statement. */
+interface ReplacedRow {
+  memory_id: string;
+  successor: string;
+  step: number | string;
+  link: string;
+  text: string;
+  type: string;
+  speaker: string;
+  source: string | null;
+  valid_from: Date | string;
+  valid_to: Date | string | null;
+  said_at: Date | string;
+  hidden_parts: HiddenPart[] | null;
+}
+
+/**
  * A candidate as its statement found it: the version as shown, its scores against one sub-query,
  * whether the index holds its embedding (and the embedding itself, for diversity), whether it is
  * core (said by the standing statement, which finds every core version; the retrievers leave it
@@ -415,6 +456,80 @@ export class CandidatePool {
     const r = row.rows[0]!;
     const shown = r.shown.map(({ hidden_parts, ...s }) => ({ ...s, ...shownText(s.text, hidden_parts, at), said_at: new Date(s.said_at), valid_from: new Date(s.valid_from) }));
     return { shown: new Map(shown.map((s) => [s.memory_id, s])), lag: outside ? await outside : r.lag };
+  }
+
+  /**
+   * The versions the given memories replaced, and the ones those replaced, up to `steps` back: for
+   * a question over time (@factledger/domain over-time.ts). A version is found through what
+   * retired it (see `Replaced['link']`), and shown as the history held it at `knownAt`: only a
+   * version on record then, active, whose valid period had begun by `validAt` and (unless only a
+   * statement of it was replaced) had ended by then. One statement, recursive.
+   */
+  async replaced(tenant: string, at: AsOf, heads: string[], steps: number): Promise<Replaced[]> {
+    if (heads.length === 0 || steps < 1) return [];
+    const validAt = at.validAt.toISOString();
+    const knownAt = at.knownAt.toISOString();
+    // The log position of the write that recorded a memory (its first history row).
+    const written = (memoryId: RawBuilder<unknown>) => sql`(SELECT min(h.opened_by) FROM fl_read_history h WHERE h.tenant = ${tenant} AND h.memory_id = ${memoryId})`;
+    const rows = await sql<ReplacedRow>`
+      WITH RECURSIVE chain (memory_id, successor, step, link, stream_id, speaker, recorded_at, said_at, valid_from, text, written) AS (
+        SELECT m.memory_id, NULL::text, 0, NULL::text, m.stream_id, m.speaker, m.recorded_at, m.said_at, m.valid_from, m.text, ${written(sql.ref('m.memory_id'))}
+        FROM fl_read_memories m WHERE m.tenant = ${tenant} AND m.memory_id = ANY(${heads}::text[])
+        UNION ALL
+        SELECT m.memory_id, c.memory_id, c.step + 1, p.link, m.stream_id, m.speaker, m.recorded_at, m.said_at, m.valid_from, m.text, ${written(sql.ref('m.memory_id'))}
+        FROM chain c
+        CROSS JOIN LATERAL (
+          SELECT r.memory_id, 'superseded' AS link FROM fl_read_memories r WHERE r.tenant = ${tenant} AND r.retracted AND r.superseded_by = c.memory_id
+          UNION
+          SELECT r.memory_id, 'superseded' FROM fl_read_memories r WHERE r.tenant = ${tenant} AND r.stream_id = c.stream_id AND r.superseded_by = c.memory_id
+          UNION
+          -- What the write that recorded it changed: the memories last changed just after its assert, at its recorded time.
+          -- Retired there with no successor named: only one that shares a word (an English stem) with it,
+          -- not a memory of another topic the same write retired for another reason.
+          SELECT w.memory_id, CASE WHEN w.retracted THEN 'retired' ELSE 'parts' END FROM (
+            SELECT r.memory_id, r.retracted, r.superseded_by, r.valid_to, r.updated_at, r.speaker, r.hidden_parts, r.text FROM fl_read_memories r
+            WHERE r.tenant = ${tenant} AND r.last_position > c.written ORDER BY r.last_position LIMIT ${sql.raw(String(SAME_WRITE))}) w
+          WHERE w.updated_at = c.recorded_at AND w.speaker = c.speaker AND w.memory_id <> c.memory_id
+            AND ((w.retracted AND w.superseded_by IS NULL AND w.valid_to IN (c.valid_from, c.said_at)
+                AND tsvector_to_array(to_tsvector('english', w.text)) && tsvector_to_array(to_tsvector('english', c.text)))
+              OR w.hidden_parts @> jsonb_build_array(jsonb_build_object('by', c.memory_id)))
+        ) p
+        JOIN fl_read_memories m ON m.tenant = ${tenant} AND m.memory_id = p.memory_id
+        WHERE c.step < ${sql.raw(String(Math.trunc(steps)))}
+      )
+      SELECT c.memory_id, c.successor, c.step, c.link, v.text, v.type, v.speaker, v.source, v.valid_from, v.valid_to, c.said_at,
+        CASE WHEN c.link = 'parts' THEN (SELECT m.hidden_parts FROM fl_read_memories m WHERE m.tenant = ${tenant} AND m.memory_id = c.memory_id) END AS hidden_parts
+      FROM chain c
+      JOIN LATERAL (
+        SELECT h.text, h.type, h.speaker, h.source, lower(h.valid) AS valid_from, CASE WHEN upper_inf(h.valid) THEN NULL ELSE upper(h.valid) END AS valid_to
+        FROM fl_read_history h
+        WHERE h.tenant = ${tenant} AND h.memory_id = c.memory_id AND h.status = 'active' AND h.tx @> ${knownAt}::timestamptz
+          AND lower(h.valid) <= ${validAt}::timestamptz AND (c.link = 'parts' OR upper(h.valid) <= ${validAt}::timestamptz)
+        ORDER BY lower(h.valid) DESC LIMIT 1) v ON true
+      WHERE c.step > 0
+      ORDER BY c.step, c.said_at DESC, c.memory_id`.execute(this.search);
+    const out: Replaced[] = [];
+    for (const r of rows.rows) {
+      const link = r.link as Replaced['link'];
+      // A statement replaced: only where it was hidden at (validAt, knownAt) by the one after it.
+      if (link === 'parts' && !hiddenAt(r.hidden_parts ?? [], at.validAt.getTime(), at.knownAt.getTime()).some((p) => p.by === r.successor)) continue;
+      out.push({
+        memory_id: r.memory_id,
+        text: r.text,
+        type: r.type,
+        speaker: r.speaker,
+        source: r.source,
+        said_at: new Date(r.said_at),
+        valid_from: new Date(r.valid_from),
+        valid_to: link === 'parts' || r.valid_to === null ? null : new Date(r.valid_to),
+        replaced_by: [],
+        kept_apart: [],
+        successor: r.successor,
+        step: Number(r.step),
+        link,
+      });
+    }
+    return out;
   }
 
   /**

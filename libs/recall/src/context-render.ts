@@ -11,7 +11,8 @@
  *   a command). A user's or an assistant's message is already named by the speaker; its source
  *   (a message id) stays in the items returned beside the block and in the trace. `sources:
  *   'always'` shows every source, `'never'` none.
- * - A memory that holds from another day than the one it was said on says so ("from …").
+ * - A memory that holds from another day than the one it was said on says so ("from …"); a
+ *   version that no longer holds (brought along for a question over time) says until when.
  * - Nothing a memory says can close, reopen or imitate the frame: every text that goes into the
  *   block (text, source, speaker, type) is one line (control characters and line or paragraph
  *   separators become spaces), so each memory stays on its own "- " line, and an angle bracket
@@ -33,6 +34,10 @@ export interface ContextItem {
   saidAt: Date;
   /** Start of the valid period of the version shown; absent when not known (shown as said). */
   validFrom?: Date;
+  /** End of its valid period: set on a version that no longer holds, brought along for a question over time. */
+  validTo?: Date;
+  /** What the block says beside it: that it contradicts a memory shown with it (both kept). */
+  note?: string;
 }
 
 export interface RenderOptions {
@@ -102,8 +107,11 @@ const shownHeading = (item: ContextItem, before: ContextItem | undefined): strin
 export function renderItem(item: ContextItem, options: Partial<RenderOptions> = DEFAULT_RENDER): string {
   const sources = options.sources ?? DEFAULT_RENDER.sources;
   const showSource = item.source && (sources === 'always' || (sources === 'speaking' && (item.speaker === 'document' || item.speaker === 'tool')));
-  const from = item.validFrom && day(item.validFrom) !== day(item.saidAt) ? ` (from ${day(item.validFrom)})` : '';
-  return `- ${showSource ? `(${oneLine(item.source!)}) ` : ''}${oneLine(item.text)}${from}`;
+  const from = item.validFrom && day(item.validFrom) !== day(item.saidAt) ? `from ${day(item.validFrom)}` : '';
+  const until = item.validTo ? `until ${day(item.validTo)}` : '';
+  const held = from && until ? ` (${from} ${until})` : from || until ? ` (${from || until})` : '';
+  const note = item.note ? ` (${oneLine(item.note)})` : '';
+  return `- ${showSource ? `(${oneLine(item.source!)}) ` : ''}${oneLine(item.text)}${held}${note}`;
 }
 
 /** The order items are shown in: the profile as given, then the rest by heading and said time. */

@@ -111,6 +111,9 @@ describe('context rendering and budget', () => {
     expect(renderContext([chat], { sources: 'always' })).toContain('- (chat) I moved to Busan.');
     expect(renderContext([doc], { sources: 'never' })).not.toContain('README.md');
     expect(renderContext([{ ...chat, validFrom: chat.saidAt }])).not.toContain('(from');
+    // A version that no longer holds (brought along for a question over time) says until when.
+    expect(renderContext([{ ...chat, validTo: new Date('2026-04-10T00:00:00Z') }])).toContain('- I moved to Busan. (until 2026-04-10)');
+    expect(renderContext([{ ...doc, validTo: new Date('2026-03-01T00:00:00Z') }])).toContain('- (README.md@b1) The port is 8080. (from 2026-02-01 until 2026-03-01)');
   });
 
   it('keeps the whole rendered block, frame included, within the budget, counting with a real tokenizer', () => {

@@ -1,6 +1,6 @@
 import { InvalidInputError, ManualClock, RESOLUTION_BATCH } from '@factledger/domain';
 import { cosineSimilarity, passageTexts, UseLiteEmbedder } from '@factledger/embeddings';
-import { type LedgerHandle, ledgerOn } from '@factledger/ledger';
+import { AdmissionPolicies, type LedgerHandle, ledgerOn, MessageIngestor } from '@factledger/ledger';
 import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Pool, type PoolClient } from 'pg';
@@ -128,6 +128,9 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     const january = await recall.assemble('t', { query: 'Which port does the payment service listen on?', validAt: '2026-01-20' });
     expect(january.text).toContain('port 8000');
     expect(january.text).not.toContain('8080');
+    // Asked over time, the superseded value of the key comes along, with until when it held.
+    const ports = await recall.assemble('t', { query: 'Which ports has the payment service listened on over time?' });
+    expect(ports.text.split('\n').filter((l) => l.includes(' port '))).toEqual(['- The payment service listens on port 8000. (until 2026-02-01)', '- The payment service listens on port 8080.']);
   });
 
   it('keeps a hostile memory inside the frame: its closing tag and its "SYSTEM" line stay one memory line', async () => {
@@ -284,6 +287,140 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     await sql`UPDATE fl_recall_index SET said_at = NULL WHERE tenant = 'r'`.execute(database.db);
     const lookedUp = await recall.assemble('r', query);
     expect(lookedUp.items.map((i) => [i.channel, i.saidAt.toISOString()])).toEqual([['detail', saidAt.toISOString()]]);
+  });
+
+  it('shows two memories that contradict each other, both kept, as a conflict: a note beside the later one, and in the trace', async () => {
+    await handle.ledger.assert('conflict', { text: "I skipped Tuesday's standup to finish the release.", saidAt: '2026-11-10T09:00:00Z' });
+    await handle.ledger.assert('conflict', { text: "I've never skipped a standup.", saidAt: '2026-11-20T09:00:00Z' });
+    await indexer.catchUp();
+    const context = await recall.assemble('conflict', { query: 'Have I ever skipped a standup?' });
+    expect(context.items.map((i) => i.text).sort()).toEqual(["I skipped Tuesday's standup to finish the release.", "I've never skipped a standup."]);
+    expect(context.text).toContain("- I've never skipped a standup. (contradicts what was said on 2026-11-10; both kept)");
+    expect(context.items.find((i) => i.text.startsWith("I've never"))?.note).toBe('contradicts what was said on 2026-11-10; both kept');
+    // Two memories that agree are no conflict.
+    await handle.ledger.assert('agree', { text: 'The nightly backup runs at 02:00.' });
+    await handle.ledger.assert('agree', { text: 'The weekly report goes out on Mondays.' });
+    await indexer.catchUp();
+    const calm = await recall.assemble('agree', { query: 'When does the nightly backup run?' });
+    expect(calm.text).not.toContain('contradicts');
+  });
+
+  it('shows, for a question over time, the versions a memory replaced, oldest first with when each held; for a plain question only the newest', async () => {
+    const day = (d: Date): string => d.toISOString().slice(0, 10);
+    const values = ['Ines Duarte', 'Kofi Mensah', 'Lena Vogt'];
+    // Told in prose, each restating the one before (restatement retires it and names its successor).
+    const said: { memoryId: string; at: Date }[] = [];
+    for (const name of values) {
+      said.push({ memoryId: (await handle.ledger.assert('history', { text: `The release manager is ${name}.` })).memoryId, at: clock.now() });
+      clock.advance(86_400_000);
+    }
+    await handle.ledger.assert('history', { text: 'The design review happens on Thursdays.' });
+    await indexer.catchUp();
+    const [first, second, third] = said as [(typeof said)[number], (typeof said)[number], (typeof said)[number]];
+    const chain = (r: RecallResult): string[] => r.items.filter((i) => i.text.includes('release manager')).map((i) => i.memoryId);
+
+    const over = await recall.assemble('history', { query: 'Who has been the release manager so far, oldest first?' });
+    expect(over.text.split('\n').filter((l) => l.includes('release manager'))).toEqual([
+      `- The release manager is Ines Duarte. (until ${day(second.at)})`,
+      `- The release manager is Kofi Mensah. (until ${day(third.at)})`,
+      '- The release manager is Lena Vogt.',
+    ]);
+    expect(chain(over)).toEqual([third.memoryId, second.memoryId, first.memoryId]);
+    expect(over.items.find((i) => i.memoryId === first.memoryId)?.validTo).toEqual(second.at);
+    const trace = (await recall.trace('history', over.traceId)) as Record<string, any>;
+    expect(trace.history).toEqual({
+      cue: 'so far',
+      steps: 5,
+      shownWhole: [],
+      broughtAlong: [
+        { memoryId: second.memoryId, of: third.memoryId, replacedBy: third.memoryId, step: 1, why: expect.stringContaining('names the memory after it') },
+        { memoryId: first.memoryId, of: third.memoryId, replacedBy: second.memoryId, step: 2, why: expect.stringContaining('names the memory after it') },
+      ],
+    });
+    // Not among what the trace lists as replaced and left out: they are shown.
+    expect(trace.excluded.map((e: { memoryId: string }) => e.memoryId)).not.toContain(second.memoryId);
+
+    const plain = await recall.assemble('history', { query: 'Who is the release manager?' });
+    expect(chain(plain)).toEqual([third.memoryId]);
+    expect(((await recall.trace('history', plain.traceId)) as Record<string, any>).history).toBeNull();
+
+    // A short budget cuts the oldest first: what is kept of the chain is always the newest and the ones nearest it.
+    for (const budgetTokens of [40, 48, 56, 64, 72, 80, 96]) {
+      const kept = chain(await recall.assemble('history', { query: 'Who has been the release manager so far?', budgetTokens }));
+      expect(kept).toEqual([third.memoryId, second.memoryId, first.memoryId].slice(0, kept.length));
+    }
+
+    // Said in messages: resolution retires the value each message changes in the same write.
+    const ingestor = new MessageIngestor({ ledger: handle.ledger, store: handle.store, clock, policies: new AdmissionPolicies({}, 'test policy'), embedder });
+    for (const text of ['Our staging region is eu-west-1.', 'We switched again — our staging region is us-east-2 now.', 'We switched again — our staging region is ap-south-1 now.']) {
+      await ingestor.ingest('history-said', { text });
+      clock.advance(86_400_000);
+    }
+    await indexer.catchUp();
+    const regions = await recall.assemble('history-said', { query: 'Which staging regions have we used?' });
+    expect(regions.text.split('\n').filter((l) => l.includes('staging region')).map((l) => l.match(/[a-z]{2}-[a-z]+-\d/)?.[0])).toEqual(['eu-west-1', 'us-east-2', 'ap-south-1']);
+    const regionTrace = (await recall.trace('history-said', regions.traceId)) as Record<string, any>;
+    // The first value was retired by resolution in the second message's write, which names no successor
+    // there; the third restated the second, whose retirement names it.
+    expect(regionTrace.history.broughtAlong.map((b: { step: number; why: string }) => [b.step, b.why])).toEqual([
+      [1, expect.stringContaining('names the memory after it')],
+      [2, expect.stringContaining('in the write that recorded that memory')],
+    ]);
+    expect((await recall.assemble('history-said', { query: 'What is our staging region?' })).text).not.toMatch(/eu-west-1|us-east-2/);
+
+    // A write that also retired a memory of another topic brings along only what shares its words.
+    const unrelated = await handle.ledger.assert('history-said', { text: 'The office plants get watered on Fridays.' });
+    clock.advance(86_400_000);
+    await handle.ledger.writeMany('history-said', [{ assert: { text: 'Our staging region is eu-central-1 now.' } }, { retract: { memoryId: unrelated.memoryId } }]);
+    await indexer.catchUp();
+    const four = await recall.assemble('history-said', { query: 'Which staging regions have we used?' });
+    expect(four.text.split('\n').filter((l) => l.includes('staging region')).map((l) => l.match(/[a-z]{2}-[a-z]+-\d/)?.[0])).toEqual(['eu-west-1', 'us-east-2', 'ap-south-1', 'eu-central-1']);
+    expect(four.items.map((i) => i.memoryId)).not.toContain(unrelated.memoryId);
+  });
+
+  it('shows whole, for a question over time, a turn a statement of which a newer turn replaced', async () => {
+    const older = 'Morning! Our smoke suite has 40 checks and takes 3 minutes on CI. I also moved the runbooks to the wiki.';
+    const first = await handle.ledger.assert('history-parts', { text: older, type: 'episode' });
+    clock.advance(86_400_000);
+    const second = await handle.ledger.assert('history-parts', { text: 'The smoke suite now has 65 checks after the billing cases.', type: 'episode' });
+    expect(second.replacedParts).toEqual([expect.objectContaining({ memoryId: first.memoryId })]);
+    await indexer.catchUp();
+    const plain = await recall.assemble('history-parts', { query: 'How many checks does the smoke suite have?' });
+    expect(plain.text).not.toContain('40 checks');
+    const over = await recall.assemble('history-parts', { query: 'How many checks has the smoke suite had over time?' });
+    expect(over.items.map((i) => i.text)).toEqual(expect.arrayContaining([older, 'The smoke suite now has 65 checks after the billing cases.']));
+    // Still said whole beside the newer turn: the rest of it holds, so no "until".
+    expect(over.text).toContain(`- ${older}\n`);
+    const { history } = (await recall.trace('history-parts', over.traceId)) as Record<string, any>;
+    expect([...history.shownWhole, ...history.broughtAlong.map((b: { memoryId: string }) => b.memoryId)]).toEqual([first.memoryId]);
+  });
+
+  it('brings along, as of an earlier time, only the versions on record then and ended by then', async () => {
+    const values = ['Noor Haddad', 'Pavel Novak', 'Rosa Lindqvist'];
+    const said: { memoryId: string; at: Date }[] = [];
+    for (const name of values) {
+      said.push({ memoryId: (await handle.ledger.assert('history-as-of', { text: `The budget owner is ${name}.` })).memoryId, at: clock.now() });
+      clock.advance(86_400_000);
+    }
+    await indexer.catchUp();
+    const [first, second, third] = said as [(typeof said)[number], (typeof said)[number], (typeof said)[number]];
+    const query = 'Who has been the budget owner so far?';
+    const shown = (r: RecallResult): [string, string | null][] => r.items.filter((i) => i.text.includes('budget owner')).map((i) => [i.memoryId, i.validTo?.toISOString() ?? null]);
+    const hourAfter = (d: Date): string => new Date(d.getTime() + 3_600_000).toISOString();
+    // As the ledger knew it the day of the second value: the second holds, the first is brought along, the third is not known yet.
+    const knownThen = await recall.assemble('history-as-of', { query, validAt: hourAfter(second.at), knownAt: hourAfter(second.at) });
+    expect(shown(knownThen)).toEqual([
+      [second.memoryId, null],
+      [first.memoryId, second.at.toISOString()],
+    ]);
+    // Valid then, as known now: the same (the second's period has ended since, but not by then).
+    expect(shown(await recall.assemble('history-as-of', { query, validAt: hourAfter(second.at) }))).toEqual(shown(knownThen));
+    // Known before the second was written: the first alone, nothing to bring along.
+    const before = await recall.assemble('history-as-of', { query, knownAt: hourAfter(first.at) });
+    expect(shown(before)).toEqual([[first.memoryId, null]]);
+    expect(((await recall.trace('history-as-of', before.traceId)) as Record<string, any>).history.broughtAlong).toEqual([]);
+    // Now: all three.
+    expect(shown(await recall.assemble('history-as-of', { query })).map(([id]) => id)).toEqual([third.memoryId, second.memoryId, first.memoryId]);
   });
 
   it('keeps each embedding in its row, so that reading a vector costs no TOAST lookup', async () => {

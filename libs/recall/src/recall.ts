@@ -11,13 +11,13 @@
  * fusion.ts for the ranking).
  */
 import { randomUUID } from 'node:crypto';
-import { alignFrames, changedForQuestion, type Clock, frameStatement, InvalidInputError, judgeFrame, languageOf, inputIssues, timeOrIssue, withoutParts } from '@factledger/domain';
+import { alignFrames, changedForQuestion, type Clock, contradictionsAmong, frameStatement, InvalidInputError, judgeFrame, languageOf, inputIssues, overTimeCue, timeOrIssue, withoutParts } from '@factledger/domain';
 import { dotProduct, type Embedder, unitVector } from '@factledger/embeddings';
 import type { ProjectionRunner } from '@factledger/projections';
 import { SPAN, traced } from '@factledger/store';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
-import { type ContextItem, DEFAULT_RENDER, fitBudget, headingOf, MAX_BUDGET_TOKENS, type RenderOptions } from './context-render';
+import { type ContextItem, DEFAULT_RENDER, fitBudget, headingOf, MAX_BUDGET_TOKENS, type RenderOptions, renderContext } from './context-render';
 import {
   type Adjacency,
   DEFAULT_THRESHOLDS,
@@ -33,7 +33,7 @@ import {
   relevantOf,
   type Thresholds,
 } from './fusion';
-import { byBest, CandidatePool, type Finds, type Found, type LexicalOptions, oneState, type QueryStem, settled, type Shown, vectorOf } from './candidate-pool';
+import { byBest, CandidatePool, type Finds, type Found, type LexicalOptions, oneState, type QueryStem, type Replaced, settled, type Shown, vectorOf } from './candidate-pool';
 import { cleanQuery } from './query-hygiene';
 import { UnknownTraceError } from './errors';
 import { lagOf, type RecallIndexer } from './recall-indexer';
@@ -44,6 +44,15 @@ import { TraceWriter } from './trace-writer';
 const DIVERSITY_AMONG = 20;
 /** How many steps a chain of replacing statements is followed to bring the newest along. */
 const NEWER_STEPS = 3;
+/** How many versions back a question over time follows what a shown memory replaced. */
+const HISTORY_STEPS = 5;
+
+/** Why a version was brought along for a question over time, by how its replacement is on record (candidate-pool.ts, Replaced). */
+const HISTORY_WHY: Readonly<Record<Replaced['link'], string>> = {
+  superseded: 'a version it replaced: its retirement names the memory after it',
+  retired: 'a version it replaced: retired, by the same speaker, from the start of the memory after it, in the write that recorded that memory, and sharing a word with it',
+  parts: 'a memory with a statement it replaced: shown whole, the rest of it still holds',
+};
 
 /** A time as a Date or ISO 8601 text: a real date of the years 1 to 9999 (@factledger/domain iso-time.ts). */
 const givenTime = z
@@ -252,20 +261,43 @@ export class Recall {
       for (const [id, v] of read.shown) newer.set(id, v);
       ids = [...read.shown.keys()];
     }
+    // A question over time (@factledger/domain over-time.ts): each memory to show that is relevant
+    // brings along the versions it replaced, a few steps back, as the history held them at
+    // (validAt, knownAt). Read only for such a question: any other reads nothing more.
+    const overTime = overTimeCue(hygiene.text);
+    const heads = overTime
+      ? [...new Set([...profile.filter((r) => parts.some((p) => p.relevant.has(r.memory_id))).map((r) => r.memory_id), ...fresh.map((r) => r.memory_id), ...best.filter((id) => shown.has(id)), ...newer.keys()])]
+      : [];
+    const replaced = overTime ? await stage('history', () => this.candidatePool.replaced(tenant, at, heads, HISTORY_STEPS)) : [];
+    // A shown memory a statement of which was replaced is shown whole for it (what it said then is
+    // asked for), still with the memory that replaced it just before it.
+    const whole = new Map<string, Shown>(
+      replaced.filter((r) => r.link === 'parts').map((r) => [r.memory_id, { ...r, replaced_by: (shown.get(r.memory_id) ?? newer.get(r.memory_id))?.replaced_by ?? [] }]),
+    );
     // The question's own view: a statement of a shown turn that a newer shown turn of the same
     // speaker says again with another value, as the question asks it (@factledger/domain
     // turn-parts.ts, changedForQuestion), is left out of this context as a replaced one is, and
     // the newer turn goes just before it. Nothing is written: the turn stays whole on record.
-    // Prose only: a structured fact's value is replaced by its key, at write time.
-    const forQuestion = this.forQuestion(
-      q.query,
-      toShow.filter((id) => pool.get(id)?.kind === 'prose').map((id) => shown.get(id)).filter((v) => v !== undefined),
-    );
-    const shownOf = (id: string): Shown | undefined => forQuestion.shown.get(id) ?? shown.get(id) ?? newer.get(id);
-    const itemOf = (id: string): ContextItem => {
-      const v = shownOf(id)!;
-      return { memoryId: id, channel: 'detail', text: v.text, type: v.type, speaker: v.speaker, source: v.source, saidAt: v.said_at, validFrom: v.valid_from };
-    };
+    // Prose only: a structured fact's value is replaced by its key, at write time. Not for a
+    // question over time, which asks for the earlier values too.
+    const forQuestion = overTime
+      ? { shown: new Map<string, Shown>(), changes: [] }
+      : this.forQuestion(
+          q.query,
+          toShow.filter((id) => pool.get(id)?.kind === 'prose').map((id) => shown.get(id)).filter((v) => v !== undefined),
+        );
+    const shownOf = (id: string): Shown | undefined => whole.get(id) ?? forQuestion.shown.get(id) ?? shown.get(id) ?? newer.get(id);
+    const itemOfVersion = (v: Shown): ContextItem => ({
+      memoryId: v.memory_id,
+      channel: 'detail',
+      text: v.text,
+      type: v.type,
+      speaker: v.speaker,
+      source: v.source,
+      saidAt: v.said_at,
+      validFrom: v.valid_from,
+    });
+    const itemOf = (id: string): ContextItem => itemOfVersion(shownOf(id)!);
     // The best 20 are reordered for diversity; any after them (kept to fill a budget the first
     // ones leave room in) follow by their fused score.
     const visible = best.filter((id) => stillVisible(id)).map((id) => ({ item: id, score: fused.get(id)! }));
@@ -317,6 +349,32 @@ export class Recall {
         return;
       }
       ordered.push(item(id, channel, score));
+      if (overTime) bringHistory(id);
+    };
+    // For a question over time, the versions a memory replaced follow it, nearest first, ahead of
+    // the memories ranked after it: a short budget cuts the oldest first. Each is an item of its
+    // own, with until when it held; one shown anyway is not brought twice.
+    const replacedBy = new Map<string, Replaced[]>();
+    for (const r of replaced) replacedBy.set(r.successor, [...(replacedBy.get(r.successor) ?? []), r]);
+    const placedAnyway = overTime ? new Set([...profile.map((r) => r.memory_id), ...fresh.map((r) => r.memory_id), ...diverse.map((d) => d.item), ...newer.keys()]) : null;
+    const history: { memoryId: string; of: string; replacedBy: string; step: number; why: string }[] = [];
+    const bringHistory = (head: string): void => {
+      const seen = new Set([head]);
+      for (let level = [head], step = 1; level.length > 0 && step <= HISTORY_STEPS; step++) {
+        const next: string[] = [];
+        for (const successor of level) {
+          for (const r of replacedBy.get(successor) ?? []) {
+            if (seen.has(r.memory_id)) continue;
+            seen.add(r.memory_id);
+            next.push(r.memory_id);
+            if (visited.has(r.memory_id) || placedAnyway!.has(r.memory_id)) continue;
+            visited.add(r.memory_id);
+            ordered.push({ ...itemOfVersion(r), validTo: r.valid_to ?? undefined, scores: scoresOf(r.memory_id, null) });
+            history.push({ memoryId: r.memory_id, of: head, replacedBy: successor, step, why: HISTORY_WHY[r.link] });
+          }
+        }
+        level = next;
+      }
     };
     for (const r of profile) place(r.memory_id, 'profile', null);
     for (const r of fresh) place(r.memory_id, 'fresh', null);
@@ -325,6 +383,26 @@ export class Recall {
     const profileCap = profileCapOf(q.budgetTokens);
     const budget = fitBudget(ordered, q.budgetTokens, profileCapOf, (t) => this.deps.tokens.count(t), this.render);
     const items = budget.included as RecalledItem[];
+    // Memories shown together that contradict each other, both kept: the block says so beside the
+    // later one; and beside a memory no longer confirmed (what it hangs on changed: the cascade), why.
+    // Where the budget has room. Marks are the current belief: an as-of read as known before now shows none.
+    const conflicts = contradictionsAmong(items.map((i) => ({ memoryId: i.memoryId, text: i.text, speaker: i.speaker, saidAt: i.saidAt })));
+    const marks = q.knownAt === undefined ? await this.unconfirmedOf(tenant, items.map((i) => i.memoryId)) : new Map<string, string>();
+    if (conflicts.length > 0 || marks.size > 0) {
+      const byId = new Map(items.map((i) => [i.memoryId, i]));
+      const noted = items.map((i) => {
+        const against = conflicts.find((c) => c.later === i.memoryId);
+        const notes = [marks.get(i.memoryId), against ? `contradicts what was said on ${byId.get(against.earlier)!.saidAt.toISOString().slice(0, 10)}; both kept` : undefined].filter((n) => n !== undefined);
+        return notes.length ? { ...i, note: notes.join('; ') } : i;
+      });
+      const text = renderContext(noted, this.render);
+      const tokens = this.deps.tokens.count(text);
+      if (tokens <= q.budgetTokens) {
+        budget.text = text;
+        budget.tokens = tokens;
+        items.splice(0, items.length, ...noted);
+      }
+    }
     const traceId = randomUUID();
     const trace = {
       query: { message: q.query, cleaned: hygiene.text, parts: hygiene.parts, terms: hygiene.terms, stems: parts.map((p) => p.stems) },
@@ -362,6 +440,8 @@ export class Recall {
       broughtAlong,
       // Statements left out of shown turns for this question only: said again with another value by a newer shown turn.
       leftOutForQuestion: forQuestion.changes,
+      // A question over time: the words that ask it, and the versions brought along after the memory they led to, with why.
+      history: overTime ? { cue: overTime, steps: HISTORY_STEPS, broughtAlong: history, shownWhole: [...whole.keys()].filter((id) => placedAnyway!.has(id)) } : null,
       budget: {
         budgetTokens: q.budgetTokens,
         profileCapTokens: profileCap,
@@ -370,6 +450,8 @@ export class Recall {
         cut: budget.cut.map((c) => ({ memoryId: c.item.memoryId, channel: c.item.channel, reason: c.reason })),
       },
       survivors: items.map((i) => ({ memoryId: i.memoryId, channel: i.channel })),
+      // Shown memories that contradict one another, both kept, and whether the block says so (a note beside the later one).
+      conflicts: conflicts.map((c) => ({ ...c, noted: items.some((i) => i.memoryId === c.later && i.note !== undefined) })),
       // Shown memories that restate one another in one frame and were both kept (a set, or unsure): filled by `complete`.
       keptTogether: [] as ReturnType<typeof keptTogether>,
     };
@@ -378,7 +460,9 @@ export class Recall {
     // when the trace is written (off the answer's path).
     const complete = async (): Promise<void> => {
       trace.keptTogether = keptTogether(items);
-      for (const r of await this.replacedBy(tenant, items.map((i) => i.memoryId))) {
+      const itemIds = new Set(items.map((i) => i.memoryId));
+      for (const r of await this.replacedBy(tenant, [...itemIds])) {
+        if (itemIds.has(r.memory_id)) continue; // brought along for a question over time: shown
         excluded.push({ memoryId: r.memory_id, reason: `replaced by ${r.superseded_by}, which is shown: ${r.reason}` });
       }
     };
@@ -445,6 +529,27 @@ export class Recall {
     const seen = new Set<string>();
     const listed = changes.filter((c) => !seen.has(`${c.memoryId}:${c.part.start}`) && seen.add(`${c.memoryId}:${c.part.start}`));
     return { shown, changes: listed.map((c) => ({ memoryId: c.memoryId, leftOut: c.part.text, by: c.byMemoryId, rule: c.rule })) };
+  }
+
+  /**
+   * Why each of these memories is no longer confirmed, where one is (MemoryUnconfirmed: what it hung
+   * on changed), in words a reader can check: what it hung on, and what took its place, as they read
+   * now (an erased one is simply not there). One look-up by primary key.
+   */
+  private async unconfirmedOf(tenant: string, memoryIds: string[]): Promise<Map<string, string>> {
+    if (memoryIds.length === 0) return new Map();
+    const rows = await sql<{ memory_id: string; premise: string | null; by: string | null; by_said: Date | null }>`
+      SELECT m.memory_id, p.text AS premise, b.text AS by, b.said_at AS by_said
+      FROM fl_read_memories m
+      LEFT JOIN fl_read_memories p ON p.tenant = m.tenant AND p.memory_id = m.unconfirmed->>'premise'
+      LEFT JOIN fl_read_memories b ON b.tenant = m.tenant AND b.memory_id = m.unconfirmed->>'by'
+      WHERE m.tenant = ${tenant} AND m.memory_id = ANY(${memoryIds}::text[]) AND m.unconfirmed IS NOT NULL`.execute(this.db);
+    return new Map(
+      rows.rows.map((r) => [
+        r.memory_id,
+        `unconfirmed: it hung on ${r.premise ? `"${r.premise}"` : 'a memory since gone'}${r.by ? `, now "${r.by}" (${new Date(r.by_said!).toISOString().slice(0, 10)})` : ', which no longer holds'}`,
+      ]),
+    );
   }
 
   /** The retired memories that the given ones replaced, with the reason their retirement gave. */

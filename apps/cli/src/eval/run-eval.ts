@@ -52,7 +52,7 @@ export async function evalFile(file: string, backend: EvalBackend, options: { ba
   const recall = recallOn(database, handle.runner, clock, { ...EVAL_RECALL, recallTuning: options.recallTuning }, embedder);
   const app = await NestFactory.createApplicationContext(FactLedgerModule.forRoot({ handle, recall }), { logger: false });
   try {
-    const bus = { commandBus: app.get(CommandBus), queryBus: app.get(QueryBus), clock, indexRecall: () => recall.indexer.catchUp().then(() => refreshStatistics(database)), runSaga: () => handle.saga.catchUp(), withTraces: options.traces };
+    const bus = { commandBus: app.get(CommandBus), queryBus: app.get(QueryBus), clock, indexRecall: () => handle.cascade.catchUp().then(() => recall.indexer.catchUp()).then(() => refreshStatistics(database)), runSaga: () => handle.cascade.catchUp().then(() => handle.saga.catchUp()), runCascade: () => handle.cascade.catchUp(), withTraces: options.traces };
     return await runScenario(basename(file), readFileSync(file, 'utf8'), bus);
   } finally {
     await recall.stop();

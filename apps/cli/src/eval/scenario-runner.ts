@@ -67,6 +67,8 @@ export interface LedgerBus {
   indexRecall(): Promise<unknown>;
   /** Runs the re-review saga over everything written so far (a live server runs it in the background). */
   runSaga(): Promise<unknown>;
+  /** Carries every change so far to the memories that hang on it (the cascade; a live server runs it in the background). */
+  runCascade?(): Promise<unknown>;
   /** Keeps each query's whole trace in its report (`factledger eval --traces`). */
   withTraces?: boolean;
 }
@@ -257,6 +259,7 @@ async function runWrite(step: Step, tenant: string, aliases: Map<string, string>
 }
 
 async function checkFact(step: Step, tenant: string, bus: LedgerBus): Promise<[StepStatus, string]> {
+  await bus.runCascade?.();
   const query: Step = { subject: step.subject, relation: step.relation };
   for (const k of ['scope', 'validAt', 'knownAt']) if (step[k] !== undefined) query[k] = step[k];
   const view: FactView = await bus.queryBus.execute(new GetFactQuery(tenant, query));

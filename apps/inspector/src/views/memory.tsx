@@ -32,7 +32,31 @@ export function MemoryPage({ tenant, memoryId }: { tenant: string; memoryId: str
                     by <a href={tenantHref(tenant, `/memories/${encodeURIComponent(m.supersededBy)}`)}>{m.supersededBy}</a>
                   </>
                 )}
+                {m.unconfirmed && (
+                  <>
+                    {' '}
+                    <span class="status unconfirmed">unconfirmed</span>: <a href={tenantHref(tenant, `/memories/${encodeURIComponent(m.unconfirmed.premise)}`)}>what it hangs on</a> changed ({m.unconfirmed.event}
+                    {m.unconfirmed.by && (
+                      <>
+                        , now <a href={tenantHref(tenant, `/memories/${encodeURIComponent(m.unconfirmed.by)}`)}>{m.unconfirmed.by}</a>
+                      </>
+                    )}
+                    )
+                  </>
+                )}
               </dd>
+              {m.dependsOn.length > 0 && (
+                <>
+                  <dt>hangs on</dt>
+                  <dd>
+                    {m.dependsOn.map((id) => (
+                      <>
+                        <a href={tenantHref(tenant, `/memories/${encodeURIComponent(id)}`)}>{id}</a>{' '}
+                      </>
+                    ))}
+                  </dd>
+                </>
+              )}
               <dt>type · speaker · source</dt>
               <dd>
                 {m.type} · {m.speaker} ·{' '}

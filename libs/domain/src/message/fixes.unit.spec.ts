@@ -58,6 +58,7 @@ describe('a change of who holds a role, in words no rule was written for', () =>
     expect(compare('Omar is our release captain.', 'Lena stepped in as release captain this sprint.')).toBe('supersede');
     expect(compare('Hae-won owns the quarterly budget.', 'Dev took over the quarterly budget from Hae-won.')).toBe('supersede');
     expect(compare('우리 팀장은 김민수야.', '이제 박지훈이 팀장을 맡았어.', 'ko')).toBe('supersede');
+    expect(compare('Lucia was appointed treasurer of the club.', 'Ben succeeded Lucia as treasurer of the club.')).toBe('supersede');
   });
 
   it('keeps apart what shares only a person: handing over a thing is no change of a role they hold', () => {

@@ -64,7 +64,30 @@ export interface MessageIngested {
      * carry, so that `rollback` undoes them together (null when none).
      */
     resolved?: { retired: number; keptUnsure: number; batch: string | null };
+    /** What the message's requests to forget took away (forgetting.ts); absent when it made none. */
+    forgotten?: Forgotten;
   };
+}
+
+/**
+ * What a message's requests to forget did: ids and counts only, never a word of what was
+ * forgotten (the record's text leaves out the requests and the statements they name).
+ */
+export interface Forgotten {
+  /** Requests to forget in the message. */
+  requests: number;
+  /** Statements of the message itself that a request named: in no memory, and not in the record's text. */
+  statements: number;
+  /** The earlier memories taken away (an erased fact with every version of it). */
+  memoryIds: string[];
+  /** 'erased': their words are gone, as `POST /erasures` leaves them; 'quarantined': a store that cannot rewrite its log keeps their words there, out of every read and context. */
+  how: 'erased' | 'quarantined';
+  /** The erasure that took them; null when nothing was erased. */
+  erasureId: string | null;
+  /** Requests that named several memories with nothing to tell them apart (their ids): nothing was taken away for them. */
+  ambiguous: { memoryIds: string[] }[];
+  /** Requests that named nothing the speaker had said. */
+  unmatched: number;
 }
 
 export const messageStreamId = (messageId: string): string => `message:${messageId}`;

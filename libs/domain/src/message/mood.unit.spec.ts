@@ -1,5 +1,5 @@
 import { isHypothetical } from './mood';
-import { analyzeStatement, compareStatements } from './resolution';
+import { analyzeStatement, compareStatements, contradictionsAmong } from './resolution';
 
 describe('what only might be', () => {
   it('finds conditions, maybes, plans, wishes and hearsay in English and Korean', () => {
@@ -37,6 +37,16 @@ describe('an event stays true', () => {
     expect(compareStatements(analyzeStatement("I've never skipped a standup.", 'en'), event)).toMatchObject({ action: 'keep-both', rule: expect.stringMatching(/event/) });
     const ko = { memoryId: 'm2', text: '어제 아침 회의를 건너뛰었어.', relation: null, validFrom: new Date('2026-11-10') };
     expect(compareStatements(analyzeStatement('나는 아침 회의를 한 번도 건너뛴 적 없어.', 'ko'), ko)?.action ?? 'kept apart').not.toMatch(/supersede|correct|retract/);
+  });
+
+  it('pairs memories shown together that contradict each other and were both kept, the later against the earlier', () => {
+    const pairs = contradictionsAmong([
+      { memoryId: 'b', text: "I've never skipped a standup.", speaker: 'user', saidAt: new Date('2026-11-20') },
+      { memoryId: 'a', text: "I skipped Tuesday's standup to finish the release.", speaker: 'user', saidAt: new Date('2026-11-10') },
+      { memoryId: 'c', text: 'The nightly backup runs at 02:00.', speaker: 'user', saidAt: new Date('2026-11-21') },
+      { memoryId: 'd', text: "You've never skipped a standup.", speaker: 'assistant', saidAt: new Date('2026-11-22') },
+    ]);
+    expect(pairs).toEqual([{ earlier: 'a', later: 'b', rule: expect.stringMatching(/event/) }]);
   });
 
   it('still lets a change of a state told as an event be changed: a move is no event that stays', () => {

@@ -490,6 +490,9 @@ const EN_TRANSFER =
   /^(?:(?:yesterday|today|last \w+|this \w+|so|and|also|now)[,]?\s+)*([\p{Lu}][\p{L}'-]*(?:\s+[\p{Lu}][\p{L}'-]*)?)\s+(?:has\s+|have\s+|just\s+)*(?:handed|passed|gave|given|transferred|reassigned|delegated)(?:\s+(?:over|off|on))?\s+(.+?)\s+(?:over\s+|off\s+)?to\s+([\p{Lu}][\p{L}'-]*(?:\s+[\p{Lu}][\p{L}'-]*)?)/u;
 const EN_TAKEN_FROM =
   /^(?:(?:yesterday|today|last \w+|this \w+|so|and|also|now)[,]?\s+)*([\p{Lu}][\p{L}'-]*(?:\s+[\p{Lu}][\p{L}'-]*)?)\s+(?:has\s+|have\s+|just\s+)*(?:took|taken|takes|is taking)\s+over\s+(.+?)\s+from\s+([\p{Lu}][\p{L}'-]*(?:\s+[\p{Lu}][\p{L}'-]*)?)/u;
+/** "Y succeeded X as R", "Y replaced X as R", "Y took over from X as R": R passes from X to Y. */
+const EN_SUCCEEDED =
+  /^(?:(?:yesterday|today|last \w+|this \w+|so|and|also|now)[,]?\s+)*([\p{Lu}][\p{L}'-]*(?:\s+[\p{Lu}][\p{L}'-]*)?)\s+(?:has\s+|have\s+|just\s+)*(?:succeeded|replaced|relieved|took over from|has taken over from)\s+([\p{Lu}][\p{L}'-]*(?:\s+[\p{Lu}][\p{L}'-]*)?)\s+as\s+(.+?)[.!]*$/u;
 /** "X가 Y에게 R을 넘겼어", "R을 Y에게 넘겼어". */
 const KO_TRANSFER = /(?:(\S+?)(?:이|가|은|는)\s+)?(\S+?)(?:에게|한테)\s+(.+?)(?:을|를)\s*(?:넘겼|넘겨줬|넘겨\s*줬|인계했|맡겼)/u;
 
@@ -503,7 +506,9 @@ function transferOf(text: string, language: Language): { from: string[]; thing: 
   const given = text.match(EN_TRANSFER);
   if (given) return { from: words(given[1]!), thing: words(given[2]!), to: given[3]! };
   const taken = text.match(EN_TAKEN_FROM);
-  return taken ? { from: words(taken[3]!), thing: words(taken[2]!), to: taken[1]! } : null;
+  if (taken) return { from: words(taken[3]!), thing: words(taken[2]!), to: taken[1]! };
+  const succeeded = text.match(EN_SUCCEEDED);
+  return succeeded ? { from: words(succeeded[2]!), thing: words(succeeded[3]!), to: succeeded[1]! } : null;
 }
 
 /**
@@ -658,6 +663,50 @@ export function resolveStatement(
   }
   const rank = (r: Resolution) => (r.action === 'keep-both' ? 1 : 0);
   return out.sort((a, b) => rank(a) - rank(b) || b.scores.slotOverlap - a.scores.slotOverlap);
+}
+
+/** The keep-both rules that are a contradiction (a negation nobody called a change, an event and a claim against it), not two values of one slot. */
+const CONTRADICTING = /negates it|contradicts an event/;
+
+/** Of two memories shown together, the later one contradicts the earlier, and both were kept (unsure, or an event beside a claim against it). */
+export interface Contradiction {
+  earlier: string;
+  later: string;
+  rule: string;
+}
+
+/**
+ * The pairs among memories shown together where the later contradicts the earlier and neither
+ * replaced the other (resolution kept both: a negation nobody called a change or a mistake, an
+ * event beside a claim against it), so that a context can show them as a conflict rather than as
+ * two facts. Same speaker, statement-sized texts only (what resolution compares); two values of
+ * one slot with nothing said of a change are no conflict here (look-alikes are often both true).
+ * On a context's answer path: pairs are read only where one says no and two words are shared.
+ */
+export function contradictionsAmong(
+  memories: readonly { memoryId: string; text: string; speaker: string; saidAt: Date }[],
+  analyze: (text: string, language: Language) => Statement = analyzeStatement,
+): Contradiction[] {
+  const said = memories.filter((m) => statementSized(m.text)).sort((a, b) => +a.saidAt - +b.saidAt);
+  // A contradiction says no to the other (a negation, or a claim of every time): pairs with none are passed over unread.
+  const saysNo = said.map((m) => (HANGUL.test(m.text) ? KO_NEGATION : EN_NEGATION).test(m.text) || generalClaim(m.text, HANGUL.test(m.text) ? 'ko' : 'en'));
+  if (said.length < 2 || !saysNo.some(Boolean)) return [];
+  // Only pairs with two words in common are analysed: most memories shown together share none (a context's answer path).
+  const wordsOf = said.map((m) => new Set((m.text.toLowerCase().match(WORD) ?? []).filter((w) => w.length > 2 && !STOPWORDS.has(w)).map(stem)));
+  const analysed = new Map<string, Statement>();
+  const statement = (text: string, language: Language): Statement => analysed.get(text) ?? (analysed.set(text, analyze(text, language)), analysed.get(text)!);
+  const out: Contradiction[] = [];
+  for (let j = 1; j < said.length; j++) {
+    const later = said[j]!;
+    const language = HANGUL.test(later.text) ? 'ko' : 'en';
+    for (let i = 0; i < j; i++) {
+      const earlier = said[i]!;
+      if (earlier.speaker !== later.speaker || !(saysNo[i] || saysNo[j]) || [...wordsOf[i]!].filter((w) => wordsOf[j]!.has(w)).length < 2) continue;
+      const r = compareStatements(statement(later.text, language), { memoryId: earlier.memoryId, text: earlier.text, relation: null, validFrom: earlier.saidAt }, statement(earlier.text, language));
+      if (r?.action === 'keep-both' && CONTRADICTING.test(r.rule)) out.push({ earlier: earlier.memoryId, later: later.memoryId, rule: r.rule });
+    }
+  }
+  return out;
 }
 
 /** The words a question asks for a slot by ("What's my job?", "How do I get to work?"). */

@@ -11,13 +11,36 @@
  * the rule in the retraction's reason and the message's batch label `resolution:<messageId>` on
  * it, so that `rollback` of that batch brings the earlier memories back. A memory of the same key
  * is left to the decider (an ordinary supersession).
+ *
+ * Forgetting (see @factledger/domain forgetting.ts): a user's sentence that asks to forget ("please
+ * erase that from your memory", "don't keep my passport number", "그거 지워줘") is no statement. It
+ * and the statements of the message it names are stored nowhere, and the record's text leaves
+ * them out. The user's earlier memories it names — what they said the same way for `that`, or
+ * else the latest; the latest about a thing named, with those saying the same; every one holding
+ * a value named — and the assistant's turns that repeat a value of them are erased through the
+ * Erasures use case, in one erasure caused by `message:<messageId>`, before the message's own
+ * writes are planned: a retry after a crash finds that erasure and still writes the record. Several
+ * memories by one name with nothing to tell them apart: nothing is taken, and the result says so.
+ * Where the log cannot be rewritten (KurrentDB) or no Erasures is given, they are quarantined in
+ * the message's own append instead: out of every read and context, their words kept in the log.
  */
 import { randomUUID } from 'node:crypto';
 import {
+  dependencyOf,
+  phraseWords,
+  ruleOf,
   type AdmissionPolicy,
   admit,
   analyzeStatement,
+  chooseByThing,
   type Clock,
+  distinctiveValues,
+  type Forgotten,
+  type ForgettingPlan,
+  holdsValue,
+  planForgetting,
+  saysSame,
+  thingOf,
   EVENT_TYPES,
   normalizeTerm,
   RESOLUTION_BATCH,
@@ -42,7 +65,9 @@ import { cosineSimilarity, type Embedder, type Embedding } from '@factledger/emb
 import { type EventStore, SPAN, type Span, traced } from '@factledger/store';
 import { z } from 'zod';
 import { currentActor } from '../actor';
+import type { Erasures } from '../erasures';
 import { commandFingerprint, type Ledger, type LedgerOp, type OpResult, parse, type ResemblingView } from '../ledger';
+import { RULE_TYPE } from '../cascade.saga';
 import { isoTime, tenantSchema } from '../ledger.schemas';
 import { AdmissionPolicies } from './admission-policy';
 import { type MessageExtractor, ruleExtractor } from './message-extractor';
@@ -85,6 +110,8 @@ export interface IngestResult {
   resolved: { retired: number; keptUnsure: number; batch: string | null };
   /** The erasure that emptied this record (it produced an erased memory): its texts are gone, its shape stays. Null otherwise. */
   erased: string | null;
+  /** What the message's requests to forget took away, and those it could not tell apart; null when it asked none. */
+  forgotten: Forgotten | null;
 }
 
 export interface IngestorDeps {
@@ -102,6 +129,8 @@ export interface IngestorDeps {
   extractor?: MessageExtractor;
   /** Whether statements are compared with earlier memories (default true). */
   resolution?: boolean;
+  /** Takes away what a user asks to forget; without it (or on a log that cannot be rewritten) those memories are quarantined. */
+  erasures?: Pick<Erasures, 'eraseMemories' | 'causedBy'>;
   newId?: () => string;
 }
 
@@ -121,6 +150,7 @@ function resultOf(record: MessageIngested['data'], position: number, replayed: b
     stored: [...new Set(record.candidates.filter((c) => c.outcome && STORED_OUTCOMES.has(c.outcome) && c.memoryId).map((c) => c.memoryId!))],
     resolved: record.resolved ?? { retired: 0, keptUnsure: 0, batch: null },
     erased: (record as { erased?: string }).erased ?? null,
+    forgotten: record.forgotten ?? null,
   };
 }
 
@@ -144,11 +174,19 @@ function asResolved(d: RestatementDecision): ResolvedMemory {
 function sameMessage(record: MessageIngested['data'], m: z.output<typeof ingestMessageSchema>): boolean {
   if ((record as { erased?: string }).erased) return true;
   return (
-    record.text === m.text &&
+    // A record that left out what it was asked to forget cannot hold the text to compare.
+    (record.forgotten !== undefined || record.text === m.text) &&
     record.speaker === m.speaker &&
     record.source === (m.source ?? `message:${record.messageId}`) &&
     (m.at === undefined || record.at === m.at.toISOString())
   );
+}
+
+/** What the record's triage says of a message's requests to forget: counts, never words. */
+function forgettingReason(f: Forgotten): string {
+  const taken = f.memoryIds.length ? `${f.memoryIds.length} earlier memor${f.memoryIds.length === 1 ? 'y' : 'ies'} ${f.how}` : 'no earlier memory taken';
+  const open = [f.ambiguous.length ? `${f.ambiguous.length} ambiguous (nothing taken for it)` : '', f.unmatched ? `${f.unmatched} naming nothing said` : ''].filter(Boolean);
+  return `forgetting: ${f.requests} request(s) to forget; ${f.statements} statement(s) of this message left out with them; ${taken}${open.length ? `; ${open.join(', ')}` : ''}`;
 }
 
 /** Statement analyses kept (a few KB each). */
@@ -202,22 +240,39 @@ export class MessageIngestor {
     const policy = this.policyFor(t);
     const triager = this.deps.triager ?? ruleTriager;
     const triage = await triager.triage(m.text);
+    // Only the user asks to forget: a tool's output or a document is data, never an instruction.
+    const planned = m.speaker === 'user' ? planForgetting(triage.sentences, triage.language) : null;
+    const asked = planned && planned.requests.length > 0 ? planned : null;
+    const said = asked ? { ...triage, sentences: triage.sentences.filter((_, i) => !asked.leftOut.has(i)) } : triage;
+    const text = asked ? said.sentences.map((s) => s.text).join(' ') : m.text;
+    // Taken away before anything is planned: resolution must not compare with what is going.
+    const forgetting = asked ? await this.forget(t, messageId, m.messageId !== undefined, at, triage.language, asked) : null;
+    const forgotten = new Set(forgetting?.forgotten.memoryIds ?? []);
     const cues = Object.fromEntries(Object.entries(policy.types).map(([type, tp]) => [type, tp.cues]));
     const extractor = this.deps.extractor ?? ruleExtractor;
     const known = async () => (await this.deps.ledger.knownKeys(t, { speaker: m.speaker })).map((k) => ({ subject: k.subject, relation: k.relation }));
-    const candidates = triage.kind === 'ask' ? [] : await extractor.extract({ text: m.text, speaker: m.speaker, at, triage, cues }, known);
+    const candidates = triage.kind === 'ask' ? [] : await extractor.extract({ text, speaker: m.speaker, at, triage: said, cues }, known);
     const similarities = await this.similarities(candidates.map((c) => c.text).join(' '), similarityNeeded(candidates, policy, triage.language), policy, triage.language);
     const decisions = admit({ candidates, policy, language: triage.language, similarity: (type) => similarities.get(type) ?? null });
 
     const admitted = decisions.filter((d) => d.type !== null);
     const resolved = await this.resolve(t, m.speaker, triage.language, at, admitted.map((d) => d.candidate));
-    const resolutions = resolved.map((r) => r.memories);
+    // A memory being quarantined as forgotten is no earlier memory to compare with.
+    const resolutions = resolved.map((r) => r.memories.filter((x) => !forgotten.has(x.memoryId)));
     const batch = resolutions.some((r) => r.some((x) => x.effect !== 'kept')) ? `${RESOLUTION_BATCH}${messageId}` : undefined;
+    // Memories that hang on memories (R32, cascade.saga.ts): a rule for later is a rule, never a
+    // value; a statement that says what it hangs on is linked to the speaker's memory of that.
+    const hanging = await Promise.all(admitted.map(({ candidate: c }) => this.hangsOn(t, m.speaker, c.text, triage.language, at)));
+    // The decision says it too (the record shows the type the memory is stored as).
+    admitted.forEach((d, i) => {
+      if (hanging[i]!.rule) d.type = RULE_TYPE;
+    });
     const ops: LedgerOp[] = admitted.map(({ candidate: c, type }, i) => ({
       assert: {
         ...(c.memoryKind === 'fact' ? { subject: c.subject, relation: c.relation, value: c.value, cardinality: c.cardinality ?? undefined } : {}),
         text: c.text,
         type,
+        ...(hanging[i]!.dependsOn.length ? { dependsOn: hanging[i]!.dependsOn } : {}),
         core: c.core,
         speaker: m.speaker,
         source,
@@ -239,23 +294,25 @@ export class MessageIngestor {
       }
     });
     for (const [memoryId, r] of retiring) ops.push({ retract: { memoryId, validFrom: r.validFrom, reason: r.reason } });
+    for (const memoryId of forgetting?.quarantine ?? []) ops.push({ quarantine: { memoryId, reason: `forgotten at the user's request (message ${messageId}); this log cannot be rewritten, so its words stay there` } });
     const recordOf = (results: OpResult[], written: string | null): MessageIngested['data'] => {
       let next = 0;
       let admittedIndex = 0;
       // What frame alignment did beside resolution (a value restated in the same words), per admitted candidate.
-      const framed = results.slice(0, admitted.length).map((r) => (r.restated ?? []).map(asResolved));
+      // A forgotten memory's words stay out of the record, even where alignment met it.
+      const framed = results.slice(0, admitted.length).map((r) => (r.restated ?? []).map(asResolved).map((x) => (forgotten.has(x.memoryId) ? { ...x, text: '', scores: { ...x.scores, oldValue: null } } : x)));
       const frameRetired = new Set(framed.flat().filter((r) => r.effect !== 'kept').map((r) => r.memoryId));
       const frameUnsure = new Set(framed.flat().filter((r) => r.frame?.holds === 'unsure').map((r) => r.memoryId));
       return {
         messageId,
-        text: m.text,
+        text,
         speaker: m.speaker,
         source,
         at: at.toISOString(),
         kind: triage.kind,
         topic: triage.topic,
         language: triage.language,
-        triage: triage.reasons,
+        triage: forgetting ? [...triage.reasons, forgettingReason(forgetting.forgotten)] : triage.reasons,
         triagedBy: `${triager.name}; extraction: ${extractor.name}; admission policy: ${this.policies.source}`,
         candidates: decisions.map(({ candidate: c, ...d }) => {
           const written = d.type !== null ? results[next++] : undefined;
@@ -280,6 +337,7 @@ export class MessageIngestor {
           keptUnsure: new Set([...resolutions.flat().filter((r) => r.effect === 'kept').map((r) => r.memoryId), ...frameUnsure]).size,
           batch: retiring.size || frameRetired.size ? written : null,
         },
+        ...(forgetting ? { forgotten: forgetting.forgotten } : {}),
       };
     };
     let written: MessageIngested['data'] | null = null;
@@ -299,6 +357,7 @@ export class MessageIngestor {
       },
     });
     span.setAttribute('factledger.replayed', result.replayed);
+    if (forgetting) span.setAttribute('factledger.forgotten', forgetting.forgotten.memoryIds.length);
     if (result.replayed) return this.record(t, messageId, true);
     for (const d of decisions) span.addEvent('admission', { 'factledger.verdict': d.verdict, 'factledger.gate': d.gates.find((g) => !g.passed)?.gate ?? 'all passed' });
     return resultOf(written!, result.position, false, currentActor());
@@ -330,6 +389,10 @@ export class MessageIngestor {
           e.text !== c.text &&
           // What happened stays true: an event is never retired (see EVENT_TYPES); a new one may change a state.
           !EVENT_TYPES.has(e.type) &&
+          // A rule for later, or a statement that says what it hangs on, is about something else that
+          // names this slot: a change of the slot applies the rule or unconfirms it (the cascade), never retires it.
+          e.type !== RULE_TYPE &&
+          dependencyOf(e.text, language) === null &&
           !(c.memoryKind === 'fact' && e.kind === 'fact' && normalizeTerm(e.subject ?? '') === normalizeTerm(c.subject ?? '') && normalizeTerm(e.relation ?? '') === normalizeTerm(c.relation ?? '') && Object.keys(e.scope).length === 0);
         const earlier = (await this.deps.ledger.resembling(tenant, { ...lookup, now: at })).filter(comparable);
         const byId = new Map(earlier.map((e) => [e.memoryId, e]));
@@ -370,6 +433,105 @@ export class MessageIngestor {
       found = { until, by: { memoryId: e.memoryId, text: e.text, action: 'keep-both', rule, scores: r.scores, effect: 'kept', retireFrom: until.toISOString() } };
     }
     return found;
+  }
+
+  /**
+   * A message's requests to forget (see the module's note): what each names of the user's
+   * memories, the assistant's turns that repeat a value of them, and those taken away — erased
+   * now, or to be quarantined in the message's append (`quarantine`). A request whose thing names
+   * several memories that nothing tells apart takes nothing. `retried`: the id was the caller's,
+   * so an erasure this message caused before (a first attempt that failed after it) is looked for.
+   */
+  private async forget(tenant: string, messageId: string, retried: boolean, at: Date, language: Language, plan: ForgettingPlan): Promise<{ forgotten: Forgotten; quarantine: string[] }> {
+    const speaker = 'user';
+    const erases = this.deps.erasures !== undefined && this.deps.store.capabilities.redact;
+    const causationId = messageStreamId(messageId);
+    const counts = { requests: plan.requests.length, statements: plan.requests.reduce((n, r) => n + r.said.length, 0) };
+    if (erases && retried) {
+      const before = await this.deps.erasures!.causedBy(tenant, causationId);
+      if (before.length > 0) {
+        return { forgotten: { ...counts, memoryIds: [...new Set(before.flatMap((e) => e.memoryIds))], how: 'erased', erasureId: before[0]!.erasureId, ambiguous: [], unmatched: 0 }, quarantine: [] };
+      }
+    }
+    const taken = new Set<string>();
+    const values = new Set<string>();
+    const ambiguous: { memoryIds: string[] }[] = [];
+    let unmatched = 0;
+    for (const r of plan.requests) {
+      const picks = new Map<string, string>();
+      const heard = new Set<string>();
+      const unsure: string[][] = [];
+      for (const target of r.request.targets) {
+        if (target.kind === 'said' && r.said.length > 0) {
+          for (const statement of r.said) {
+            distinctiveValues(statement).forEach((v) => heard.add(v));
+            for (const e of await this.sayingTheSame(tenant, speaker, statement, language, at)) picks.set(e.memoryId, e.text);
+          }
+        } else if (target.kind === 'said') {
+          for (const e of await this.deps.ledger.saidLast(tenant, { speaker, now: at })) picks.set(e.memoryId, e.text);
+        } else {
+          const thing = thingOf(target.thing);
+          if (thing.value) heard.add(thing.value);
+          const found = thing.value ? await this.holding(tenant, speaker, thing.value, at) : thing.words.length ? await this.deps.ledger.resembling(tenant, { speaker, words: thing.words, every: true, now: at, limit: 50 }) : [];
+          const choice = chooseByThing(found.map((e) => ({ memoryId: e.memoryId, text: e.text, saidAt: new Date(e.saidAt) })), target.thing, language);
+          if (choice && 'ambiguous' in choice) unsure.push(choice.ambiguous);
+          else for (const id of choice?.chosen ?? []) picks.set(id, found.find((e) => e.memoryId === id)!.text);
+        }
+      }
+      // Another part of the request may tell them apart ("my address — don't keep 4 Pine Road").
+      const open = unsure.filter((ids) => !ids.some((id) => picks.has(id)));
+      if (open.length > 0) {
+        ambiguous.push({ memoryIds: [...new Set(open.flat())] });
+        continue;
+      }
+      if (picks.size === 0 && r.said.length === 0) unmatched++;
+      for (const [id, said] of picks) {
+        taken.add(id);
+        // A statement's values, not those of a long account that happens to be the latest.
+        if (statementSized(said)) distinctiveValues(said).forEach((v) => heard.add(v));
+      }
+      heard.forEach((v) => values.add(v));
+    }
+    // The assistant's turns that repeat a value forgotten: the user's words in the agent's mouth.
+    for (const value of values) for (const e of await this.holding(tenant, 'assistant', value, at)) taken.add(e.memoryId);
+    const memoryIds = [...taken];
+    const decided = { ...counts, ambiguous, unmatched };
+    if (memoryIds.length === 0) return { forgotten: { ...decided, memoryIds, how: erases ? 'erased' : 'quarantined', erasureId: null }, quarantine: [] };
+    if (!erases) return { forgotten: { ...decided, memoryIds, how: 'quarantined', erasureId: null }, quarantine: memoryIds };
+    const erased = await this.deps.erasures!.eraseMemories(tenant, memoryIds, { causationId });
+    return { forgotten: { ...decided, memoryIds: erased?.memoryIds ?? [], how: 'erased', erasureId: erased?.erasureId ?? null }, quarantine: [] };
+  }
+
+  /** The speaker's memories that say what a statement says (the same text, or its values and slot): what its `that` also takes. */
+  private async sayingTheSame(tenant: string, speaker: string, statement: string, language: Language, at: Date): Promise<ResemblingView[]> {
+    const slot = [...this.analyze(statement, language).slot];
+    const found = new Map<string, ResemblingView>();
+    if (slot.length > 0) for (const e of await this.deps.ledger.resembling(tenant, { speaker, words: slot, every: true, now: at, limit: 50 })) found.set(e.memoryId, e);
+    for (const value of distinctiveValues(statement)) for (const e of await this.holding(tenant, speaker, value, at)) found.set(e.memoryId, e);
+    return [...found.values()].filter((e) => saysSame(statement, e.text, language));
+  }
+
+  /** The speaker's memories that hold a value as written, looked up by its parts (a host, a code's letters and digits). */
+  private async holding(tenant: string, speaker: string, value: string, at: Date): Promise<ResemblingView[]> {
+    const lead = value.match(/^[\p{L}\p{N}@._-]+/u)?.[0];
+    const parts = [...new Set([...(lead ? [lead] : []), ...(value.match(/[\p{L}\p{N}]{3,}/gu) ?? [])])];
+    if (parts.length === 0) return [];
+    return (await this.deps.ledger.resembling(tenant, { speaker, words: parts, now: at, limit: 50 })).filter((e) => holdsValue(e.text, value));
+  }
+
+  /**
+   * Whether a statement is a rule for later (not from the assistant: its echo of a rule is no
+   * instruction), and the speaker's memories it says it hangs on: the newest that has every word of
+   * what it names ("a new team lead would pick again": the memory of who the team lead is).
+   */
+  private async hangsOn(tenant: string, speaker: string, text: string, language: Language, at: Date): Promise<{ rule: boolean; dependsOn: string[] }> {
+    const rule = speaker !== 'assistant' && ruleOf(text, language) !== null;
+    const dependency = rule ? null : dependencyOf(text, language);
+    if (!dependency) return { rule, dependsOn: [] };
+    const named = (await this.deps.ledger.resembling(tenant, { speaker, words: dependency.onWords, now: at, limit: 20 })).find(
+      (e) => e.type !== RULE_TYPE && e.text !== text && dependency.onWords.every((w) => phraseWords([e.subject ?? '', e.relation ?? '', e.text].join(' ')).includes(w)),
+    );
+    return { rule, dependsOn: named ? [named.memoryId] : [] };
   }
 
   private analyze(text: string, language: Language): Statement {
