@@ -102,6 +102,28 @@ describe.each(testBackends())('the cascade on %s', (backend) => {
     expect(await cascade.catchUp()).toBe(0);
   });
 
+  it('applies a "whenever" rule once a change and keeps it; a spent rule or a dependent changing meets no rule', async () => {
+    const { ledger, cascade } = handle;
+    await ledger.assert('always', { text: 'The shift supervisor is Odile Marchand.' });
+    tick();
+    const dependent = await ledger.assert('always', { text: 'Odile Marchand put Yusuf Adeyemi on the late shift; a new shift supervisor would pick again.' });
+    await ledger.assert('always', { text: 'If the shift supervisor changes, the opening checklist will go to Bram Visser.', type: 'rule' });
+    const whenever = await ledger.assert('always', { text: 'Whenever the shift supervisor changes, the stock count goes to Lotte Kuiper.', type: 'rule' });
+    tick();
+    await cascade.catchUp();
+    await ledger.assert('always', { text: 'The shift supervisor is Hamid Rahimi.' });
+    await cascade.catchUp();
+    const stated = async (): Promise<string[]> => (await ledger.activeMemories('always')).map((m) => m.text).filter((t) => /^(Opening checklist|Stock count):/.test(t)).sort();
+    expect(await stated()).toEqual(['Opening checklist: Bram Visser.', 'Stock count: Lotte Kuiper.']);
+    expect((await ledger.memory('always', { memoryId: whenever.memoryId })).status).toBe('active');
+    // The dependent retracted, the one-off rule spent: neither is a change of the supervisor.
+    tick();
+    await ledger.retract('always', { memoryId: dependent.memoryId, reason: 'no longer on the late shift' });
+    await cascade.catchUp();
+    const stockCounts = Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM fl_events WHERE tenant = 'always' AND type = 'FactAsserted' AND data->>'text' LIKE 'Stock count:%'`.execute(database.db)).rows[0]!.n);
+    expect(stockCounts).toBe(1);
+  });
+
   it('refuses a dependency that names nothing, and writes nothing', async () => {
     const before = await events('bad');
     await expect(handle.ledger.assert('bad', { text: 'Pia reviews code.', dependsOn: ['00000000-0000-4000-8000-000000000000', { subject: 'team', relation: 'lead' }] })).rejects.toMatchObject({

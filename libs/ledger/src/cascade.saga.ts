@@ -19,7 +19,7 @@
  * back rolls back what it carried (marks and retractions; a consequence stated is a new memory,
  * which a rollback leaves, as it leaves any assert). Driven by the log, never by the event bus.
  */
-import { DEFAULT_REVIEW_POLICY, detectLanguage, isLiveEvent, type MemoryEvent, MEMORY_EVENT_TYPES, phraseWords, reviewTrigger, ruleOf } from '@factledger/domain';
+import { DEFAULT_REVIEW_POLICY, dependencyOf, detectLanguage, isLiveEvent, type MemoryEvent, MEMORY_EVENT_TYPES, phraseWords, reviewTrigger, ruleOf } from '@factledger/domain';
 import { CheckpointedConsumer, type FactReader, type Following, type MemoryRow, type ProjectionRunner, readCheckpoint } from '@factledger/projections';
 import type { RecordedEvent } from '@factledger/store';
 import type { Kysely } from 'kysely';
@@ -110,6 +110,9 @@ export class CascadeSaga {
    */
   private async applyRules(e: RecordedEvent, premise: MemoryRow, by: string | null, now: Date): Promise<Set<string>> {
     const replaced = new Set<string>();
+    // A rule spent or a statement of what hangs on the premise ("a new team lead would pick
+    // again") names the premise's words without being its value: its change meets no rule.
+    if (premise.type === RULE_TYPE || dependencyOf(premise.text, detectLanguage(premise.text)) !== null) return replaced;
     const premiseWords = wordsOf(premise);
     for (const rule of await this.deps.reader.activeOfType(e.tenant, RULE_TYPE, now)) {
       if (rule.memoryId === premise.memoryId) continue;

@@ -381,18 +381,24 @@ export class Recall {
     for (const d of diverse) place(d.item, 'detail', d.score);
     const profileCapOf = (budgetTokens: number): number => Math.floor(budgetTokens * (this.options.profileShare ?? 0.5));
     const profileCap = profileCapOf(q.budgetTokens);
+    // Beside a memory no longer confirmed (what it hangs on changed: the cascade), why: part of the
+    // memory's line, so the budget counts it. Marks are the current belief: an as-of read as known
+    // before now shows none.
+    const marks = q.knownAt === undefined ? await this.unconfirmedOf(tenant, ordered.map((i) => i.memoryId)) : new Map<string, string>();
+    for (const [k, i] of ordered.entries()) {
+      const mark = marks.get(i.memoryId);
+      if (mark !== undefined) ordered[k] = { ...i, note: mark };
+    }
     const budget = fitBudget(ordered, q.budgetTokens, profileCapOf, (t) => this.deps.tokens.count(t), this.render);
     const items = budget.included as RecalledItem[];
     // Memories shown together that contradict each other, both kept: the block says so beside the
-    // later one; and beside a memory no longer confirmed (what it hangs on changed: the cascade), why.
-    // Where the budget has room. Marks are the current belief: an as-of read as known before now shows none.
+    // later one, where the budget has room.
     const conflicts = contradictionsAmong(items.map((i) => ({ memoryId: i.memoryId, text: i.text, speaker: i.speaker, saidAt: i.saidAt })));
-    const marks = q.knownAt === undefined ? await this.unconfirmedOf(tenant, items.map((i) => i.memoryId)) : new Map<string, string>();
-    if (conflicts.length > 0 || marks.size > 0) {
+    if (conflicts.length > 0) {
       const byId = new Map(items.map((i) => [i.memoryId, i]));
       const noted = items.map((i) => {
         const against = conflicts.find((c) => c.later === i.memoryId);
-        const notes = [marks.get(i.memoryId), against ? `contradicts what was said on ${byId.get(against.earlier)!.saidAt.toISOString().slice(0, 10)}; both kept` : undefined].filter((n) => n !== undefined);
+        const notes = [i.note, against ? `contradicts what was said on ${byId.get(against.earlier)!.saidAt.toISOString().slice(0, 10)}; both kept` : undefined].filter((n) => n !== undefined);
         return notes.length ? { ...i, note: notes.join('; ') } : i;
       });
       const text = renderContext(noted, this.render);

@@ -26,7 +26,7 @@
 import { canonicalPlace } from './extraction';
 import { fixOf } from './fixes';
 import { generalClaim, isHypothetical, tellsAnEvent } from './mood';
-import type { Language } from './triage';
+import { type Language, splitSentences } from './triage';
 
 export type ValueKind = 'email' | 'phone' | 'url' | 'path' | 'version' | 'identifier' | 'date' | 'quantity' | 'ordinal' | 'count' | 'time' | 'name' | 'word';
 
@@ -326,7 +326,8 @@ function normTime(raw: string): string {
 /** Capitalised words not at a sentence's start (or there, when no common word): names, places, products. */
 function names(text: string, skip: (s: number, e: number) => boolean): Found[] {
   const out: Found[] = [];
-  const re = /\b(?:(?:Mr|Ms|Mrs|Dr|St)\.\s+)?[\p{Lu}][\p{L}\p{N}'’.-]*(?:\s+(?:of\s+)?[\p{Lu}][\p{L}\p{N}'’.-]*)*/gu;
+  // A word of two letters or more that ends with a period ends the name: "Mrs. Okonkwo. They …" is a name and a new sentence.
+  const re = /\b(?:(?:Mr|Ms|Mrs|Dr|St)\.\s+)?[\p{Lu}][\p{L}\p{N}'’.-]*(?:(?<!\p{L}{2}[.])\s+(?:of\s+)?[\p{Lu}][\p{L}\p{N}'’.-]*)*/gu;
   for (const m of text.matchAll(re)) {
     const start = m.index!;
     const end = start + m[0].length;
@@ -476,7 +477,8 @@ export const EVENT_TYPES: ReadonlySet<string> = new Set(['milestone', 'episode',
 
 /** At most two sentences and forty words: what resolution compares. */
 export function statementSized(text: string): boolean {
-  const sentences = text.split(/(?<=[.!?。？！])\s+/u).filter((x) => x.trim()).length;
+  // A title's period ends no sentence ("The landlord is Mrs. Okonkwo. They decide.": two).
+  const sentences = splitSentences(text).length;
   return sentences <= 2 && (text.match(WORD)?.length ?? 0) <= 40;
 }
 
@@ -589,6 +591,10 @@ export function compareStatements(next: Statement, earlierMemory: EarlierMemory,
   const apart = qualifiersApart(next, earlier) > 0 && qualifiersApart(earlier, next) > 0;
   if (apart && ((typed && shaped(typed.n)) || sameShapedValue)) return null;
   if (sameShapedValue && !typed) return null; // the same port, host or path said of something else
+  // Only the vocabulary in common, and each names its slot with a word the other lacks ("the
+  // package manager is …" / "the team lead is …"): two slots that one class of words happens to
+  // cover, unless the new statement names the earlier value.
+  if (apart && slotOverlap === 0 && !mentioned) return null;
   // A value the new statement has that the earlier one did not: what it changed to.
   const newValue = next.values.some((n) => !earlier.values.some((o) => sameValue(n, o)) && !earlier.words.has(stem(n.norm.split(/\s+/).pop()!)));
   const saysMore = unshared(next, earlier, sharedClasses).length > 0;

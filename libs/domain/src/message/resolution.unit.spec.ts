@@ -1,5 +1,5 @@
 import { detectLanguage } from './triage';
-import { analyzeStatement, compareStatements, resolveStatement, searchTermsOf, slotTermsOf, stem } from './resolution';
+import { analyzeStatement, compareStatements, resolveStatement, searchTermsOf, slotTermsOf, statementSized, stem } from './resolution';
 
 const compare = (earlier: string, next: string) =>
   compareStatements(analyzeStatement(next, detectLanguage(next)), { memoryId: 'm', text: earlier, relation: null, validFrom: new Date(0) });
@@ -147,5 +147,21 @@ describe('resolution: names', () => {
     const names = (t: string) => analyzeStatement(t, 'en').values.filter((v) => v.kind === 'name').map((v) => v.text);
     expect(names("The disk filled up, so now I'd like to move the archive to Glacier.")).toEqual(['Glacier']);
     expect(names("Hello there, I'm Priya and I've joined the Lisbon office.")).toEqual(['Priya', 'Lisbon']);
+  });
+});
+
+describe('resolution: slots that one class of words covers, and titles before names', () => {
+  it('keeps apart two slots named by different words of one class, each with a qualifier of its own', () => {
+    // "manager" and "lead" are words of one class, but a package manager is no team lead.
+    expect(compare('The project lead is Amara Singh.', 'We switched again: the asset manager is Kinto now.')).toBeNull();
+    expect(compare('The design lead is Ravi Iyer.', 'We switched, the build manager is Corvid now.')).toBeNull();
+    // The same class with no qualifier apart is still one slot.
+    expect(replaces('My manager is Priya.', 'I report to Tomas now.')).toBe(true);
+  });
+
+  it('reads a title\'s period as no sentence end: the name stops at the real one, and a two-sentence root is compared', () => {
+    expect(statementSized('The landlord is Mrs. Ito. She decides everything.')).toBe(true);
+    const r = compare('Our landlord is Mrs. Ito. She decides everything.', 'Mr. Ueda is our new landlord.');
+    expect(r).toMatchObject({ action: 'supersede', scores: { oldValue: 'Mrs. Ito', newValue: 'Mr. Ueda' } });
   });
 });

@@ -256,13 +256,13 @@ export class MessageIngestor {
     const decisions = admit({ candidates, policy, language: triage.language, similarity: (type) => similarities.get(type) ?? null });
 
     const admitted = decisions.filter((d) => d.type !== null);
-    const resolved = await this.resolve(t, m.speaker, triage.language, at, admitted.map((d) => d.candidate));
-    // A memory being quarantined as forgotten is no earlier memory to compare with.
-    const resolutions = resolved.map((r) => r.memories.filter((x) => !forgotten.has(x.memoryId)));
-    const batch = resolutions.some((r) => r.some((x) => x.effect !== 'kept')) ? `${RESOLUTION_BATCH}${messageId}` : undefined;
     // Memories that hang on memories (R32, cascade.saga.ts): a rule for later is a rule, never a
     // value; a statement that says what it hangs on is linked to the speaker's memory of that.
     const hanging = await Promise.all(admitted.map(({ candidate: c }) => this.hangsOn(t, m.speaker, c.text, triage.language, at)));
+    const resolved = await this.resolve(t, m.speaker, triage.language, at, admitted.map((d) => d.candidate), hanging);
+    // A memory being quarantined as forgotten is no earlier memory to compare with.
+    const resolutions = resolved.map((r) => r.memories.filter((x) => !forgotten.has(x.memoryId)));
+    const batch = resolutions.some((r) => r.some((x) => x.effect !== 'kept')) ? `${RESOLUTION_BATCH}${messageId}` : undefined;
     // The decision says it too (the record shows the type the memory is stored as).
     admitted.forEach((d, i) => {
       if (hanging[i]!.rule) d.type = RULE_TYPE;
@@ -293,6 +293,24 @@ export class MessageIngestor {
         retiring.set(r.memoryId, { validFrom: r.retireFrom, reason: `${r.action === 'correct' ? 'corrected' : 'changed'} in other words by message ${messageId}: ${r.rule}` });
       }
     });
+    // The assistant's short turns that repeated a value the user has just changed ("Keeping Ironleaf
+    // Fitness in the loop will help") say the stale value as much as the user's memory did: retired
+    // with it (in the record beside it, and in its batch), unless they also say the new one.
+    if (m.speaker === 'user') {
+      for (const rs of resolutions) {
+        for (const r of [...rs]) {
+          const { oldValue, newValue, valueKind } = r.scores;
+          // A value with a shape or a name ("Ironleaf Fitness", a port, an address), not a common word ("vegan").
+          if (r.effect === 'kept' || !oldValue || oldValue.length < 3 || valueKind === null || valueKind === 'word') continue;
+          for (const e of await this.holding(t, 'assistant', oldValue, at)) {
+            if (retiring.has(e.memoryId) || forgotten.has(e.memoryId) || !statementSized(e.text) || (newValue && holdsValue(e.text, newValue))) continue;
+            const rule = `the assistant repeated ${JSON.stringify(oldValue)}, which this statement changed`;
+            rs.push({ memoryId: e.memoryId, text: e.text, action: 'supersede', rule, scores: { ...r.scores }, effect: 'retracted', retireFrom: r.retireFrom });
+            retiring.set(e.memoryId, { validFrom: r.retireFrom, reason: `changed in other words by message ${messageId}: ${rule}` });
+          }
+        }
+      }
+    }
     for (const [memoryId, r] of retiring) ops.push({ retract: { memoryId, validFrom: r.validFrom, reason: r.reason } });
     for (const memoryId of forgetting?.quarantine ?? []) ops.push({ quarantine: { memoryId, reason: `forgotten at the user's request (message ${messageId}); this log cannot be rewritten, so its words stay there` } });
     const recordOf = (results: OpResult[], written: string | null): MessageIngested['data'] => {
@@ -375,13 +393,18 @@ export class MessageIngestor {
     language: Language,
     at: Date,
     candidates: Omit<Candidate, 'labels'>[],
+    hanging: readonly { dependsOn: string[] }[] = [],
   ): Promise<{ memories: (ResolvedMemory & { retireFrom: string })[]; until: Date | null }[]> {
     if (this.deps.resolution === false || candidates.length === 0) return candidates.map(() => ({ memories: [], until: null }));
     const now = this.deps.clock.now();
     return Promise.all(
-      candidates.map(async (c) => {
-        // A long account is never compared (see statementSized): nothing to look up for it.
-        if (!statementSized(c.text)) return { memories: [], until: null };
+      candidates.map(async (c, i) => {
+        // A long account is never compared (see statementSized), and a rule for later changes
+        // nothing now, whoever says it ("when we get a new lead, the courier becomes …"): the
+        // cascade applies it when its premise changes. Nothing to look up for either.
+        if (!statementSized(c.text) || ruleOf(c.text, language) !== null) return { memories: [], until: null };
+        // What a statement hangs on is the ground it stands on, not a value it replaces.
+        const premises = new Set(hanging[i]?.dependsOn ?? []);
         const statement = this.analyze(c.text, language);
         const shapes = [...new Set(statement.values.map((v) => v.kind).filter((k): k is 'email' | 'phone' => k === 'email' || k === 'phone'))];
         const lookup = { speaker, words: searchWordsOf(statement), shapes, limit: 20 };
@@ -392,6 +415,7 @@ export class MessageIngestor {
           // A rule for later, or a statement that says what it hangs on, is about something else that
           // names this slot: a change of the slot applies the rule or unconfirms it (the cascade), never retires it.
           e.type !== RULE_TYPE &&
+          !premises.has(e.memoryId) &&
           dependencyOf(e.text, language) === null &&
           !(c.memoryKind === 'fact' && e.kind === 'fact' && normalizeTerm(e.subject ?? '') === normalizeTerm(c.subject ?? '') && normalizeTerm(e.relation ?? '') === normalizeTerm(c.relation ?? '') && Object.keys(e.scope).length === 0);
         const earlier = (await this.deps.ledger.resembling(tenant, { ...lookup, now: at })).filter(comparable);

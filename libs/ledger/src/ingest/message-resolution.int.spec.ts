@@ -48,6 +48,28 @@ describe.each(testBackends())('resolution in MessageIngestor on %s', (backend) =
     expect((await ingestor.message('a', after.messageId)).candidates[0]!.resolution).toEqual(decided);
   });
 
+  it("retires with the user's changed value the assistant's short turns that repeated it, in the record and the batch; not one that says the new value too, nor a rule's echo", async () => {
+    const gym = await say('echo', 'The gym we go to is Granite Peak Climbing.');
+    const echo = await say('echo', 'Noted: Granite Peak Climbing it is.', ingestor, 'assistant');
+    const both = await say('echo', 'If you ever leave Granite Peak Climbing, Cedar Hall Fitness is close by.', ingestor, 'assistant');
+    // A rule for later changes nothing now, whoever says it.
+    const rule = await say('echo', 'When we get a new coach, the gym becomes Cedar Hall Fitness.');
+    expect(rule.resolved.retired).toBe(0);
+    expect(await status('echo', gym.stored[0]!)).toBe('active');
+    const change = await say('echo', 'We switched: the gym is Cedar Hall Fitness now.');
+    expect(change.candidates[0]!.resolution).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ memoryId: gym.stored[0], effect: 'retracted' }),
+        expect.objectContaining({ memoryId: echo.stored[0], effect: 'retracted', rule: expect.stringContaining('the assistant repeated "Granite Peak Climbing"') }),
+      ]),
+    );
+    expect(await status('echo', echo.stored[0]!)).toBe('retired');
+    expect(await status('echo', both.stored[0]!)).toBe('active');
+    // Rolled back with the change: the echo is back too.
+    await handle.ledger.rollback('echo', { batch: change.resolved.batch! });
+    expect(await status('echo', echo.stored[0]!)).toBe('active');
+  });
+
   it('rolls the retirements of a message back as a batch: the earlier memory is back, the new one stays', async () => {
     const first = await say('b', 'My manager is Priya.');
     const second = await say('b', 'I report to Tomas now.');
