@@ -46,6 +46,7 @@ describeWithBrowser.each(testBackends())('web inspector on %s', (backend) => {
         keys.acme = (await handle.keys.create({ tenant: 'acme', scopes: 'read,write', name: 'acme ops' })).secret;
         keys.beta = (await handle.keys.create({ tenant: 'beta', scopes: 'read', name: 'beta reader' })).secret;
         keys.admin = (await handle.keys.create({ tenant: 'acme', scopes: 'read,write,admin', name: 'acme admin' })).secret;
+        keys.crew = (await handle.keys.create({ tenant: 'crew', scopes: 'read', name: 'crew reader' })).secret;
       },
     });
     const { ledger } = server.handle;
@@ -141,6 +142,25 @@ describeWithBrowser.each(testBackends())('web inspector on %s', (backend) => {
     const closed = page.locator('tbody tr').filter({ hasText: 'FactSuperseded' }).first();
     expect(await closed.innerText()).toContain('batch move-2026');
     expect(await closed.innerText()).toContain('caused by hr-ticket-7');
+  });
+
+  it('shows what a memory hangs on, and once that changed, that it is unconfirmed and what took its place', async () => {
+    const { ledger, cascade } = server.handle;
+    const lead = await ledger.assert('crew', { subject: 'night crew', relation: 'lead', value: 'Ilse Brandt' });
+    const rota = await ledger.assert('crew', { subject: 'dock rota', relation: 'set by', value: 'Ilse Brandt', dependsOn: [{ subject: 'night crew', relation: 'lead' }] });
+    const page = await fresh();
+    await page.goto(`${server.base}/inspector/tenants/crew/memories/${rota.memoryId}`);
+    await signIn(page, keys.crew!);
+    await page.getByText('hangs on').waitFor();
+    await page.getByRole('link', { name: lead.memoryId }).waitFor();
+    expect(await page.getByText('unconfirmed').count()).toBe(0);
+    const next = await ledger.assert('crew', { subject: 'night crew', relation: 'lead', value: 'Tomas Lind' });
+    await cascade.catchUp();
+    await page.reload();
+    await page.locator('.status.unconfirmed').waitFor();
+    await page.getByRole('link', { name: 'what it hangs on' }).waitFor();
+    expect(await page.getByRole('link', { name: 'what it hangs on' }).getAttribute('href')).toContain(lead.memoryId);
+    await page.getByRole('link', { name: next.memoryId }).waitFor();
   });
 
   /** What recall hands the model for `query`, asked over HTTP with tenant acme's key. */
