@@ -6,6 +6,8 @@
  *   npm run bench:locomo    the LoCoMo conversations of `../shared/eval/locomo` (400 tokens)
  *   npm run bench:beam      the BEAM chats of `../shared/eval/beam` (400 and 1,000 tokens);
  *                           event ordering is reported and left out of the headline rate
+ *   npm run bench:meme      the MEME-style chats of `../shared/eval/meme` (memories that hang on
+ *                           memories: probes before and after a change, 400 and 1,000 tokens)
  *
  * A question counts when every one of its evidence turns is in the context, whole. A step whose
  * note names the opening of a message that stated a value since changed (`old=["…"]`) also counts
@@ -21,7 +23,7 @@ import { compareRuns, evalFile } from '../apps/cli/src/eval/run-eval';
 import { contextShows, type ScenarioReport } from '../apps/cli/src/eval/scenario-runner';
 import { msSince, tick } from './stats';
 
-const SETS = { locomo: { leaveOut: null }, beam: { leaveOut: 'event_ordering' } } as const;
+const SETS = { locomo: { leaveOut: null }, beam: { leaveOut: 'event_ordering' }, meme: { leaveOut: null } } as const;
 const SET = (process.argv[2] ?? 'locomo') as keyof typeof SETS;
 if (!(SET in SETS)) throw new Error(`unknown set ${SET}: one of ${Object.keys(SETS).join(', ')}`);
 const ENV = SET.toUpperCase();
@@ -89,6 +91,10 @@ async function main(): Promise<void> {
     machine: { cpus: cpus().length, node: process.version },
     summary,
     perFile: own.map((r) => ({ file: r.file, passed: r.passed, failed: r.failed })),
+    // Each conversation (a tenant) apart: a change that helps one and hurts another is a fit.
+    perConversation: Object.fromEntries(
+      [...new Set(own.flatMap((r) => r.steps.map((s) => s.tenant).filter((t): t is string => !!t)))].map((t) => [t, rate(own, (s) => s.tenant === t)]),
+    ),
     runtimeMs: Math.round(msSince(started)),
     markdown,
   };
