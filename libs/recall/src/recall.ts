@@ -539,22 +539,24 @@ export class Recall {
 
   /**
    * Why each of these memories is no longer confirmed, where one is (MemoryUnconfirmed: what it hung
-   * on changed), in words a reader can check: what it hung on, and what took its place, as they read
-   * now (an erased one is simply not there). One look-up by primary key.
+   * on changed), in words a reader can check: what it hung on (its key, where it has one) and what
+   * took its place, as it reads now, with the day it was said (an erased one is simply not there).
+   * The old premise's words are not repeated: the context says what holds, and the change is that it
+   * no longer does. One look-up by primary key.
    */
   private async unconfirmedOf(tenant: string, memoryIds: string[]): Promise<Map<string, string>> {
     if (memoryIds.length === 0) return new Map();
-    const rows = await sql<{ memory_id: string; premise: string | null; by: string | null; by_said: Date | null }>`
-      SELECT m.memory_id, p.text AS premise, b.text AS by, b.said_at AS by_said
+    const rows = await sql<{ memory_id: string; subject: string | null; relation: string | null; by: string | null; by_said: Date | null }>`
+      SELECT m.memory_id, p.subject, p.relation, b.text AS by, b.said_at AS by_said
       FROM fl_read_memories m
       LEFT JOIN fl_read_memories p ON p.tenant = m.tenant AND p.memory_id = m.unconfirmed->>'premise'
       LEFT JOIN fl_read_memories b ON b.tenant = m.tenant AND b.memory_id = m.unconfirmed->>'by'
       WHERE m.tenant = ${tenant} AND m.memory_id = ANY(${memoryIds}::text[]) AND m.unconfirmed IS NOT NULL`.execute(this.db);
     return new Map(
-      rows.rows.map((r) => [
-        r.memory_id,
-        `unconfirmed: it hung on ${r.premise ? `"${r.premise}"` : 'a memory since gone'}${r.by ? `, now "${r.by}" (${new Date(r.by_said!).toISOString().slice(0, 10)})` : ', which no longer holds'}`,
-      ]),
+      rows.rows.map((r) => {
+        const what = r.subject && r.relation ? `what it hung on (${r.subject} · ${r.relation})` : 'what it hung on';
+        return [r.memory_id, r.by ? `unconfirmed: ${what} changed, now "${r.by}" (${new Date(r.by_said!).toISOString().slice(0, 10)})` : `unconfirmed: ${what} no longer holds`];
+      }),
     );
   }
 

@@ -48,21 +48,29 @@ export function phraseWords(phrase: string): string[] {
     .map(stem);
 }
 
-const EN_CHANGES = String.raw`(?:changes?|changed|(?:is|be|gets?) replaced|is someone else|leaves?|steps? down|moves? on|switch(?:es)?|is different|(?:is|be) reassigned)`;
-const EN_CONDITION = String.raw`^(?:and\s+|also\s+|just so you know,?\s+)?(if|when|once|whenever|should|in case|every time|each time)\s+`;
+const EN_CHANGES = String.raw`(?:changes?(?:\s+hands)?|changed|(?:is|be|gets?)\s+(?:ever\s+)?replaced|is someone else|leaves?|quits?|retires?|steps? down|moves? on|switch(?:es)?|is different|(?:is|be) reassigned)`;
+const EN_CONDITION = String.raw`^(?:and\s+|also\s+|just so you know,?\s+|note that\s+)?(if|when|once|whenever|should|in case|every time|each time|after|as soon as|the moment|if and when)\s+(?:ever\s+)?`;
 /** "if X changes, …" */
 const EN_RULE = new RegExp(String.raw`${EN_CONDITION}(.+?)\s+${EN_CHANGES}\b[^,;:—-]*[,;:—-]+\s*(?:then\s+)?(.+?)[.!]*$`, 'i');
 /** "when we get a new X, …", "once there is a new X, …", "if a new X comes in, …" */
-const EN_NEW_ONE = new RegExp(String.raw`${EN_CONDITION}(?:(?:we|you|they|i)\s+(?:get|have|hire|find|appoint|pick)|there(?:'s|\s+is)|a)\s+(?:a\s+|an\s+)?new\s+(.+?)(?:\s+(?:comes in|arrives|starts|takes over|is hired|is appointed))?\s*[,;:—-]+\s*(?:then\s+)?(.+?)[.!]*$`, 'i');
+const EN_NEW_ONE = new RegExp(
+  String.raw`${EN_CONDITION}(?:(?:we|you|they|i)\s+(?:ever\s+)?(?:get|have|hire|find|appoint|pick|bring in)|there(?:'s|\s+is|\s+will be)|a)\s+(?:a\s+|an\s+)?(?:new|different)\s+(.+?)(?:\s+(?:comes in|arrives|starts|takes over|is hired|is appointed))?\s*[,;:—-]+\s*(?:then\s+)?(.+?)[.!]*$`,
+  'i',
+);
+/** "if there is a change of X, …", "after a change in X, …" */
+const EN_CHANGE_OF = new RegExp(String.raw`${EN_CONDITION}(?:there(?:'s|\s+is|\s+will be)\s+)?(?:a|any)\s+change\s+(?:of|in)\s+(.+?)\s*[,;:—-]+\s*(?:then\s+)?(.+?)[.!]*$`, 'i');
 /** What follows: "X will be Y", "X would go to Y", "X is going to be Y", "X becomes Y". */
 const EN_CONSEQUENCE =
-  /^(.+?)\s+(?:(?:will|would|shall|is going to|are going to)\s+(?:be|become|go to|switch to|move to|change to|fall to|pass to|be handled by|be done by|be owned by|go over to)|becomes|goes to|switches to|passes to|moves to|falls to)\s+(.+)$/i;
+  /^(.+?)\s+(?:(?:will|would|shall|should|is going to|are going to)\s+(?:then\s+)?(?:be|become|go to|switch to|move to|change to|fall to|pass to|be handled by|be done by|be owned by|go over to|be assigned to|be handed to|be given to)|becomes|goes to|go to|switches to|passes to|pass to|moves to|move to|falls to)\s+(.+)$/i;
+/** The value first: "Priya Nair will take over the weekly report", "Sam will handle the on-call". */
+const EN_TAKES_OVER = /^([\p{Lu}][\p{L}'’.-]*(?:\s+[\p{Lu}][\p{L}'’.-]*){0,3})\s+(?:will|would|shall|should|is going to)\s+(?:take over|handle|own|run|take)\s+(.+)$/u;
 /** "we will make Y the X", "we'll switch the X to Y". */
 const EN_WE_WILL = /^(?:we|i)\s*(?:'ll|\s+will|\s+would|\s+shall)\s+(?:switch|change|move|set)\s+(.+?)\s+to\s+(.+)$/i;
 
 const KO_RULE = /^(.+?)(?:이|가|은|는)?\s*바뀌면\s*,?\s*(.+?)[.!]*$/u;
 /** "보고서는 라스가 받게 될 거야", "담당자는 민지가 될 거야", "X는 Y로 바뀔 거야". */
-const KO_CONSEQUENCE = /^(.+?)(?:은|는|이|가)\s+(.+?)(?:이|가|으로|로)?\s*(?:될\s*거야|될\s*거예요|될\s*겁니다|바뀔\s*거야|맡게\s*될\s*거야|맡을\s*거야|받게\s*될\s*거야|받을\s*거야)$/u;
+const KO_CONSEQUENCE =
+  /^(.+?)(?:은|는|이|가)\s+(.+?)(?:이|가|으로|로|에게|한테)?\s*(?:될\s*거야|될\s*거예요|될\s*겁니다|바뀔\s*거야|바뀔\s*거예요|맡게\s*될\s*거야|맡을\s*거야|받게\s*될\s*거야|받을\s*거야|갈\s*거야|갈\s*거예요|갈\s*겁니다|가게\s*될\s*거야|넘어갈\s*거야)$/u;
 
 /** The rule for later a sentence states, or null. */
 export function ruleOf(text: string, language: Language): RuleForLater | null {
@@ -72,12 +80,13 @@ export function ruleOf(text: string, language: Language): RuleForLater | null {
     if (!m || !c) return null;
     return rule(m[1]!, c[1]!, c[2]!, /마다|때마다/.test(text));
   }
-  const m = text.trim().match(EN_RULE) ?? text.trim().match(EN_NEW_ONE);
+  const m = text.trim().match(EN_CHANGE_OF) ?? text.trim().match(EN_RULE) ?? text.trim().match(EN_NEW_ONE);
   if (!m) return null;
   const consequence = m[3]!.match(EN_CONSEQUENCE);
   const weWill = consequence ? null : m[3]!.match(EN_WE_WILL);
-  if (!consequence && !weWill) return null;
-  const [frame, value] = consequence ? [consequence[1]!, consequence[2]!] : [weWill![1]!, weWill![2]!];
+  const takesOver = consequence || weWill ? null : m[3]!.match(EN_TAKES_OVER);
+  if (!consequence && !weWill && !takesOver) return null;
+  const [frame, value] = consequence ? [consequence[1]!, consequence[2]!] : weWill ? [weWill[1]!, weWill[2]!] : [takesOver![2]!, takesOver![1]!];
   return rule(m[2]!, frame, value, /^(?:whenever|every time|each time)$/i.test(m[1]!));
 }
 

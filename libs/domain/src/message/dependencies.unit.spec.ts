@@ -18,6 +18,16 @@ describe('a rule for later', () => {
     expect(ruleOf('Once there is a new treasurer, the signing account goes to Westbank 1187.', 'en')).toMatchObject({ premiseWords: ['treasurer'], value: 'Westbank 1187' });
   });
 
+  it('reads more ways to say the premise ("in case", "after", "is ever replaced", "a change of …") and the consequence ("should go to", the value first)', () => {
+    expect(ruleOf('In case the studio manager changes, the supply order should go to Lena Park.', 'en')).toMatchObject({ premiseWords: ['studio', 'manager'], frame: 'supply order', value: 'Lena Park' });
+    expect(ruleOf('If we ever get a new caretaker, the boiler service should go to Warmline 305.', 'en')).toMatchObject({ premiseWords: ['caretaker'], frame: 'boiler service', value: 'Warmline 305' });
+    expect(ruleOf('After the coach changes, the match bookings will move to Ravi Shah.', 'en')).toMatchObject({ premiseWords: ['coach'], frame: 'match bookings', value: 'Ravi Shah' });
+    expect(ruleOf('If the site foreman is ever replaced, safety sign-offs go to Olu Bello.', 'en')).toMatchObject({ premiseWords: ['site', 'foreman'], frame: 'safety sign-offs', value: 'Olu Bello' });
+    expect(ruleOf('If there is a change of editor, the style guide owner becomes June Abe.', 'en')).toMatchObject({ premiseWords: ['editor'], frame: 'style guide owner', value: 'June Abe' });
+    expect(ruleOf('If our treasurer leaves, Mara Quinn will take over the petty cash.', 'en')).toMatchObject({ premiseWords: ['treasurer'], frame: 'petty cash', value: 'Mara Quinn' });
+    expect(ruleOf('관리인이 바뀌면 택배 수령은 박지훈에게 갈 거야.', 'ko')).toMatchObject({ premiseWords: ['관리인'], frame: '택배 수령', value: '박지훈' });
+  });
+
   it('takes no maybe, no statement of what holds and no other kind of condition for a rule', () => {
     for (const text of [
       'If our plans change, we could switch the office city to Vilnius.',
@@ -25,6 +35,7 @@ describe('a rule for later', () => {
       'The weekly digest goes to Nadia Brooks.',
       'If it rains tomorrow, we will stay in.',
       'When I moved to Busan, I was happy.',
+      'After the meeting, the notes go to Dana.',
     ]) expect({ text, rule: ruleOf(text, 'en') }).toEqual({ text, rule: null });
   });
 

@@ -31,7 +31,8 @@ export interface ForgetRequest {
 /** Fillers before a request ("ok,", "also", "oh and"). */
 const EN_LEAD = /^(?:(?:ok(?:ay)?|oh|so|and|also|actually|well|hey|btw|by the way|on second thought|one more thing|just|now|then)\b[,:]?\s+)+/i;
 /** A request's polite frame: "could you", "I'd like you to", "please". A question only asks when it has none of these. */
-const EN_POLITE = /^(?:(?:can|could|would|will)\s+you\s+|i(?:'d| would)\s+like\s+you\s+to\s+|i\s+(?:want|need)\s+you\s+to\s+|make sure (?:you|to)\s+|be sure to\s+|please\s+|kindly\s+|just\s+)+/i;
+const EN_POLITE =
+  /^(?:(?:can|could|would|will)\s+you\s+|you\s+(?:can|may)\s+(?:now\s+|safely\s+)?|feel\s+free\s+to\s+|go\s+ahead\s+and\s+|i(?:'d| would)\s+like\s+you\s+to\s+|i\s+(?:want|need)\s+you\s+to\s+|make sure (?:you|to)\s+|be sure to\s+|please\s+|kindly\s+|just\s+)+/i;
 /** What follows a request without naming anything ("…, please", "for good"). */
 const EN_TRAIL = /(?:[\s,]+(?:please|for me|now|right now|entirely|completely|altogether|permanently|for good|as well|too|either|thanks|thank you|if you can|if possible|ok(?:ay)?))+$/i;
 /** The memory named: "your memory", "your notes"; not "the database" or "the notes" (a task's, or a meeting's). */
@@ -71,6 +72,9 @@ const EN_NOT_A_THING = /^(?:me|us|him|her|them|you|yourself|myself|to|going|up|o
 
 /** A thing named loosely ("the details") is as often waved away as asked to be forgotten: it must be the speaker's ("my …"), a value, or said to be in memory. */
 const EN_OWN = /^(?:my|our|mine|ours)\b/i;
+/** Or a thing named by two or three words after "the" ("the gate code", "the supplier discount code"), none of them vague ("the whole thing", "the other details"). */
+const EN_DEFINITE_THING =
+  /^(?:the|that|this)\s+(?!(?:whole|entire|other|rest|last|first|same|next|old|new)\b)[\p{L}\p{N}'-]+(?:\s+[\p{L}\p{N}'-]+){1,2}$(?<!\b(?:thing|things|stuff|details?|part|parts|bit|bits|idea|ideas|plan|plans|matter|issue|story|conversation|discussion|topic|question|questions))/iu;
 const EN_IN_MEMORY = new RegExp(String.raw`\s(?:in|from|out of|off|of)\s+${EN_MEMORY}$|^(?:wipe|clear|purge|scrub)\s+${EN_MEMORY}\s+of\s`, 'i');
 
 function englishClause(clause: string, asked: boolean): { cue: string; object: string; remembered: boolean } | null {
@@ -103,7 +107,7 @@ function englishTarget(object: string, remembered: boolean): ForgetTarget | null
     if (m) return thingTarget(m[1]!);
   }
   if (EN_NOT_A_THING.test(o)) return null;
-  if (!remembered && !EN_OWN.test(o) && !(distinctiveValues(o).length > 0 && !/\s/u.test(o))) return null;
+  if (!remembered && !EN_OWN.test(o) && !(distinctiveValues(o).length > 0 && !/\s/u.test(o)) && !EN_DEFINITE_THING.test(o)) return null;
   return thingTarget(o);
 }
 

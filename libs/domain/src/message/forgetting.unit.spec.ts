@@ -32,6 +32,9 @@ describe('forgetting asked for in a chat', () => {
       { kind: 'named', thing: 's3://vault-91' },
     ]);
     expect(targets("Don't keep 88-1204-77.")).toEqual([{ kind: 'named', thing: '88-1204-77' }]);
+    // "You can forget …", "feel free to forget …": a thing named by two words or more after "the".
+    expect(targets('You can forget the gate code now, please.')).toEqual([{ kind: 'named', thing: 'the gate code' }]);
+    expect(targets('Feel free to forget the supplier discount code.')).toEqual([{ kind: 'named', thing: 'the supplier discount code' }]);
   });
 
   it('reads Korean requests: "잊어줘", "지워줘", "기억에서 지워", "기억하지 마"', () => {
@@ -62,6 +65,9 @@ describe('forgetting asked for in a chat', () => {
       "Don't record the meeting.",
       'I forgot my password.',
       'You can forget about the trip, it was cancelled.',
+      'You can forget the whole thing.',
+      'Forget the other details.',
+      'Feel free to forget the first part of the plan.',
       'Forget everything.',
       'Remove the old entries from the database.',
       'Delete that paragraph from the notes.',
