@@ -16,6 +16,7 @@ import {
   memoryQuerySchema,
   quarantineSchema,
   restoreSchema,
+  confirmSchema,
   retractSchema,
   retypeSchema,
   rollbackSchema,
@@ -57,6 +58,7 @@ export const ingestMessageBody = ingestMessageSchema.openapi('IngestMessageInput
 
 export const quarantineBody = quarantineSchema.omit({ memoryId: true }).openapi('QuarantineBody');
 export const restoreBody = restoreSchema.omit({ memoryId: true }).openapi('RestoreBody');
+export const confirmBody = confirmSchema.omit({ memoryId: true }).openapi('ConfirmBody');
 export const retypeBody = retypeSchema.omit({ memoryId: true }).openapi('RetypeBody');
 // retractSchema carries a refinement, which zod will not pick from: take its fields instead.
 const retract = retractSchema.shape;

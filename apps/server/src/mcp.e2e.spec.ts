@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { sql } from 'kysely';
 import { startTestServer, type TestServer } from './test-server';
-const TOOLS = ['correct', 'explain', 'fact', 'forget', 'history', 'recall', 'record_answer', 'remember', 'restore', 'verify'];
+const TOOLS = ['confirm', 'correct', 'explain', 'fact', 'forget', 'history', 'recall', 'record_answer', 'remember', 'restore', 'verify'];
 
 describe.each(testBackends())('MCP over streamable HTTP on %s', (backend) => {
   let server: TestServer;
@@ -96,6 +96,14 @@ describe.each(testBackends())('MCP over streamable HTTP on %s', (backend) => {
     const hung = await call(client, 'remember', { subject: 'payment service', relation: 'owner', value: 'Dana', dependsOn: [{ subject: 'payment service', relation: 'listens on port' }] });
     expect(hung.isError).toBeFalsy();
     expect((await server.handle.ledger.memory('acme', { memoryId: hung.structuredContent.memoryId })).dependsOn).toEqual([second.structuredContent.memoryId]);
+    // What it hangs on changes: unconfirmed, and recall says so; the user says it still holds: confirmed.
+    await call(client, 'remember', { subject: 'payment service', relation: 'listens on port', value: '9090' });
+    await server.handle.cascade.catchUp();
+    expect((await server.handle.ledger.memory('acme', { memoryId: hung.structuredContent.memoryId })).unconfirmed).not.toBeNull();
+    const confirmed = await call(client, 'confirm', { memoryId: hung.structuredContent.memoryId, reason: 'Dana still owns it' });
+    expect(confirmed.structuredContent).toMatchObject({ outcome: 'confirmed' });
+    expect((await server.handle.ledger.memory('acme', { memoryId: hung.structuredContent.memoryId })).unconfirmed).toBeNull();
+    await call(client, 'remember', { subject: 'payment service', relation: 'listens on port', value: '8080' });
   });
 
   it('forgets and restores a memory, and verifies a stale claim', async () => {
@@ -151,6 +159,7 @@ describe.each(testBackends())('MCP over streamable HTTP on %s', (backend) => {
       history: [{}, { relation: 'y' }],
       forget: [{}, { memoryId: '' }, { memoryId: 'no-such-memory' }],
       restore: [{}, { memoryId: 'no-such-memory' }],
+      confirm: [{}, { memoryId: 'no-such-memory' }, { memoryId: 'no-such-memory', reason: 7 }],
       record_answer: [{}, { text: 'x', cites: 'not-a-list' }, { text: 'x', cites: ['no-such-memory'] }],
       verify: [{}, { claims: 'x' }, { claims: [{}] }],
       explain: [{}, { traceId: 'not-a-trace' }],

@@ -9,6 +9,7 @@ import {
   ListMemoriesQuery,
   QuarantineMemoryCommand,
   RestoreMemoryCommand,
+  ConfirmMemoryCommand,
   RetractMemoryCommand,
   RetypeMemoryCommand,
 } from '@factledger/nest';
@@ -37,6 +38,12 @@ export class MemoriesController {
   @HttpCode(200)
   restore(@Param('tenant', TenantPipe) tenant: string, @Param('memoryId') memoryId: string, @Body() body: unknown) {
     return this.commands.execute(new RestoreMemoryCommand(tenant, { ...bodyObject(body), memoryId }));
+  }
+
+  @Post('memories/:memoryId/confirm')
+  @HttpCode(200)
+  confirm(@Param('tenant', TenantPipe) tenant: string, @Param('memoryId') memoryId: string, @Body() body: unknown) {
+    return this.commands.execute(new ConfirmMemoryCommand(tenant, { ...bodyObject(body), memoryId }));
   }
 
   @Post('memories/:memoryId/retype')

@@ -49,6 +49,7 @@ import {
   messageParams,
   quarantineBody,
   restoreBody,
+  confirmBody,
   retractMemoryBody,
   retypeBody,
   rollbackBody,
@@ -220,6 +221,7 @@ const routeDocs = (): RouteDoc[] => [
     [
       [MemoriesController.prototype.quarantine, 'quarantineMemory', quarantineBody, false, 'Quarantine a memory: out of every read path, kept, restorable'],
       [MemoriesController.prototype.restore, 'restoreMemory', restoreBody, false, 'Restore a quarantined memory'],
+      [MemoriesController.prototype.confirm, 'confirmMemory', confirmBody, false, 'Confirm a memory marked unconfirmed (what it hung on changed): it holds after all'],
       [MemoriesController.prototype.retype, 'retypeMemory', retypeBody, true, 'Give a memory another type (the original type is kept)'],
       [MemoriesController.prototype.retractMemory, 'retractMemory', retractMemoryBody, false, 'Retract a memory from validFrom on (default now)'],
     ] as const

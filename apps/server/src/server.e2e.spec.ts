@@ -247,6 +247,22 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
     expect((await get(`/v1/tenants/life/facts?${q({ subject: 'user', relation: 'diet' })}`)).body.value).toBe('vegan');
   });
 
+  it('confirms a memory marked unconfirmed once what it hung on changed: the mark is gone from GET /memories/:id; a bad body is a 400 naming the field', async () => {
+    const lead = await assertFact('hang', { subject: 'support desk', relation: 'lead', value: 'Noor' });
+    const rota = await post('/v1/tenants/hang/memories', { subject: 'weekend rota', relation: 'owner', value: 'Eli', dependsOn: [{ subject: 'support desk', relation: 'lead' }] });
+    expect(rota.status).toBe(201);
+    const path = `/v1/tenants/hang/memories/${rota.body.memoryId}`;
+    expect((await get(path)).body).toMatchObject({ dependsOn: [lead.memoryId], unconfirmed: null });
+    await assertFact('hang', { subject: 'support desk', relation: 'lead', value: 'Ravi' });
+    await server.handle.cascade.catchUp();
+    expect((await get(path)).body.unconfirmed).toMatchObject({ premise: lead.memoryId });
+    expect((await post(`${path}/confirm`, { reason: 42 })).body).toMatchObject({ error: 'invalid_input', issues: [expect.objectContaining({ path: 'reason' })] });
+    const confirmed = await post(`${path}/confirm`, { reason: 'Ravi kept the rota' });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body).toMatchObject({ outcome: 'confirmed', memoryId: rota.body.memoryId });
+    expect((await get(`${path}?minPosition=${confirmed.body.position}`)).body.unconfirmed).toBeNull();
+  });
+
   it('refuses (409 slot_taken, naming the holder) to restore a memory into the slot a version with the same start took meanwhile, and appends nothing', async () => {
     const key = { subject: 'payments', relation: 'region' };
     const m = await assertFact('slot', { ...key, value: 'eu-west', validFrom: '2026-03-01' });
@@ -523,6 +539,7 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
       [`${t}/memories/{memoryId}`, 'get'],
       [`${t}/memories/{memoryId}/quarantine`, 'post'],
       [`${t}/memories/{memoryId}/restore`, 'post'],
+      [`${t}/memories/{memoryId}/confirm`, 'post'],
       [`${t}/memories/{memoryId}/retype`, 'post'],
       [`${t}/memories/{memoryId}/retract`, 'post'],
       [`${t}/retractions`, 'post'],

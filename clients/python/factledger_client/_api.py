@@ -94,6 +94,14 @@ ClaimVerdict = TypedDict("ClaimVerdict", {
     "reason": str,
 }, total=False)
 
+ConfirmBody = TypedDict("ConfirmBody", {
+    "commandId": str,
+    "correlationId": str,
+    "causationId": str,
+    "batch": str,
+    "reason": str,
+}, total=False)
+
 ContextItem = TypedDict("ContextItem", {
     "memoryId": str,
     "channel": Literal["profile", "fresh", "detail"],
@@ -402,6 +410,7 @@ WriteResult = TypedDict("WriteResult", {
 OPERATIONS = {
     "assembleContext": ("POST", "/v1/tenants/{tenant}/context"),
     "assertMemory": ("POST", "/v1/tenants/{tenant}/memories"),
+    "confirmMemory": ("POST", "/v1/tenants/{tenant}/memories/{memoryId}/confirm"),
     "erase": ("POST", "/v1/tenants/{tenant}/erasures"),
     "getAnswer": ("GET", "/v1/tenants/{tenant}/answers/{answerId}"),
     "getAudit": ("GET", "/v1/tenants/{tenant}/audit"),
@@ -453,6 +462,13 @@ class Operations:
         POST /v1/tenants/{tenant}/memories
         """
         return self._request("POST", "/v1/tenants/{tenant}/memories", {"tenant": tenant}, {}, body)
+
+    def confirm_memory(self, tenant: str, memory_id: str, *, body: Optional["ConfirmBody"] = None) -> "WriteResult":
+        """Confirm a memory marked unconfirmed (what it hung on changed): it holds after all
+
+        POST /v1/tenants/{tenant}/memories/{memoryId}/confirm
+        """
+        return self._request("POST", "/v1/tenants/{tenant}/memories/{memoryId}/confirm", {"tenant": tenant, "memoryId": memory_id}, {}, body)
 
     def erase(self, tenant: str, *, body: "ErasureBody") -> "ErasureResult":
         """Erase a memory, a subject's memories or the tenant's: their words leave the log and every read model (admin scope)

@@ -52,6 +52,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tenants/{tenant}/memories/{memoryId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm a memory marked unconfirmed (what it hung on changed): it holds after all */
+        post: operations["confirmMemory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tenants/{tenant}/memories/{memoryId}/retype": {
         parameters: {
             query?: never;
@@ -637,6 +654,15 @@ export interface components {
             reason?: string;
         };
         RestoreBody: {
+            /** @description Retrying with the same id appends nothing twice. */
+            commandId?: string;
+            correlationId?: string;
+            causationId?: string;
+            /** @description Label that groups lifecycle changes for rollback. */
+            batch?: string;
+            reason?: string;
+        };
+        ConfirmBody: {
             /** @description Retrying with the same id appends nothing twice. */
             commandId?: string;
             correlationId?: string;
@@ -1449,6 +1475,7 @@ export type SchemaError = components['schemas']['Error'];
 export type SchemaAssertInput = components['schemas']['AssertInput'];
 export type SchemaQuarantineBody = components['schemas']['QuarantineBody'];
 export type SchemaRestoreBody = components['schemas']['RestoreBody'];
+export type SchemaConfirmBody = components['schemas']['ConfirmBody'];
 export type SchemaRetypeBody = components['schemas']['RetypeBody'];
 export type SchemaRetractMemoryBody = components['schemas']['RetractMemoryBody'];
 export type SchemaRetractInput = components['schemas']['RetractInput'];
@@ -1751,6 +1778,97 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["RestoreBody"];
+            };
+        };
+        responses: {
+            /** @description The lifecycle change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WriteResult"];
+                };
+            };
+            /** @description invalid_input: nothing was changed; `issues` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthenticated: no usable API key (none, unknown, wrong secret, revoked or expired); `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope this route needs (read, write or admin). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unknown_memory: no such memory in this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description cardinality_conflict, illegal_lifecycle, version_conflict, slot_taken (a restore into a slot another memory holds: `heldBy`) or command_id_reused (the command id named another command). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description memory_erased: the memory was erased; `erased` says when and by which erasure. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too_many_requests: the key is over its rate limit (FACTLEDGER_RATE_LIMIT a minute); retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Every route is scoped to one tenant; nothing crosses. */
+                tenant: string;
+                memoryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ConfirmBody"];
             };
         };
         responses: {

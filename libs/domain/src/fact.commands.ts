@@ -74,7 +74,14 @@ export interface MarkUnconfirmed {
   depth: number;
 }
 
-export type MemoryCommand = AssertMemory | RetractMemory | QuarantineMemory | RestoreMemory | RetypeMemory | SupersedeParts | MarkUnconfirmed;
+/** Someone says a memory marked unconfirmed still holds: the mark is cleared (MemoryConfirmed). */
+export interface ConfirmMemory {
+  kind: 'ConfirmMemory';
+  memoryId: string;
+  reason: string | null;
+}
+
+export type MemoryCommand = AssertMemory | RetractMemory | QuarantineMemory | RestoreMemory | RetypeMemory | SupersedeParts | MarkUnconfirmed | ConfirmMemory;
 
 export type Outcome =
   | 'created'

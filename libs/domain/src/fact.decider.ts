@@ -10,7 +10,7 @@
  */
 import { isLiveEvent } from './erasure';
 import { CardinalityConflictError, IllegalLifecycleError, InvalidInputError, SlotTakenError, UnknownMemoryError } from './errors';
-import type { AssertMemory, MarkUnconfirmed, MemoryCommand, Outcome, QuarantineMemory, RestoreMemory, RetractMemory, RetypeMemory, SupersedeParts } from './fact.commands';
+import type { AssertMemory, ConfirmMemory, MarkUnconfirmed, MemoryCommand, Outcome, QuarantineMemory, RestoreMemory, RetractMemory, RetypeMemory, SupersedeParts } from './fact.commands';
 import type { FactOverruled, MemoryEvent, StreamEvent } from './fact.events';
 import { normalizeTerm, sameValue } from './keys';
 import type { Cardinality, MemoryFields, MemoryStatus } from './memory';
@@ -288,7 +288,22 @@ export function decide(command: MemoryCommand, state: StreamState): Decision {
       return decideSupersedeParts(command, state);
     case 'MarkUnconfirmed':
       return decideUnconfirmed(command, state);
+    case 'ConfirmMemory':
+      return decideConfirm(command, state);
   }
+}
+
+/**
+ * Confirmed by someone who knows (a host, a user through it): a memory marked unconfirmed holds
+ * after all. Only an active memory with a mark; one without is unchanged (confirming twice is
+ * harmless), one out of the read paths is an illegal lifecycle change.
+ */
+function decideConfirm(cmd: ConfirmMemory, state: StreamState): Decision {
+  const v = target(state, cmd.memoryId);
+  const status = statusOf(v, OPEN);
+  if (status !== 'active') throw new IllegalLifecycleError(`memory ${v.memoryId} is ${status}, not in the read paths: nothing to confirm`);
+  if (!v.unconfirmed) return { events: [], outcome: 'unchanged', memoryId: v.memoryId };
+  return { events: [{ type: 'MemoryConfirmed', data: { memoryId: v.memoryId, reason: cmd.reason } }], outcome: 'confirmed', memoryId: v.memoryId };
 }
 
 /**

@@ -47,6 +47,17 @@ describe.each(testBackends())('the cascade on %s', (backend) => {
     await sql`DELETE FROM fl_checkpoints WHERE name = 'cascade'`.execute(database.db);
     await cascade.catchUp();
     expect(await events('dep')).toBe(before);
+    // Confirmed by someone who knows: the mark is cleared; again, nothing changes.
+    const other = await ledger.assert('dep', { subject: 'deploy', relation: 'approver', value: 'Pavel Ilic', dependsOn: [next.memoryId] });
+    tick();
+    await ledger.assert('dep', { subject: 'team', relation: 'lead', value: 'Ines Maro' });
+    await cascade.catchUp();
+    expect((await ledger.memory('dep', { memoryId: other.memoryId })).unconfirmed).not.toBeNull();
+    expect(await ledger.confirm('dep', { memoryId: other.memoryId, reason: 'the new lead kept him' })).toMatchObject({ outcome: 'confirmed' });
+    expect((await ledger.memory('dep', { memoryId: other.memoryId })).unconfirmed).toBeNull();
+    expect(await ledger.confirm('dep', { memoryId: other.memoryId })).toMatchObject({ outcome: 'unchanged' });
+    await ledger.quarantine('dep', { memoryId: other.memoryId, reason: 'noise' });
+    await expect(ledger.confirm('dep', { memoryId: other.memoryId })).rejects.toMatchObject({ code: 'illegal_lifecycle' });
     // Said again: confirmed again.
     tick();
     await ledger.assert('dep', { subject: 'code', relation: 'reviewer', value: 'Pavel Ilic', text: 'Pavel Ilic still reviews our code.' });

@@ -88,6 +88,7 @@ export const memoryRefSchema = z.object({ memoryId: z.string().min(1).max(200), 
 
 export const quarantineSchema = memoryRefSchema.extend({ reason: z.string().max(1000).optional() }).strict().openapi('QuarantineInput');
 export const restoreSchema = memoryRefSchema.extend({ reason: z.string().max(1000).optional() }).strict().openapi('RestoreInput');
+export const confirmSchema = memoryRefSchema.extend({ reason: z.string().max(1000).optional() }).strict().openapi('ConfirmInput');
 export const retypeSchema = memoryRefSchema.extend({ type: typeName, reason: z.string().max(1000).optional() }).strict().openapi('RetypeInput');
 
 export const retractSchema = z
@@ -177,6 +178,7 @@ export type AssertInput = z.input<typeof assertSchema>;
 export type RetractInput = z.input<typeof retractSchema>;
 export type QuarantineInput = z.input<typeof quarantineSchema>;
 export type RestoreInput = z.input<typeof restoreSchema>;
+export type ConfirmInput = z.input<typeof confirmSchema>;
 export type RetypeInput = z.input<typeof retypeSchema>;
 export type RollbackInput = z.input<typeof rollbackSchema>;
 export type BatchQueryInput = z.input<typeof batchQuerySchema>;

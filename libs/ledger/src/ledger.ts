@@ -59,6 +59,7 @@ import {
   memoryQuerySchema,
   quarantineSchema,
   restoreSchema,
+  confirmSchema,
   retractSchema,
   retypeSchema,
   rollbackSchema,
@@ -209,7 +210,7 @@ type Meta = {
 export type LedgerOp = { assert: unknown } | { retract: unknown } | { quarantine: unknown } | { retype: unknown } | { restore: unknown };
 
 /** The kinds of write a command id can name (commandFingerprint). */
-type LedgerOpKind = 'assert' | 'retract' | 'quarantine' | 'retype' | 'restore' | 'unconfirm';
+type LedgerOpKind = 'assert' | 'retract' | 'quarantine' | 'retype' | 'restore' | 'unconfirm' | 'confirm';
 
 /** A LedgerOp with its input validated. */
 type ParsedOp =
@@ -486,6 +487,17 @@ export class Ledger {
     const t = parse(tenantSchema, tenant);
     const r = parse(restoreSchema, input);
     return this.single(t, 'restore', r, await this.planLifecycle(t, { kind: 'RestoreMemory', memoryId: r.memoryId, reason: r.reason ?? null }));
+  }
+
+  /**
+   * A memory marked unconfirmed (what it hung on changed) holds after all, as someone who knows
+   * says: the mark is cleared (MemoryConfirmed), the memory shown again without it. Unchanged for
+   * a memory with no mark.
+   */
+  async confirm(tenant: string, input: unknown): Promise<WriteResult> {
+    const t = parse(tenantSchema, tenant);
+    const c = parse(confirmSchema, input);
+    return this.single(t, 'confirm', c, await this.planLifecycle(t, { kind: 'ConfirmMemory', memoryId: c.memoryId, reason: c.reason ?? null }));
   }
 
   /**

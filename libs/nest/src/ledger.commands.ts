@@ -33,6 +33,8 @@ export class AssertMemoryCommand extends TenantCommand<WriteResult> {}
 export class RetractMemoryCommand extends TenantCommand<WriteResult> {}
 export class QuarantineMemoryCommand extends TenantCommand<WriteResult> {}
 export class RestoreMemoryCommand extends TenantCommand<WriteResult> {}
+/** A memory marked unconfirmed holds after all (`Ledger.confirm`). */
+export class ConfirmMemoryCommand extends TenantCommand<WriteResult> {}
 export class RetypeMemoryCommand extends TenantCommand<WriteResult> {}
 export class RollbackBatchCommand extends TenantCommand<RollbackResult> {}
 export class RecordAnswerCommand extends TenantCommand<AnswerWriteResult> {}
@@ -68,6 +70,7 @@ export const COMMAND_ROUTES = [
   [RetractMemoryCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.ledger.retract(c.tenant, c.input)],
   [QuarantineMemoryCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.ledger.quarantine(c.tenant, c.input)],
   [RestoreMemoryCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.ledger.restore(c.tenant, c.input)],
+  [ConfirmMemoryCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.ledger.confirm(c.tenant, c.input)],
   [RetypeMemoryCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.ledger.retype(c.tenant, c.input)],
   [RollbackBatchCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.ledger.rollback(c.tenant, c.input)],
   [RecordAnswerCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.answers.record(c.tenant, c.input)],

@@ -26,6 +26,7 @@ import {
   QuarantineMemoryCommand,
   RecordAnswerCommand,
   RestoreMemoryCommand,
+  ConfirmMemoryCommand,
   VerifyClaimsQuery,
 } from './ledger.commands';
 
@@ -193,6 +194,18 @@ export function createMcpServer(buses: McpBuses, caller: McpCaller, options: { v
       outputSchema: looseObject,
     },
     (args) => run('write', async () => ok(await command(RestoreMemoryCommand, args))),
+  );
+
+  server.registerTool(
+    'confirm',
+    {
+      title: 'Confirm a memory marked unconfirmed',
+      description:
+        'A memory is marked unconfirmed when what it hung on changed (recall says so beside it: "unconfirmed: what it hung on changed, now …"). When the user says it still holds, confirm it: the mark is cleared. Nothing changes for a memory with no mark. Returns the write.',
+      inputSchema: { memoryId: quarantine.memoryId, reason: quarantine.reason },
+      outputSchema: looseObject,
+    },
+    (args) => run('write', async () => ok(await command(ConfirmMemoryCommand, args))),
   );
 
   const answer = fromLedger(recordAnswerSchema);
