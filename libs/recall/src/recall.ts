@@ -232,6 +232,11 @@ export class Recall {
     const statements = finds.flat();
     const lagRow = finds[0]?.[0]?.lag ?? null;
     const toShow = [...profileFound.map((r) => r.memory_id), ...freshFound.map((r) => r.memory_id), ...best];
+    // Why a memory to show is no longer confirmed (the cascade's marks), asked for now and awaited
+    // at packing: the look-up runs while the rest of the assembly does. Marks are the current
+    // belief: an as-of read as known before now shows none.
+    const marksOfShown = q.knownAt === undefined ? this.unconfirmedOf(tenant, toShow) : Promise.resolve(new Map<string, string>());
+    marksOfShown.catch(() => undefined); // awaited below; a failure there, not an unhandled rejection meanwhile
     const reread = oneState(statements) && lagRow ? null : await stage('recheck', () => this.candidatePool.recheck(tenant, at, toShow));
     const shown: Map<string, Shown> = reread?.shown ?? pool;
     const lag = lagOf(reread?.lag ?? lagRow!, now);
@@ -382,9 +387,11 @@ export class Recall {
     const profileCapOf = (budgetTokens: number): number => Math.floor(budgetTokens * (this.options.profileShare ?? 0.5));
     const profileCap = profileCapOf(q.budgetTokens);
     // Beside a memory no longer confirmed (what it hangs on changed: the cascade), why: part of the
-    // memory's line, so the budget counts it. Marks are the current belief: an as-of read as known
-    // before now shows none.
-    const marks = q.knownAt === undefined ? await this.unconfirmedOf(tenant, ordered.map((i) => i.memoryId)) : new Map<string, string>();
+    // memory's line, so the budget counts it. A memory brought along after the look-up began (a
+    // newer statement, a version replaced) is looked up apart.
+    const asked = new Set(toShow);
+    const later = q.knownAt === undefined ? ordered.map((i) => i.memoryId).filter((id) => !asked.has(id)) : [];
+    const marks = new Map([...(await marksOfShown), ...(later.length ? await this.unconfirmedOf(tenant, later) : [])]);
     for (const [k, i] of ordered.entries()) {
       const mark = marks.get(i.memoryId);
       if (mark !== undefined) ordered[k] = { ...i, note: mark };
