@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
-const TOOLS = ['correct', 'explain', 'fact', 'forget', 'history', 'recall', 'record_answer', 'remember', 'restore', 'verify'];
+const TOOLS = ['confirm', 'correct', 'explain', 'fact', 'forget', 'history', 'recall', 'record_answer', 'remember', 'restore', 'verify'];
 
 describe('factledger mcp over stdio', () => {
   const dir = mkdtempSync(join(tmpdir(), 'fl-mcp-'));
