@@ -561,7 +561,7 @@ export const contextItemSchema = z
     speaker: z.string(),
     source: z.string().nullable(),
     saidAt: z.string().openapi({ description: 'When it was said (the day its heading shows), not when it was recorded.' }),
-    note: z.string().optional().openapi({ description: 'What the block says beside it: that it contradicts a memory shown with it, both kept.' }),
+    note: z.string().optional().openapi({ description: 'What the block says beside it: that it is unconfirmed (what it hung on changed, and what took its place), or that it contradicts a memory shown with it, both kept.' }),
     scores: z.object({ cosine: z.number().nullable(), textRank: z.number(), trigram: z.number(), fused: z.number().nullable() }),
   })
   .openapi('ContextItem');

@@ -311,13 +311,13 @@ function decideConfirm(cmd: ConfirmMemory, state: StreamState): Decision {
  * read again by the cascade after a crash decides nothing); a memory out of the read paths already
  * (quarantined, retired) is left as it is.
  */
-function decideUnconfirmed(cmd: MarkUnconfirmed, state: StreamState, compensates?: string): Decision {
+function decideUnconfirmed(cmd: MarkUnconfirmed, state: StreamState): Decision {
   const v = target(state, cmd.memoryId);
   if (statusOf(v, OPEN) !== 'active' || (v.unconfirmed && v.unconfirmed.premise === cmd.premise && v.unconfirmed.position === cmd.position)) {
     return { events: [], outcome: 'unchanged', memoryId: v.memoryId };
   }
   const data = { memoryId: v.memoryId, premise: cmd.premise, by: cmd.by, event: cmd.event, position: cmd.position, depth: cmd.depth };
-  return { events: [{ type: 'MemoryUnconfirmed', data: compensates ? { ...data, compensates } : data }], outcome: 'unconfirmed', memoryId: v.memoryId };
+  return { events: [{ type: 'MemoryUnconfirmed', data }], outcome: 'unconfirmed', memoryId: v.memoryId };
 }
 
 /** Parts of a prose memory hidden by a newer one: only spans inside its text, only those not hidden already. */
@@ -368,7 +368,8 @@ function decideAssert(cmd: AssertMemory, state: StreamState): Decision {
   if (explicitEnd <= from) {
     throw new InvalidInputError([{ path: 'validTo', message: 'must be later than validFrom' }]);
   }
-  // When it was said: recorded only when the command knows (old commands write nothing of it).
+  // When it was said: recorded only when the command knows (old commands write nothing of it);
+  // and what it hangs on, only when it hangs on something. Both go on every event that asserts it.
   const said = {
     ...(cmd.saidAt ? { saidAt: cmd.saidAt.toISOString(), ...(cmd.startStated === false ? { startUnknown: true as const } : {}) } : {}),
     ...(cmd.dependsOn && cmd.dependsOn.length > 0 ? { dependsOn: [...new Set(cmd.dependsOn)] } : {}),

@@ -39,7 +39,7 @@ import {
   agentTurn,
   changingParts,
 } from '@factledger/domain';
-import { type FactReader, type HistoryRow, type InlineProjection, type MemoryRow, type PendingStream, type PlannedFrame, type ProjectionRunner, RESTATING_LIMIT } from '@factledger/projections';
+import { type FactReader, type HistoryRow, type InlineProjection, type MemoryRow, type PendingStream, type PlannedFrame, type ProjectionRunner, type ResemblingMemory, RESTATING_LIMIT } from '@factledger/projections';
 import {
   type AppendContext,
   type AppendResult,
@@ -388,6 +388,9 @@ const isoDate = (d: Date | null): string | null => (d ? d.toISOString() : null);
 /** What resolution compares of an earlier memory (Ledger.resembling). */
 export type ResemblingView = Pick<MemoryView, 'memoryId' | 'kind' | 'subject' | 'relation' | 'scope' | 'text' | 'type' | 'validFrom' | 'saidAt'>;
 
+/** A memory as resolution and forgetting compare it, with its times as ISO text. */
+const resemblingView = (m: ResemblingMemory): ResemblingView => ({ ...m, validFrom: iso(m.validFrom)!, saidAt: iso(m.saidAt)! });
+
 export function memoryView(m: MemoryRow): MemoryView {
   return {
     memoryId: m.memoryId,
@@ -706,12 +709,12 @@ export class Ledger {
    * for resolution (see @factledger/domain resolution.ts). Newest said first.
    */
   async resembling(tenant: string, p: { speaker: string; words: string[]; shapes?: ('email' | 'phone')[]; now: Date; limit?: number; every?: boolean }): Promise<ResemblingView[]> {
-    return (await this.deps.reader.resembling(parse(tenantSchema, tenant), p)).map((m) => ({ ...m, validFrom: iso(m.validFrom)!, saidAt: iso(m.saidAt)! }));
+    return (await this.deps.reader.resembling(parse(tenantSchema, tenant), p)).map(resemblingView);
   }
 
   /** The speaker's memories in the read paths at `now` said last (one message's): what a request to forget "that" names when its message said nothing before it. */
   async saidLast(tenant: string, p: { speaker: string; now: Date }): Promise<ResemblingView[]> {
-    return (await this.deps.reader.saidLast(parse(tenantSchema, tenant), p)).map((m) => ({ ...m, validFrom: iso(m.validFrom)!, saidAt: iso(m.saidAt)! }));
+    return (await this.deps.reader.saidLast(parse(tenantSchema, tenant), p)).map(resemblingView);
   }
 
   /** The keys of the speaker's facts in the read paths, most recently said first: what a model extractor is offered for reuse. */

@@ -56,6 +56,31 @@ export interface AsOf {
 /** What resolution compares of an earlier memory (FactReader.resembling). */
 export type ResemblingMemory = Pick<MemoryRow, 'memoryId' | 'kind' | 'subject' | 'relation' | 'scope' | 'text' | 'type' | 'validFrom' | 'saidAt'>;
 
+/** The columns `resembling` and `saidLast` read: what resolution and forgetting compare. */
+interface ResemblingRow {
+  memory_id: string;
+  kind: MemoryRow['kind'];
+  subject: string | null;
+  relation: string | null;
+  scope: MemoryRow['scope'];
+  text: string;
+  type: string;
+  valid_from: Date;
+  said_at: Date;
+}
+
+const resemblingFromDb = (r: ResemblingRow): ResemblingMemory => ({
+  memoryId: r.memory_id,
+  kind: r.kind,
+  subject: r.subject,
+  relation: r.relation,
+  scope: r.scope,
+  text: r.text,
+  type: r.type,
+  validFrom: new Date(r.valid_from).getTime(),
+  saidAt: new Date(r.said_at).getTime(),
+});
+
 export class FactReader {
   constructor(private readonly db: ProjectionExecutor) {}
 
@@ -208,45 +233,25 @@ export class FactReader {
     const matches = [...(query ? [sql`to_tsvector('simple', text) @@ to_tsquery('simple', ${query})`] : []), ...shapes];
     const now = p.now.toISOString();
     // Prepared: the text takes only as many shapes as `matches` has combinations.
-    const rows = await sql<{ memory_id: string; kind: MemoryRow['kind']; subject: string | null; relation: string | null; scope: MemoryRow['scope']; text: string; type: string; valid_from: Date; said_at: Date }>`${PREPARED}
+    const rows = await sql<ResemblingRow>`${PREPARED}
       SELECT memory_id, kind, subject, relation, scope, text, type, valid_from, said_at FROM fl_memories
       WHERE tenant = ${tenant} AND speaker = ${p.speaker} AND status = 'active'
         AND valid_from <= ${now}::timestamptz AND (valid_to IS NULL OR valid_to > ${now}::timestamptz)
         AND (${sql.join(matches, sql` OR `)})
       ORDER BY said_at DESC, memory_id LIMIT ${p.limit ?? 30}`.execute(this.db);
-    return rows.rows.map((r) => ({
-      memoryId: r.memory_id,
-      kind: r.kind,
-      subject: r.subject,
-      relation: r.relation,
-      scope: r.scope,
-      text: r.text,
-      type: r.type,
-      validFrom: new Date(r.valid_from).getTime(),
-      saidAt: new Date(r.said_at).getTime(),
-    }));
+    return rows.rows.map(resemblingFromDb);
   }
 
   /** The speaker's memories in the read paths at `now` said last (all of that moment: one message's): what "forget that" names when nothing else is. */
   async saidLast(tenant: string, p: { speaker: string; now: Date }): Promise<ResemblingMemory[]> {
     const now = p.now.toISOString();
-    const rows = await sql<{ memory_id: string; kind: MemoryRow['kind']; subject: string | null; relation: string | null; scope: MemoryRow['scope']; text: string; type: string; valid_from: Date; said_at: Date }>`
+    const rows = await sql<ResemblingRow>`
       WITH live AS (
         SELECT memory_id, kind, subject, relation, scope, text, type, valid_from, said_at FROM fl_memories
         WHERE tenant = ${tenant} AND speaker = ${p.speaker} AND status = 'active' AND said_at <= ${now}::timestamptz
           AND valid_from <= ${now}::timestamptz AND (valid_to IS NULL OR valid_to > ${now}::timestamptz))
       SELECT * FROM live WHERE said_at = (SELECT max(said_at) FROM live) ORDER BY memory_id`.execute(this.db);
-    return rows.rows.map((r) => ({
-      memoryId: r.memory_id,
-      kind: r.kind,
-      subject: r.subject,
-      relation: r.relation,
-      scope: r.scope,
-      text: r.text,
-      type: r.type,
-      validFrom: new Date(r.valid_from).getTime(),
-      saidAt: new Date(r.said_at).getTime(),
-    }));
+    return rows.rows.map(resemblingFromDb);
   }
 
   /**

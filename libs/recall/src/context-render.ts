@@ -36,7 +36,7 @@ export interface ContextItem {
   validFrom?: Date;
   /** End of its valid period: set on a version that no longer holds, brought along for a question over time. */
   validTo?: Date;
-  /** What the block says beside it: that it contradicts a memory shown with it (both kept). */
+  /** What the block says beside it: that it is unconfirmed (and why), or that it contradicts a memory shown with it (both kept). */
   note?: string;
 }
 

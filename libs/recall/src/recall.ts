@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { alignFrames, changedForQuestion, type Clock, contradictionsAmong, frameStatement, InvalidInputError, judgeFrame, languageOf, inputIssues, overTimeCue, timeOrIssue, withoutParts } from '@factledger/domain';
 import { dotProduct, type Embedder, unitVector } from '@factledger/embeddings';
 import type { ProjectionRunner } from '@factledger/projections';
-import { SPAN, traced } from '@factledger/store';
+import { PREPARED, SPAN, traced } from '@factledger/store';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
 import { type ContextItem, DEFAULT_RENDER, fitBudget, headingOf, MAX_BUDGET_TOKENS, type RenderOptions, renderContext } from './context-render';
@@ -549,11 +549,13 @@ export class Recall {
    * on changed), in words a reader can check: what it hung on (its key, where it has one) and what
    * took its place, as it reads now, with the day it was said (an erased one is simply not there).
    * The old premise's words are not repeated: the context says what holds, and the change is that it
-   * no longer does. One look-up by primary key.
+   * no longer does. One prepared look-up, which the partial index of marked memories
+   * (fl_memories_unconfirmed) answers from the few marked rows: on a recall of memories none of
+   * which is marked it reads no memory row.
    */
   private async unconfirmedOf(tenant: string, memoryIds: string[]): Promise<Map<string, string>> {
     if (memoryIds.length === 0) return new Map();
-    const rows = await sql<{ memory_id: string; subject: string | null; relation: string | null; by: string | null; by_said: Date | null }>`
+    const rows = await sql<{ memory_id: string; subject: string | null; relation: string | null; by: string | null; by_said: Date | null }>`${PREPARED}
       SELECT m.memory_id, p.subject, p.relation, b.text AS by, b.said_at AS by_said
       FROM fl_read_memories m
       LEFT JOIN fl_read_memories p ON p.tenant = m.tenant AND p.memory_id = m.unconfirmed->>'premise'

@@ -393,7 +393,7 @@ export class MessageIngestor {
     language: Language,
     at: Date,
     candidates: Omit<Candidate, 'labels'>[],
-    hanging: readonly { dependsOn: string[] }[] = [],
+    hanging: readonly { conditional: boolean; dependsOn: string[] }[],
   ): Promise<{ memories: (ResolvedMemory & { retireFrom: string })[]; until: Date | null }[]> {
     if (this.deps.resolution === false || candidates.length === 0) return candidates.map(() => ({ memories: [], until: null }));
     const now = this.deps.clock.now();
@@ -402,9 +402,9 @@ export class MessageIngestor {
         // A long account is never compared (see statementSized), and a rule for later changes
         // nothing now, whoever says it ("when we get a new lead, the courier becomes …"): the
         // cascade applies it when its premise changes. Nothing to look up for either.
-        if (!statementSized(c.text) || ruleOf(c.text, language) !== null) return { memories: [], until: null };
+        if (!statementSized(c.text) || hanging[i]!.conditional) return { memories: [], until: null };
         // What a statement hangs on is the ground it stands on, not a value it replaces.
-        const premises = new Set(hanging[i]?.dependsOn ?? []);
+        const premises = new Set(hanging[i]!.dependsOn);
         const statement = this.analyze(c.text, language);
         const shapes = [...new Set(statement.values.map((v) => v.kind).filter((k): k is 'email' | 'phone' => k === 'email' || k === 'phone'))];
         const lookup = { speaker, words: searchWordsOf(statement), shapes, limit: 20 };
@@ -544,18 +544,20 @@ export class MessageIngestor {
   }
 
   /**
-   * Whether a statement is a rule for later (not from the assistant: its echo of a rule is no
-   * instruction), and the speaker's memories it says it hangs on: the newest that has every word of
-   * what it names ("a new team lead would pick again": the memory of who the team lead is).
+   * Whether a statement says what follows a change (`conditional`: it changes nothing now, whoever
+   * says it), whether it is kept as a rule for later (not from the assistant: its echo of a rule is
+   * no instruction), and the speaker's memories it says it hangs on: the newest that has every word
+   * of what it names ("a new team lead would pick again": the memory of who the team lead is).
    */
-  private async hangsOn(tenant: string, speaker: string, text: string, language: Language, at: Date): Promise<{ rule: boolean; dependsOn: string[] }> {
-    const rule = speaker !== 'assistant' && ruleOf(text, language) !== null;
+  private async hangsOn(tenant: string, speaker: string, text: string, language: Language, at: Date): Promise<{ conditional: boolean; rule: boolean; dependsOn: string[] }> {
+    const conditional = ruleOf(text, language) !== null;
+    const rule = conditional && speaker !== 'assistant';
     const dependency = rule ? null : dependencyOf(text, language);
-    if (!dependency) return { rule, dependsOn: [] };
+    if (!dependency) return { conditional, rule, dependsOn: [] };
     const named = (await this.deps.ledger.resembling(tenant, { speaker, words: dependency.onWords, now: at, limit: 20 })).find(
       (e) => e.type !== RULE_TYPE && e.text !== text && dependency.onWords.every((w) => phraseWords([e.subject ?? '', e.relation ?? '', e.text].join(' ')).includes(w)),
     );
-    return { rule, dependsOn: named ? [named.memoryId] : [] };
+    return { conditional, rule, dependsOn: named ? [named.memoryId] : [] };
   }
 
   private analyze(text: string, language: Language): Statement {
