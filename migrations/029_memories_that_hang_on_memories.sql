@@ -9,7 +9,7 @@ CREATE INDEX fl_memories_depends_on ON fl_memories USING gin (depends_on) WHERE 
 -- and the rules for later of a tenant (the cascade reads them at each change of a value): both a
 -- small part of the table, found without reading the rest of it.
 CREATE INDEX fl_memories_unconfirmed ON fl_memories (tenant, memory_id) WHERE unconfirmed IS NOT NULL;
-CREATE INDEX fl_memories_rules ON fl_memories (tenant, said_at, memory_id) WHERE type = 'rule';
+CREATE INDEX fl_memories_rules ON fl_memories (tenant, memory_id) WHERE type = 'rule';
 -- `SELECT *` is expanded when a view is made: made again with the new columns.
 DROP VIEW fl_read_memories;
 CREATE VIEW fl_read_memories AS SELECT * FROM fl_memories;

@@ -1420,7 +1420,7 @@ export interface components {
             source: string | null;
             /** @description When it was said (the day its heading shows), not when it was recorded. */
             saidAt: string;
-            /** @description What the block says beside it: that it contradicts a memory shown with it, both kept. */
+            /** @description What the block says beside it: that it is unconfirmed (what it hung on changed, and what took its place), or that it contradicts a memory shown with it, both kept. */
             note?: string;
             scores: {
                 cosine: number | null;
