@@ -14,7 +14,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '@factledger/domain';
 import { ledgerOn } from '@factledger/ledger';
-import { createTestDatabase } from '@factledger/store';
+import { createTestDatabase } from '@factledger/testing';
 import { sql } from 'kysely';
 import { fmtInt, fmtMs, msSince, summarize, tick } from './stats';
 

@@ -14,7 +14,8 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { ledgerOn, type LedgerOp } from '@factledger/ledger';
 import { PostgresFactProjection, ProjectionRunner } from '@factledger/projections';
-import { createTestDatabase, type EventStore, openKurrentDbOrLocal } from '@factledger/store';
+import type { EventStore } from '@factledger/store';
+import { createTestDatabase, openKurrentDbOrLocal } from '@factledger/testing';
 import { fmtInt, loadSampler, round } from './stats';
 
 process.env.FL_PG_ADMIN_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -78,7 +79,7 @@ async function main(): Promise<void> {
   const result = {
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, date: new Date().toISOString(), loadAverage },
     facts: FACTS,
-    kurrentdb: process.env.KURRENTDB_URL ? 'server at KURRENTDB_URL' : 'local protocol double (libs/store/src/kurrentdb/protocol-server.ts)',
+    kurrentdb: process.env.KURRENTDB_URL ? 'server at KURRENTDB_URL' : 'local protocol double (libs/testing/src/kurrentdb/protocol-server.ts)',
     results: [postgres, kurrentdb],
     ratio: round(kurrentdb.eventsPerSec / postgres.eventsPerSec, 3),
   };

@@ -12,7 +12,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { ledgerOn } from '@factledger/ledger';
-import { createTestDatabase } from '@factledger/store';
+import { createTestDatabase } from '@factledger/testing';
 import { sql } from 'kysely';
 import { fmtMs, summarize } from './stats';
 

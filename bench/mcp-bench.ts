@@ -12,7 +12,7 @@ import { systemClock } from '@factledger/domain';
 import { createLedger, loadConfig } from '@factledger/ledger';
 import { AssembleContextQuery, FactLedgerModule } from '@factledger/nest';
 import { recallOn } from '@factledger/recall';
-import { createTestDatabase } from '@factledger/store';
+import { createTestDatabase } from '@factledger/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { NestFactory } from '@nestjs/core';

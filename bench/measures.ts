@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ManualClock } from '@factledger/domain';
 import type { LedgerHandle } from '@factledger/ledger';
-import type { AppendContext, Backend, StreamAppend, TestDatabase } from '@factledger/store';
+import type { AppendContext, Backend, StreamAppend } from '@factledger/store';
+import type { TestDatabase } from '@factledger/testing';
 import { CompiledQuery, sql } from 'kysely';
 import { type ProfileReport, QueryProfiler } from './profile';
 import { type LatencySummary, msSince, round, summarize, tick } from './stats';

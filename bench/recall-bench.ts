@@ -27,7 +27,8 @@ import { type AssertMemory, decide, evolve, factStreamId, initialState, ManualCl
 import { CachedEmbedder, type Embedder, type Embedding, PostgresEmbeddingCache, toVectorBinary, UseLiteEmbedder } from '@factledger/embeddings';
 import { ledgerOn } from '@factledger/ledger';
 import { cleanQuery, needsTrigrams, Recall, type RecallSettings, recallOn, O200kTokenCounter, trigramWords } from '@factledger/recall';
-import { createTestDatabase, migrate, openDatabase, type StreamAppend } from '@factledger/store';
+import { migrate, openDatabase, type StreamAppend } from '@factledger/store';
+import { createTestDatabase } from '@factledger/testing';
 import { sql } from 'kysely';
 import { Client } from 'pg';
 import { fmtInt, fmtMs, msSince, Rng, round, summarize, tick } from './stats';

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { systemClock } from '@factledger/domain';
 import { ledgerOn } from '@factledger/ledger';
 import { recallOn } from '@factledger/recall';
-import { type Backend, createTestDatabase } from '@factledger/store';
+import type { Backend } from '@factledger/store';
+import { createTestDatabase } from '@factledger/testing';
 import { fmtMs, type LatencySummary, msSince, summarize, tick } from './stats';
 
 const FACTS = 300;

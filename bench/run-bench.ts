@@ -15,7 +15,8 @@ import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ManualClock } from '@factledger/domain';
 import { ledgerOn } from '@factledger/ledger';
-import { type Backend, createTestDatabase } from '@factledger/store';
+import type { Backend } from '@factledger/store';
+import { createTestDatabase } from '@factledger/testing';
 import { sql } from 'kysely';
 import {
   type AppendMeasure,

@@ -9,6 +9,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { apiControllers } from '../apps/server/src/api-controllers';
 import { buildOpenApiDocument } from '../apps/server/src/openapi.document';
 import { generatePythonClient } from './python-generator';
 import { typescriptSchema } from './typescript-schema';
@@ -20,7 +21,7 @@ export interface GeneratedFile {
 
 /** The contract and the Python operations, as the routes give them now. */
 export function contractFiles(root: string): GeneratedFile[] {
-  const document = buildOpenApiDocument();
+  const document = buildOpenApiDocument(apiControllers);
   return [
     { path: join(root, 'clients/openapi.json'), text: `${JSON.stringify(document, null, 2)}\n` },
     { path: join(root, 'clients/python/factledger_client/_api.py'), text: generatePythonClient(document) },
@@ -29,7 +30,7 @@ export function contractFiles(root: string): GeneratedFile[] {
 
 /** Every generated file: the contract's, and the TypeScript types generated from it. */
 export async function generatedClientFiles(root: string): Promise<GeneratedFile[]> {
-  return [...contractFiles(root), { path: join(root, 'clients/typescript/src/schema.ts'), text: await typescriptSchema(buildOpenApiDocument()) }];
+  return [...contractFiles(root), { path: join(root, 'clients/typescript/src/schema.ts'), text: await typescriptSchema(buildOpenApiDocument(apiControllers)) }];
 }
 
 async function main(): Promise<void> {

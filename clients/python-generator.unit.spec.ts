@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { apiControllers } from '../apps/server/src/api-controllers';
 import { buildOpenApiDocument } from '../apps/server/src/openapi.document';
 import { generatePythonClient, snake } from './python-generator';
 
@@ -117,7 +118,7 @@ describe('the Python client generator', () => {
   });
 
   describe("on the server's contract", () => {
-    const contract = buildOpenApiDocument();
+    const contract = buildOpenApiDocument(apiControllers);
     const operationIds = Object.values(contract.paths).flatMap((item) => Object.values(item as Record<string, { operationId?: string }>).map((op) => op.operationId!));
 
     withPython('writes valid Python with one method per operation', () => {

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { startTestServer, type TestServer } from '../apps/server/src/test-server';
+import { startTestServer, type TestServer } from '../apps/server/test/test-server';
 
 /**
  * The Python client (clients/python) against the real server: its unittest suite, the example

@@ -1,4 +1,4 @@
-import { startTestServer, type TestServer } from '../apps/server/src/test-server';
+import { startTestServer, type TestServer } from '../apps/server/test/test-server';
 import { ConflictError, createFactledgerClient, type FactledgerClient, ForbiddenError, InvalidInputError, NotFoundError, ok, UnauthenticatedError } from './typescript/src';
 
 /** The TypeScript client against the real server (HTTP, keys, the routes' own validation), on PGlite. */

@@ -7,7 +7,9 @@
  *                       @factledger/core/<lib> for each library (domain, store, projections,
  *                       ledger, recall, embeddings, llm), the root being the ledger's
  *   @factledger/nest    FactLedgerModule and the CQRS commands and queries; Nest is a peer
- *   factledger          the server and the CLI (bin `factledger`), with the inspector's files
+ *   factledger          the server and the CLI (bin `factledger`), with the inspector's files, and
+ *                       the test doubles of libs/testing that `factledger eval` runs on (fresh test
+ *                       databases, the local KurrentDB protocol server): never in core
  *   @factledger/client  the typed HTTP client (openapi-fetch over the generated contract types)
  *
  * The sources compile once with declarations (tsconfig.packages.json, no path rewriting); then each
@@ -58,6 +60,8 @@ const PACKAGES = [
     parts: [
       { from: 'apps/server/src', to: 'server' },
       { from: 'apps/cli/src', to: 'cli' },
+      // `eval` runs on fresh test databases, and on a local KurrentDB when no KURRENTDB_URL is set.
+      { from: 'libs/testing/src', to: 'testing' },
     ],
     // The inspector is looked for as dist/inspector beside the package.json (apps/server/src/inspector.ts).
     extra: [{ from: 'dist/inspector', to: 'dist/inspector', built: true }],
@@ -86,6 +90,7 @@ function walk(dir) {
 function target(lib) {
   if (CORE_LIBS.includes(lib)) return { pkg: '@factledger/core', dir: join(out, 'core', lib) };
   if (lib === 'nest') return { pkg: '@factledger/nest', dir: join(out, 'nest') };
+  if (lib === 'testing') return { pkg: 'factledger', dir: join(out, 'factledger', 'testing') };
   throw new Error(`no package holds @factledger/${lib}`);
 }
 
@@ -96,6 +101,7 @@ function rewrite(file, pkgName) {
   return readFileSync(file, 'utf8').replace(SPECIFIER, (whole, lead, quote, spec) => {
     const m = /^@factledger\/([a-z-]+)$/.exec(spec);
     if (!m) return whole;
+    if (m[1] === 'testing' && pkgName !== 'factledger') throw new Error(`${file}: ${pkgName} must not load the test doubles (@factledger/testing)`);
     const t = target(m[1]);
     let next;
     if (t.pkg === pkgName) {

@@ -38,16 +38,8 @@ import { randomUUID } from 'node:crypto';
 import { factStreamId, inTimeline, LedgerError, ManualClock, type MemoryEvent, replay } from '@factledger/domain';
 import { type Ledger, type LedgerHandle, ledgerOn } from '@factledger/ledger';
 import type { ProjectionRunner } from '@factledger/projections';
-import {
-  type Backend,
-  createTestDatabase,
-  LOG_START,
-  type LogPosition,
-  type EventStore,
-  type RecordedEvent,
-  type TestDatabase,
-  testBackends,
-} from '@factledger/store';
+import { type Backend, LOG_START, type LogPosition, type EventStore, type RecordedEvent } from '@factledger/store';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/testing';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 
@@ -489,7 +481,7 @@ describe.each(testBackends())('as-of reads equal a naive replay of the log, on %
  * cannot apply, and every later catch-up of that database fails on it.
  */
 describe.each(testBackends())('minimal sequences found by the property, on %s', (backend) => {
-  const lives = (value: string, more: Record<string, unknown> = {}) => ({ subject: 'alice', relation: 'lives_in', value, cardinality: 'one', ...more });
+  const lives = (value: string, more: Record<string, unknown> = {}) => ({ subject: 'alice', relation: 'lives_in', value, cardinality: 'one' as const, ...more });
   let database: TestDatabase;
   let handle: LedgerHandle;
   let ledger: Ledger;

@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { createTestDatabase, type TestDatabase } from '@factledger/store';
+import { createTestDatabase, type TestDatabase } from '@factledger/testing';
 import { sql } from 'kysely';
 import { type LedgerHandle, ledgerOn } from '@factledger/ledger';
 

@@ -9,7 +9,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { testBackends } from '@factledger/store';
+import { testBackends } from '@factledger/testing';
 import { evalFile } from '../apps/cli/src/eval/run-eval';
 import type { ScenarioReport } from '../apps/cli/src/eval/scenario-runner';
 

@@ -21,7 +21,7 @@ import {
   TriageCountMismatchError,
   TriageStaleError,
 } from '@factledger/ledger';
-import { createTestDatabase, type TestDatabase } from '@factledger/store';
+import { createTestDatabase, type TestDatabase } from '@factledger/testing';
 import { milestonePopulation as population, TRIAGE_CONTROLS as CONTROLS, type Truth } from '../bench/triage-population';
 
 describe('population triage of 2,000+ planted milestones (rule judge, PGlite)', () => {

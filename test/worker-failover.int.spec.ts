@@ -9,7 +9,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { type LedgerHandle, ledgerOn } from '@factledger/ledger';
-import { createTestDatabase, type TestDatabase } from '@factledger/store';
+import { createTestDatabase, type TestDatabase } from '@factledger/testing';
 import { sql } from 'kysely';
 
 const native = process.env.FL_PG_ADMIN_URL ? describe : describe.skip;

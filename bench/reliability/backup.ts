@@ -13,7 +13,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLedger, loadConfig } from '@factledger/ledger';
-import { createTestDatabase } from '@factledger/store';
+import { createTestDatabase } from '@factledger/testing';
 import { startServer } from './server-process';
 
 export interface BackupCellResult {

@@ -83,7 +83,7 @@ export async function checkStore(handle: LedgerHandle, acknowledged: Acknowledge
 
   for (const w of acknowledged) {
     if (w.kind === 'memory') {
-      const m = await handle.ledger.memory(w.tenant, { memoryId: w.memoryId }).catch((error: unknown) => error as Error);
+      const m = await handle.ledger.memory(w.tenant, { memoryId: w.memoryId ?? '' }).catch((error: unknown) => error as Error);
       const logged = log.filter((e) => e.commandId === w.commandId).map((e) => `${e.type} ${(e.data as { memoryId?: string }).memoryId ?? ''} at ${e.globalPosition}`);
       if (m instanceof Error) violations.push(`acknowledged memory ${w.memoryId} (${w.commandId}) (answered ${w.outcome}) does not read back: ${m.message}; the log holds for its command: ${logged.join(', ') || 'nothing'}`);
       else if (m.value !== w.value) violations.push(`acknowledged memory ${w.memoryId} reads back ${JSON.stringify(m.value)}, not ${JSON.stringify(w.value)}`);

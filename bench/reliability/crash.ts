@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { systemClock } from '@factledger/domain';
 import { createLedger, type LedgerHandle, loadConfig } from '@factledger/ledger';
 import { recallOn } from '@factledger/recall';
-import { createTestDatabase, startLocalKurrentDb } from '@factledger/store';
+import { createTestDatabase, startLocalKurrentDb } from '@factledger/testing';
 import { Rng } from '../stats';
 import { type AcknowledgedWrite, checkStore } from './checks';
 import { CLI, type ServerProcess, startServer } from './server-process';

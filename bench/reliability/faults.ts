@@ -23,7 +23,7 @@ import { closeSync, mkdtempSync, openSync, rmdirSync, rmSync, writeSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLedger, loadConfig } from '@factledger/ledger';
-import { createTestDatabase } from '@factledger/store';
+import { createTestDatabase } from '@factledger/testing';
 import { Client } from 'pg';
 import { type AcknowledgedWrite, checkStore } from './checks';
 import { startServer } from './server-process';

@@ -25,7 +25,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLedger, type FrozenVerdicts, type LedgerHandle, loadConfig } from '@factledger/ledger';
-import { createTestDatabase, startLocalKurrentDb } from '@factledger/store';
+import { createTestDatabase, startLocalKurrentDb } from '@factledger/testing';
 import { sql } from 'kysely';
 import { Rng } from '../stats';
 import { milestonePopulation, TRIAGE_CONTROLS } from '../triage-population';

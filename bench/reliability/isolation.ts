@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLedger, loadConfig } from '@factledger/ledger';
-import { createTestDatabase, startLocalKurrentDb } from '@factledger/store';
+import { createTestDatabase, startLocalKurrentDb } from '@factledger/testing';
 import { type Contract, FULL_KEY, matrixKeys, runAccessMatrix } from '../access-matrix';
 import { startServer } from './server-process';
 

@@ -5,7 +5,7 @@
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { LedgerError, SPEAKERS } from '@factledger/domain';
-import { createLedger, type IngestResult, type LedgerHandle, loadConfig } from '@factledger/ledger';
+import { createLedger, ingestMessageSchema, type IngestResult, type LedgerHandle, loadConfig, parse, verifyClaimsSchema } from '@factledger/ledger';
 import {
   AssembleContextQuery,
   FactLedgerModule,
@@ -234,7 +234,7 @@ program
   })
   .option('--tenant <tenant>', 'memory space', 'default')
   .action(async (o: { claims: unknown; tenant: string }) => {
-    print(await withQueries((bus) => bus.execute(new VerifyClaimsQuery(o.tenant, { claims: o.claims }))));
+    print(await withQueries((bus) => bus.execute(new VerifyClaimsQuery(o.tenant, parse(verifyClaimsSchema, { claims: o.claims })))));
   });
 
 program
@@ -247,7 +247,7 @@ program
   .option('--json', 'print the whole result as JSON')
   .action(async (text: string, o: { speaker: string; tenant: string; messageId?: string; json?: boolean }) => {
     const input = { text, speaker: o.speaker, messageId: o.messageId };
-    const result = await withBuses(({ commands }) => commands.execute(new IngestMessageCommand(o.tenant, input)), { sagaAfter: true });
+    const result = await withBuses(({ commands }) => commands.execute(new IngestMessageCommand(o.tenant, parse(ingestMessageSchema, input))), { sagaAfter: true });
     if (o.json) print(result);
     else console.log(formatIngest(result));
   });

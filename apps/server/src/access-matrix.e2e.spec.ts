@@ -10,10 +10,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ManualClock } from '@factledger/domain';
 import { ledgerOn } from '@factledger/ledger';
-import { testBackends } from '@factledger/store';
+import { testBackends } from '@factledger/testing';
 import { sql } from 'kysely';
 import { type Contract, contractOperations, FULL_KEY as FULL, literalSegments, type MatrixKey, matrixKeys, runAccessMatrix, spellingsOf } from '../../../bench/access-matrix';
-import { startTestServer, type TestServer } from './test-server';
+import { startTestServer, type TestServer } from '../test/test-server';
 
 const CONTRACT = JSON.parse(readFileSync(join(__dirname, '../../../clients/openapi.json'), 'utf8')) as Contract;
 

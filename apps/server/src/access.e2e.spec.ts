@@ -11,7 +11,7 @@ import { ManualClock, systemClock } from '@factledger/domain';
 import { UseLiteEmbedder } from '@factledger/embeddings';
 import { type LedgerHandle, ledgerOn } from '@factledger/ledger';
 import { type RecallHandle, type RecallSettings, recallOn } from '@factledger/recall';
-import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/testing';
 import { sql } from 'kysely';
 import { createServer } from './create-server';
 

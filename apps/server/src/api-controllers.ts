@@ -1,7 +1,7 @@
 /**
  * The controllers of the HTTP API: what AppModule mounts (with MCP beside them, at /mcp, which has
- * its own protocol: docs/mcp.md) and what the OpenAPI document covers. A function, not a constant:
- * OpenApiController imports the document's module, which reads this list only when it is built.
+ * its own protocol: docs/mcp.md) and what the OpenAPI document covers (AppModule passes this list
+ * to buildOpenApiDocument).
  */
 import { AnswersController } from './answers.controller';
 import { BatchesController } from './batches.controller';
@@ -14,7 +14,7 @@ import { MessagesController } from './messages.controller';
 import { MetricsController } from './metrics.controller';
 import { OpenApiController } from './openapi.controller';
 
-export const apiControllers = () => [
+export const apiControllers = [
   MemoriesController,
   MessagesController,
   AnswersController,
@@ -25,4 +25,4 @@ export const apiControllers = () => [
   HealthController,
   MetricsController,
   OpenApiController,
-];
+] as const;

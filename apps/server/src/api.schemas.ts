@@ -3,7 +3,7 @@
  * OpenAPI document describes. Inputs themselves are the ledger's own schemas (@factledger/ledger).
  */
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
-import type { AnswerView, AnswerWriteResult, BatchView, BeliefChangeView, BeliefDiffView, BeliefView, BelievedView, ChangeEventView, ClaimVerdict, ErasureResult, FactView, HistoryView, IngestResult, Ledger, MemoryView, Revision, RollbackResult, VersionView, WriteResult } from '@factledger/ledger';
+import type { AnswerView, AnswerWriteResult, BeliefChangeView, BeliefDiffView, BeliefView, BelievedView, ChangeEventView, ClaimVerdict, ErasureResult, IngestResult, Revision } from '@factledger/ledger';
 import type { AnswerRow } from '@factledger/projections';
 import {
   auditDiffQuerySchema,
@@ -22,6 +22,9 @@ import {
   rollbackSchema,
   subjectQuerySchema,
   tenantSchema,
+  instantSchema,
+  scopeSchema,
+  versionFields,
 } from '@factledger/ledger';
 import { z } from 'zod';
 
@@ -91,179 +94,10 @@ export const auditDiffQueryParams = auditDiffQuerySchema;
 
 // ---- responses ------------------------------------------------------------------------------
 
-const instant = z.string().openapi({ format: 'date-time', example: '2026-03-01T00:00:00.000Z' });
-const scope = z.record(z.string(), z.string());
-
-export const restatementDecisionSchema = z
-  .object({
-    memoryId: z.string().openapi({ description: 'The earlier memory the statement was aligned with.' }),
-    action: z.enum(['replace', 'keep-both']),
-    holds: z.enum(['one', 'many', 'unsure']).openapi({ description: 'What the frame was judged to hold: one value, a set, or unsure.' }),
-    rule: z.string().openapi({ description: 'The rule that decided, in words.' }),
-    frame: z.string().openapi({ description: 'The shared frame, the value\'s place marked "…".', example: 'staging database runs on …' }),
-    earlierValue: z.string(),
-    nextValue: z.string(),
-    score: z.number().openapi({ description: 'Share of the two statements\' tokens the frame covers.' }),
-    effect: z.enum(['retracted', 'withdrawn', 'filled-history', 'kept']),
-  })
-  .openapi('RestatementDecision');
-
-export const partDecisionSchema = z
-  .object({
-    memoryId: z.string().openapi({ description: 'The earlier memory whose statements were replaced; its text stays whole on record.' }),
-    parts: z.array(z.object({ start: z.number().int(), end: z.number().int(), text: z.string() })).openapi({ description: 'The replaced statements: spans of its text, left out of what recall shows from now on.' }),
-    kind: z.string().openapi({ description: 'The shape of the value: quantity, count, date, time, version, ordinal.' }),
-    earlierValue: z.string(),
-    nextValue: z.string(),
-    rule: z.string(),
-  })
-  .openapi('PartDecision');
-
-export const writeResultSchema = z
-  .object({
-    outcome: z.string().openapi({ description: 'What the write did: created, superseded, reinforced, duplicate, quarantined, …', example: 'created' }),
-    memoryId: z.string(),
-    position: z.number().int().openapi({ description: 'Log position of the write; pass it as minPosition to read your own write.' }),
-    replayed: z.boolean().openapi({ description: 'The commandId was seen before; nothing new was appended.' }),
-    restated: z
-      .array(restatementDecisionSchema)
-      .optional()
-      .openapi({ description: 'For prose: the earlier memories it restates with another value (frame alignment), and what was done to each; replaced ones carry the batch label `restatement:<memoryId>` unless the write gave one.' }),
-    replacedParts: z
-      .array(partDecisionSchema)
-      .optional()
-      .openapi({ description: 'For prose: statements inside earlier memories of the same speaker that it changes (a value said to hold now, of the same shape and topic); in the same batch as the restatements.' }),
-  })
-  .openapi('WriteResult');
-
-export const rollbackResultSchema = z
-  .object({
-    batch: z.string(),
-    position: z.number().int(),
-    items: z.array(
-      z.object({
-        eventId: z.string(),
-        memoryId: z.string(),
-        change: z.string(),
-        result: z.enum(['compensated', 'overridden', 'already-rolled-back', 'not-compensable']),
-        detail: z.string(),
-      }),
-    ),
-  })
-  .openapi('RollbackResult');
-
-export const memoryViewSchema = z
-  .object({
-    memoryId: z.string(),
-    kind: z.string(),
-    subject: z.string().nullable(),
-    relation: z.string().nullable(),
-    scope,
-    value: z.string().nullable(),
-    text: z.string(),
-    type: z.string(),
-    originalType: z.string(),
-    speaker: z.string(),
-    source: z.string().nullable(),
-    authority: z.number().int(),
-    cardinality: z.string(),
-    core: z.boolean(),
-    status: z.string().openapi({ example: 'active' }),
-    validFrom: instant,
-    validTo: instant.nullable(),
-    confirmations: z.number().int(),
-    saidAt: instant.openapi({ description: 'When the statement was said (a message\'s time, a document\'s date); `recordedAt` is when the ledger learned it.' }),
-    recordedAt: instant,
-    supersededBy: z.string().nullable(),
-    hiddenParts: z
-      .array(z.object({ start: z.number().int(), end: z.number().int(), text: z.string(), by: z.string(), from: z.string(), at: z.string(), undoneAt: z.string().nullable() }))
-      .openapi({ description: 'Statements inside its text that newer memories replaced (the text stays whole): recall leaves them out from `from` (valid time), as known from `at` until `undoneAt` (a rollback).' }),
-    dependsOn: z.array(z.string()).openapi({ description: 'The memories it hangs on: when one changes, it is marked unconfirmed (or a rule applies).' }),
-    unconfirmed: z
-      .object({ premise: z.string(), by: z.string().nullable(), event: z.string(), position: z.number().int(), depth: z.number().int() })
-      .nullable()
-      .openapi({ description: 'While a memory it hangs on (`premise`) has changed since (`event` at log `position`, `by` the memory that took its place): it stays in the read paths, shown with why. Null when confirmed.' }),
-  })
-  .openapi('Memory');
-
-const versionFields = {
-  memoryId: z.string(),
-  value: z.string().nullable(),
-  text: z.string(),
-  type: z.string(),
-  speaker: z.string(),
-  source: z.string().nullable(),
-  validFrom: instant,
-  validTo: instant.nullable(),
-  recordedAt: instant,
-};
-export const versionViewSchema = z.object(versionFields).openapi('FactVersion');
-
-export const factViewSchema = z
-  .object({
-    subject: z.string(),
-    relation: z.string(),
-    scope,
-    cardinality: z.string().nullable(),
-    value: z.string().nullable().openapi({ description: 'The value of a `one` key (null when none holds); null for a set, see `values`.' }),
-    values: z.array(z.string()),
-    versions: z.array(versionViewSchema),
-    validAt: instant,
-    knownAt: instant,
-  })
-  .openapi('Fact');
-
-const subjectFactSchema = z.object({ ...versionFields, relation: z.string().nullable(), scope });
-export const subjectViewSchema = z
-  .object({ subject: z.string(), facts: z.array(subjectFactSchema), validAt: instant, knownAt: instant })
-  .openapi('Subject');
-
-const causedBy = z.object({
-  position: z.number().int(),
-  event: z.string(),
-  actor: z.string().nullable().openapi({ description: 'Who caused the event: the id of the API key of the request (never its secret), or the actor id a host application passed; null when nobody was named.' }),
-  batch: z.string().nullable().openapi({ description: 'Its batch label: what `rollback` takes to undo it.' }),
-  causation: z.string().nullable().openapi({ description: 'The causation id the write carried (what caused it: a message, a ticket); null when none.' }),
-});
-const closedBy = causedBy.extend({
-  reason: z.string().nullable().openapi({ description: 'The closing event\'s reason (a retraction by resolution names the message and the rule).' }),
-  by: z.string().nullable().openapi({ description: 'The memory that took its place: the superseding or correcting version, or the statement that replaced it (a restatement, a change in other words).' }),
-});
-const historyEntrySchema = z.object({
-  memoryId: z.string(),
-  value: z.string().nullable(),
-  text: z.string(),
-  type: z.string(),
-  status: z.string().openapi({ description: "The memory's status now, as GET /memories/{id} gives it: active, retired, quarantined or overruled." }),
-  shownAs: z.string().openapi({ description: 'How this row shows its version over its valid period while it was known: active, quarantined or overruled.' }),
-  validFrom: instant,
-  validTo: instant.nullable(),
-  knownFrom: instant.nullable(),
-  knownTo: instant.nullable(),
-  openedBy: causedBy,
-  closedBy: closedBy.nullable(),
-});
-export const historyViewSchema = z
-  .object({ subject: z.string(), relation: z.string(), scope, entries: z.array(historyEntrySchema) })
-  .openapi('History');
-export const memoryHistorySchema = z.object({ memoryId: z.string(), entries: z.array(historyEntrySchema) }).openapi('MemoryHistory');
-
-export const batchViewSchema = z
-  .object({
-    batch: z.string(),
-    events: z.array(
-      z.object({
-        position: z.number().int(),
-        type: z.string(),
-        memoryId: z.string().nullable(),
-        recordedAt: instant,
-        actor: z.string().nullable().openapi({ description: 'The id of the API key that wrote it, or the actor id a host passed; null when nobody was named.' }),
-        reason: z.string().nullable(),
-      }),
-    ),
-    memories: z.array(memoryViewSchema).openapi({ description: 'Each memory the events touched, as it stands now.' }),
-  })
-  .openapi('Batch');
+// The ledger's own answers (memories, facts, histories, batches, write results) are its schemas
+// (@factledger/ledger views.ts); these are the rest, built on the same parts.
+const instant = instantSchema;
+const scope = scopeSchema;
 
 // ---- the audit: what the ledger believed, and what changed in it ---------------------------------
 
@@ -517,17 +351,6 @@ export const revisionSchema = z
 type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false;
 type Documented<S extends z.ZodType, T> = SameKeys<z.infer<S>, T>;
 const responsesInSync: [
-  Documented<typeof writeResultSchema, WriteResult>,
-  Documented<typeof rollbackResultSchema, RollbackResult>,
-  Documented<typeof rollbackResultSchema.shape.items.element, RollbackResult['items'][number]>,
-  Documented<typeof memoryViewSchema, MemoryView>,
-  Documented<typeof versionViewSchema, VersionView>,
-  Documented<typeof factViewSchema, FactView>,
-  Documented<typeof subjectViewSchema, Awaited<ReturnType<Ledger['subject']>>>,
-  Documented<typeof subjectFactSchema, Awaited<ReturnType<Ledger['subject']>>['facts'][number]>,
-  Documented<typeof historyViewSchema, Awaited<ReturnType<Ledger['history']>>>,
-  Documented<typeof historyEntrySchema, HistoryView>,
-  Documented<typeof memoryHistorySchema, Awaited<ReturnType<Ledger['memoryHistory']>>>,
   Documented<typeof ingestResultSchema, IngestResult>,
   Documented<typeof ingestedCandidateSchema, IngestResult['candidates'][number]>,
   Documented<typeof gateFindingSchema, IngestResult['candidates'][number]['gates'][number]>,
@@ -545,9 +368,7 @@ const responsesInSync: [
   Documented<typeof beliefDiffSchema, BeliefDiffView>,
   Documented<typeof beliefChangeSchema, BeliefChangeView>,
   Documented<typeof changeEventSchema, ChangeEventView>,
-  Documented<typeof batchViewSchema, BatchView>,
-  Documented<typeof batchViewSchema.shape.events.element, BatchView['events'][number]>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 void responsesInSync;
 
 // ---- recall ----------------------------------------------------------------------------------

@@ -10,6 +10,8 @@ import { FactLedgerModule, type FactLedgerOptions } from '@factledger/nest';
 import { apiControllers } from './api-controllers';
 import { FallbackController } from './fallback.controller';
 import { McpController } from './mcp.controller';
+import { OPENAPI_DOCUMENT } from './openapi.controller';
+import { buildOpenApiDocument } from './openapi.document';
 import { AccessGate, AccessGuard, ActorInterceptor, KeyThrottlerGuard, SERVER_CONFIG, WriterReplyInterceptor } from './http/access';
 import { LedgerExceptionFilter } from './http/ledger-exception.filter';
 import { createLogger, type Logger, SERVER_LOGGER } from './logging';
@@ -42,11 +44,12 @@ export class AppModule {
       module: AppModule,
       imports: [FactLedgerModule.forRoot(ledgerOptions), ...(limited ? [ThrottlerModule.forRoot({ throttlers: [{ ttl: 60_000, limit: config.rateLimit }] })] : [])],
       // The fallback last: it takes whatever no route above matched.
-      controllers: [...apiControllers(), McpController, FallbackController],
+      controllers: [...apiControllers, McpController, FallbackController],
       providers: [
         { provide: SERVER_LOGGER, useFactory: () => logger ?? serverLogger(options) },
         { provide: APP_FILTER, useClass: LedgerExceptionFilter },
         { provide: SERVER_CONFIG, useValue: config },
+        { provide: OPENAPI_DOCUMENT, useValue: () => buildOpenApiDocument(apiControllers) },
         AccessGate,
         // Guards run in this order: the rate limit counts every request, refused ones too (an
         // unknown key by its client's address), before the door decides.

@@ -1,5 +1,6 @@
 /** Batches over HTTP: what a batch label covers, and rolling back every lifecycle change that carried it. */
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { parse, batchQuerySchema, rollbackSchema } from '@factledger/ledger';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { GetBatchQuery, RollbackBatchCommand } from '@factledger/nest';
 import { NeedsScope } from './http/access';
@@ -14,7 +15,7 @@ export class BatchesController {
 
   @Get('batches/:batch')
   batch(@Param('tenant', TenantPipe) tenant: string, @Param('batch') batch: string, @Query() query: unknown) {
-    return this.queries.execute(new GetBatchQuery(tenant, { ...queryObject(query), batch }));
+    return this.queries.execute(new GetBatchQuery(tenant, parse(batchQuerySchema, { ...queryObject(query), batch })));
   }
 
   /** A bulk undo across every memory the label touched: `admin` scope, as erasure. */
@@ -22,6 +23,6 @@ export class BatchesController {
   @NeedsScope('admin')
   @HttpCode(200)
   rollback(@Param('tenant', TenantPipe) tenant: string, @Param('batch') batch: string, @Body() body: unknown) {
-    return this.commands.execute(new RollbackBatchCommand(tenant, { ...bodyObject(body), batch }));
+    return this.commands.execute(new RollbackBatchCommand(tenant, parse(rollbackSchema, { ...bodyObject(body), batch })));
   }
 }

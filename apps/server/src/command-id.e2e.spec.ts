@@ -3,8 +3,8 @@
  * quarantine of another memory, an assert of another value) is a 409 `command_id_reused` and
  * changes nothing; the same write sent again is answered as replayed.
  */
-import { testBackends } from '@factledger/store';
-import { startTestServer, type TestServer } from './test-server';
+import { testBackends } from '@factledger/testing';
+import { startTestServer, type TestServer } from '../test/test-server';
 
 interface Reply {
   status: number;

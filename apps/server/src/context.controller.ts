@@ -1,6 +1,8 @@
 /** Recall over HTTP: assemble the context for a prompt, and read back how it was assembled. */
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { NeedsScope } from './http/access';
+import { parse } from '@factledger/ledger';
+import { recallQuerySchema } from '@factledger/recall';
 import { QueryBus } from '@nestjs/cqrs';
 import { AssembleContextQuery, GetTraceQuery } from '@factledger/nest';
 import { bodyObject, TenantPipe } from './http/request-input';
@@ -13,7 +15,7 @@ export class ContextController {
   @NeedsScope('read')
   @HttpCode(200)
   assemble(@Param('tenant', TenantPipe) tenant: string, @Body() body: unknown) {
-    return this.queries.execute(new AssembleContextQuery(tenant, bodyObject(body)));
+    return this.queries.execute(new AssembleContextQuery(tenant, parse(recallQuerySchema, bodyObject(body))));
   }
 
   @Get('traces/:id')

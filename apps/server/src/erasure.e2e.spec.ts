@@ -11,9 +11,9 @@ import { promisify } from 'node:util';
 import { embeddedTexts, embeddingText, textHash } from '@factledger/embeddings';
 import type { LedgerHandle } from '@factledger/ledger';
 import type { RecallHandle } from '@factledger/recall';
-import { type TestDatabase, testBackends } from '@factledger/store';
+import { type TestDatabase, testBackends } from '@factledger/testing';
 import { sql } from 'kysely';
-import { startTestServer, type TestServer } from './test-server';
+import { startTestServer, type TestServer } from '../test/test-server';
 /** Words only the erased memories hold (any case). */
 const SECRETS = ['ingrid', 'zebulon', 'marigold', 'qarnelby'];
 /** Words of memories nobody erases: they must still be there. */

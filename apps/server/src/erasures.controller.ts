@@ -1,5 +1,6 @@
 /** Erasure over HTTP: a memory, a subject's memories or the whole tenant, for an admin key. */
 import { Body, Controller, Param, Post } from '@nestjs/common';
+import { parse, erasureSchema } from '@factledger/ledger';
 import { CommandBus } from '@nestjs/cqrs';
 import { EraseCommand } from '@factledger/nest';
 import { NeedsScope } from './http/access';
@@ -12,6 +13,6 @@ export class ErasuresController {
   @Post('erasures')
   @NeedsScope('admin')
   erase(@Param('tenant', TenantPipe) tenant: string, @Body() body: unknown) {
-    return this.commands.execute(new EraseCommand(tenant, bodyObject(body)));
+    return this.commands.execute(new EraseCommand(tenant, parse(erasureSchema, bodyObject(body))));
   }
 }

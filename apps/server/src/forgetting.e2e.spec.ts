@@ -7,9 +7,9 @@
  */
 import type { LedgerHandle } from '@factledger/ledger';
 import type { RecallHandle } from '@factledger/recall';
-import { type TestDatabase, testBackends } from '@factledger/store';
+import { type TestDatabase, testBackends } from '@factledger/testing';
 import { sql } from 'kysely';
-import { startTestServer, type TestServer } from './test-server';
+import { startTestServer, type TestServer } from '../test/test-server';
 
 /** Words only what is asked to be forgotten holds (any case). */
 const FORGOTTEN = ['zq-5520-lumen', 'pellmore'];

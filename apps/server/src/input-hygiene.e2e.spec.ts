@@ -3,9 +3,9 @@
  * character and a lone UTF-16 surrogate in every path segment, every query parameter and every
  * field of a body. Each must be a 400 that names the field, and the log must not change.
  */
-import { type TestDatabase, testBackends } from '@factledger/store';
+import { type TestDatabase, testBackends } from '@factledger/testing';
 import { sql } from 'kysely';
-import { startTestServer, type TestServer } from './test-server';
+import { startTestServer, type TestServer } from '../test/test-server';
 
 /** Each bad text as a body holds it, and as a URL carries it (a lone surrogate has no UTF-8 form: its CESU-8 bytes, which are not UTF-8). */
 const BAD = { nul: { text: 'a\u0000b', url: 'a%00b' }, surrogate: { text: 'a\uD800b', url: 'a%ED%A0%80b' } } as const;

@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
-import { LOG_START, type OpenedKurrentDb, openDatabase, openKurrentDbEventStore, openKurrentDbOrLocal } from '@factledger/store';
+import { LOG_START, type OpenedKurrentDb, openDatabase, openKurrentDbEventStore } from '@factledger/store';
+import { openKurrentDbOrLocal } from '@factledger/testing';
 import { sql } from 'kysely';
 import { createServer } from './create-server';
 

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import type { INestApplication } from '@nestjs/common';
 import { ledgerOn } from '@factledger/ledger';
-import { createTestDatabase, type TestDatabase } from '@factledger/store';
+import { createTestDatabase, type TestDatabase } from '@factledger/testing';
 import { createServer } from './create-server';
 import { createLogger, requestLevel, requestLog } from './logging';
 

@@ -7,11 +7,11 @@
  * nothing.
  */
 import type { RecallHandle } from '@factledger/recall';
-import { type TestDatabase, testBackends } from '@factledger/store';
+import { type TestDatabase, testBackends } from '@factledger/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { sql } from 'kysely';
-import { startTestServer, type TestServer } from './test-server';
+import { startTestServer, type TestServer } from '../test/test-server';
 const TOOLS = ['confirm', 'correct', 'explain', 'fact', 'forget', 'history', 'recall', 'record_answer', 'remember', 'restore', 'verify'];
 
 describe.each(testBackends())('MCP over streamable HTTP on %s', (backend) => {

@@ -18,6 +18,14 @@ import {
   reviewAnswerSchema,
   reviseAnswerSchema,
   verifyClaimsSchema,
+  batchViewSchema,
+  factViewSchema,
+  historyViewSchema,
+  memoryHistorySchema,
+  memoryViewSchema,
+  rollbackResultSchema,
+  subjectViewSchema,
+  writeResultSchema,
 } from '@factledger/ledger';
 import { recallQuerySchema } from '@factledger/recall';
 import { z } from 'zod';
@@ -29,23 +37,18 @@ import {
   auditQueryParams,
   batchParams,
   batchQueryParams,
-  batchViewSchema,
   beliefDiffSchema,
   beliefViewSchema,
   contextResultSchema,
   errorSchema,
   factQueryParams,
-  factViewSchema,
   healthSchema,
   historyQueryParams,
-  historyViewSchema,
   ingestMessageBody,
   ingestResultSchema,
   listMemoriesQuerySchema,
   memoryParams,
   memoryQueryParams,
-  memoryHistorySchema,
-  memoryViewSchema,
   messageParams,
   quarantineBody,
   restoreBody,
@@ -54,17 +57,14 @@ import {
   retypeBody,
   rollbackBody,
   revisionSchema,
-  rollbackResultSchema,
   erasureBody,
   erasureResultSchema,
   subjectParams,
   subjectQueryParams,
-  subjectViewSchema,
   tenantParams,
   traceParams,
   traceSchema,
   verificationSchema,
-  writeResultSchema,
 } from './api.schemas';
 import { AnswersController } from './answers.controller';
 import { BatchesController } from './batches.controller';
@@ -76,7 +76,6 @@ import { MetricsController } from './metrics.controller';
 import { MemoriesController } from './memories.controller';
 import { MessagesController } from './messages.controller';
 import { OpenApiController } from './openapi.controller';
-import { apiControllers } from './api-controllers';
 import { type RouteAccess, routeAccess } from './http/access';
 
 /** What the document says of one route, beside the controller method that serves it. */
@@ -423,10 +422,11 @@ export function documentedRoutes(controllers: readonly (abstract new (...args: n
   return out;
 }
 
-export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV3['generateDocument']> {
+/** The document of the routes `controllers` serve (the server's: apiControllers). */
+export function buildOpenApiDocument(controllers: readonly (abstract new (...args: never[]) => unknown)[]): ReturnType<OpenApiGeneratorV3['generateDocument']> {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', API_KEY, { type: 'http', scheme: 'bearer', description: 'An API key: `factledger keys create --tenant <tenant> --scopes read,write`.' });
-  for (const route of documentedRoutes(apiControllers(), routeDocs())) registry.registerPath(route);
+  for (const route of documentedRoutes(controllers, routeDocs())) registry.registerPath(route);
   return new OpenApiGeneratorV3(registry.definitions).generateDocument({
     openapi: '3.0.3',
     info: {

@@ -4,10 +4,10 @@
  */
 import type { LedgerHandle } from '@factledger/ledger';
 import type { RecallHandle } from '@factledger/recall';
-import { testBackends } from '@factledger/store';
+import { testBackends } from '@factledger/testing';
 import type { z } from 'zod';
 import { answerSchema, answerViewSchema, answerWriteResultSchema, errorSchema, verificationSchema } from './api.schemas';
-import { startTestServer, type TestServer } from './test-server';
+import { startTestServer, type TestServer } from '../test/test-server';
 
 interface Reply {
   status: number;

@@ -7,7 +7,7 @@
  */
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startTestServer, type TestServer } from './test-server';
+import { startTestServer, type TestServer } from '../test/test-server';
 import { processTelemetry } from './telemetry';
 
 interface OtlpSpan {

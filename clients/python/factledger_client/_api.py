@@ -247,7 +247,7 @@ Memory = TypedDict("Memory", {
     "authority": int,
     "cardinality": str,
     "core": bool,
-    "status": str,
+    "status": Literal["active", "quarantined", "retired", "overruled"],
     "validFrom": str,
     "validTo": Optional[str],
     "confirmations": int,
@@ -303,6 +303,7 @@ ResolvedMemory = TypedDict("ResolvedMemory", {
 
 RestatementDecision = TypedDict("RestatementDecision", {
     "memoryId": str,
+    "text": str,
     "action": Literal["replace", "keep-both"],
     "holds": Literal["one", "many", "unsure"],
     "rule": str,
@@ -397,7 +398,7 @@ VerifyClaimsBody = TypedDict("VerifyClaimsBody", {
 }, total=False)
 
 WriteResult = TypedDict("WriteResult", {
-    "outcome": str,
+    "outcome": Literal["created", "superseded", "corrected", "filled-history", "reinforced", "duplicate", "overruled", "retracted", "quarantined", "restored", "retyped", "parts-superseded", "unconfirmed", "confirmed", "unchanged"],
     "memoryId": str,
     "position": int,
     "replayed": bool,

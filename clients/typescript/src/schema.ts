@@ -520,8 +520,9 @@ export interface components {
             /**
              * @description What the write did: created, superseded, reinforced, duplicate, quarantined, …
              * @example created
+             * @enum {string}
              */
-            outcome: string;
+            outcome: "created" | "superseded" | "corrected" | "filled-history" | "reinforced" | "duplicate" | "overruled" | "retracted" | "quarantined" | "restored" | "retyped" | "parts-superseded" | "unconfirmed" | "confirmed" | "unchanged";
             memoryId: string;
             /** @description Log position of the write; pass it as minPosition to read your own write. */
             position: number;
@@ -535,6 +536,8 @@ export interface components {
         RestatementDecision: {
             /** @description The earlier memory the statement was aligned with. */
             memoryId: string;
+            /** @description The earlier memory's text. */
+            text: string;
             /** @enum {string} */
             action: "replace" | "keep-both";
             /**
@@ -728,8 +731,11 @@ export interface components {
             authority: number;
             cardinality: string;
             core: boolean;
-            /** @example active */
-            status: string;
+            /**
+             * @example active
+             * @enum {string}
+             */
+            status: "active" | "quarantined" | "retired" | "overruled";
             /**
              * Format: date-time
              * @example 2026-03-01T00:00:00.000Z

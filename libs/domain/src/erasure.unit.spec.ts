@@ -1,6 +1,6 @@
 import { emptyTexts, erasureTargetOf, isErasedData, isLiveEvent, MEMORY_ERASED, redactEvent } from './erasure';
 import { InvalidInputError } from './errors';
-import { replay } from './fact.decider';
+import { replay } from './fact.state';
 
 const erased = new Set(['m-gone']);
 

@@ -107,3 +107,30 @@ export class CommandIdReusedError extends LedgerError {
     super(`command id '${commandId}' was already used for another command; retry only the same command with it, and give a new command a new id`);
   }
 }
+
+/**
+ * A configured feature needs a package that is an optional peer of factledger's packages (the
+ * OpenAI SDK, the KurrentDB client), and it is not installed: a lean install leaves them out.
+ */
+export class OptionalPackageMissingError extends LedgerError {
+  readonly code = 'optional_package_missing';
+  constructor(readonly packageName: string, readonly feature: string) {
+    super(`${feature} needs the package ${packageName}, which is not installed: npm install ${packageName}`);
+  }
+}
+
+/**
+ * Loads an optional peer package through `load` (a `() => import('<name>')` written at the call
+ * site, so the loaded module keeps its types), on first use: a module-not-found of `name` itself
+ * becomes an OptionalPackageMissingError; any other failure is thrown unchanged.
+ */
+export async function loadOptionalPackage<T>(name: string, feature: string, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+    const notFound = code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND';
+    if (notFound && typeof message === 'string' && (message.includes(`'${name}'`) || message.includes(`"${name}"`))) throw new OptionalPackageMissingError(name, feature);
+    throw error;
+  }
+}

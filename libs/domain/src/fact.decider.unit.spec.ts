@@ -5,19 +5,8 @@
  */
 import { CardinalityConflictError, InvalidInputError, SlotTakenError, UnknownMemoryError } from './errors';
 import type { AssertMemory, MemoryCommand, Outcome, RetractMemory } from './fact.commands';
-import {
-  type Decision,
-  type StreamState,
-  decide,
-  evolve,
-  hiddenAt,
-  inTimeline,
-  initialState,
-  planRollback,
-  replay,
-  statusOf,
-  withoutParts,
-} from './fact.decider';
+import { type Decision, decide, planRollback } from './fact.decider';
+import { evolve, hiddenAt, inTimeline, initialState, replay, statusOf, type StreamState, withoutParts } from './fact.state';
 import type { MemoryEvent, MemoryEventType } from './fact.events';
 import { factStreamId } from './keys';
 
@@ -664,5 +653,37 @@ describe('statements inside a prose memory replaced by a newer one (SupersedePar
     // Hidden again later by the same statement (a new decision): hidden from then on.
     apply(state, decide(supersede([part], '2026-03-28'), state).events);
     expect(hiddenAt(state.versions.get('t1')!.hiddenParts, d('2026-04-01').getTime(), d('2026-04-01').getTime())).toHaveLength(1);
+  });
+});
+
+describe('purity: decide reads the state, evolve folds into it', () => {
+  const rich = (): StreamState =>
+    given(
+      assertFact('m1', 'db-1', '2026-01-01'),
+      inBatch('b1', assertFact('m2', 'db-2', '2026-02-01')),
+      quarantine('m1'),
+      restore('m1'),
+      retype('m2', 'decision'),
+      retract('m2', '2026-03-01'),
+    );
+
+  it('decide and planRollback leave the state they are given exactly as it was', () => {
+    const state = rich();
+    const before = structuredClone(state);
+    for (const command of [assertFact('m3', 'db-3', '2026-04-01'), quarantine('m2'), restore('m2'), retype('m1', 'fact'), retract('m1', '2026-05-01'), assertFact('m4', 'db-1', '2025-06-01', { mode: 'correction' })]) {
+      decide(command, state);
+    }
+    planRollback(state, 'b1', d('2026-06-01'));
+    expect(state).toEqual(before);
+  });
+
+  it('evolve changes the state it is given and returns that same object (a fold: a caller that keeps a state folds into its own)', () => {
+    const state = rich();
+    const before = structuredClone(state);
+    const { events } = decide(assertFact('m3', 'db-3', '2026-04-01'), state);
+    const after = evolve(state, { eventId: 'e-next', batch: null, event: events[0]! });
+    expect(after).toBe(state);
+    expect(state).not.toEqual(before);
+    expect(replay(before.log!).versions.has('m3')).toBe(false);
   });
 });

@@ -14,7 +14,8 @@ export type AssertMode = (typeof ASSERT_MODES)[number];
 export type MemoryKind = 'fact' | 'prose';
 
 /** What a reader sees of a memory now. */
-export type MemoryStatus = 'active' | 'quarantined' | 'retired' | 'overruled';
+export const MEMORY_STATUSES = ['active', 'quarantined', 'retired', 'overruled'] as const;
+export type MemoryStatus = (typeof MEMORY_STATUSES)[number];
 
 /** The fields a memory is born with; they never change afterwards except `type` (retype). */
 export interface MemoryFields {

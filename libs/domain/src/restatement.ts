@@ -14,6 +14,7 @@
  * so). The rules are of the language, not of any data set's sentences.
  */
 import { normalizeTerm } from './keys';
+import { en, endingPattern, ko } from './language';
 import type { Cardinality } from './memory';
 import { isHypothetical } from './message/mood';
 
@@ -52,44 +53,34 @@ const MAX_VALUE_TOKENS = 8;
 /** Fewest tokens the shared frame must have. */
 const MIN_FRAME_TOKENS = 2;
 
-const ARTICLES = new Set(['the', 'a', 'an']);
-const COPULAS = new Set(['is', 'are', 'was', 'were', 'am', "'s", 'be', 'been', 'becomes', 'became', 'remains', 'remained', 'stays', 'stayed']);
-const AUXILIARIES = new Set([
-  ...COPULAS,
-  'has', 'have', 'had', 'will', 'would', 'can', 'could', 'should', 'shall', 'may', 'might', 'must', 'does', 'do', 'did',
-  "isn't", "aren't", "wasn't", "weren't", "hasn't", "haven't", "won't", "doesn't", "don't", "didn't", "can't",
-]);
-const SUBJECT_PRONOUNS = new Set(['i', 'we', 'you', 'they', 'he', 'she', 'it', 'who', 'this', 'that']);
+const ARTICLES: ReadonlySet<string> = new Set(en.articles);
+const COPULAS: ReadonlySet<string> = new Set(en.copulas);
+const AUXILIARIES: ReadonlySet<string> = new Set([...en.copulas, ...en.auxiliaries]);
+const SUBJECT_PRONOUNS: ReadonlySet<string> = new Set(en.subjectPronouns);
 /** Irregular past forms that carry a clause (most verbs end in -s or -ed where it matters). */
-const IRREGULAR_VERBS = new Set([
-  'went', 'met', 'saw', 'got', 'left', 'took', 'made', 'ran', 'began', 'bought', 'sold', 'won', 'lost', 'gave', 'came', 'became',
-  'wrote', 'drove', 'flew', 'ate', 'drank', 'read', 'heard', 'kept', 'held', 'led', 'built', 'sent', 'spent', 'taught', 'thought',
-  'brought', 'caught', 'found', 'told', 'said', 'paid', 'put', 'set', 'sat', 'stood', 'grew', 'knew', 'chose', 'spoke',
-]);
-const DETERMINERS = new Set([...ARTICLES, 'my', 'your', 'our', 'his', 'her', 'their', 'its', 'this', 'that', 'these', 'those', 'some', 'any', 'each', 'every', 'no', 'one']);
-const PREPOSITIONS = new Set([
-  'of', 'in', 'on', 'at', 'to', 'for', 'with', 'by', 'from', 'into', 'onto', 'as', 'than', 'about', 'via', 'per', 'since', 'until',
-  'after', 'before', 'during', 'under', 'over', 'between', 'through', 'toward', 'towards', 'near', 'inside', 'outside', 'within', 'without',
-]);
-const CONJUNCTIONS = new Set(['and', 'or', 'but', 'nor', 'so', 'because', 'while', 'when', 'where', 'which', 'that', 'who', 'if']);
-const PERSONAL = new Set(['i', 'me', 'my', 'mine', 'we', 'us', 'our', 'ours', 'you', 'your', 'yours', 'myself', 'ourselves', 'yourself', '나', '내', '저', '제', '우리', '너', '네']);
+const IRREGULAR_VERBS: ReadonlySet<string> = new Set(en.irregularPastVerbs);
+const DETERMINERS: ReadonlySet<string> = new Set([...en.determiners, ...en.quantifiers]);
+const PREPOSITIONS: ReadonlySet<string> = new Set(en.prepositions);
+const CONJUNCTIONS: ReadonlySet<string> = new Set(en.conjunctions);
+const PERSONAL: ReadonlySet<string> = new Set([...en.personalPronouns, ...ko.personalPronouns]);
 
 const HANGUL = /[\uac00-\ud7a3]/u;
 /** Korean copula endings at a clause's end, each with one canonical form. */
+const { copula: C, particles: P } = ko;
 const KO_COPULA: [RegExp, string][] = [
-  [/(?:이었습니다|였습니다|이었어요|였어요|이었어|였어|이었다|였다)$/u, '이었다'],
-  [/(?:입니다|이에요|예요|이야|이다)$/u, '이다'],
-  [/야$/u, '이다'],
+  [endingPattern([...C.pastPolite, ...C.pastPlain, ...C.pastWritten]), '이었다'],
+  [endingPattern(C.present), '이다'],
+  [endingPattern(C.short), '이다'],
 ];
-/** Korean particles that stay on a word, with one canonical form each (은/는 are one particle). */
+/** Korean particles that stay on a word, with one canonical form each (은/는 are one particle); the first group that matches. */
 const KO_PARTICLES: [RegExp, string][] = [
-  [/(?:에서|에게|한테|까지|부터)$/u, ''],
-  [/(?:으로|로)$/u, '로'],
-  [/(?:은|는)$/u, '는'],
-  [/(?:이|가)$/u, '가'],
-  [/(?:을|를)$/u, '를'],
-  [/(?:와|과)$/u, '와'],
-  [/[에의도만]$/u, ''],
+  [endingPattern([...P.placeOfAction, ...P.dative, ...P.until, ...P.from]), ''],
+  [endingPattern(P.direction), '로'],
+  [endingPattern(P.topic), '는'],
+  [endingPattern(P.subject), '가'],
+  [endingPattern(P.object), '를'],
+  [endingPattern(P.with), '와'],
+  [endingPattern([...P.place, ...P.possessive, ...P.also, ...P.only]), ''],
 ];
 
 function koSplit(word: string, final: boolean): { stem: string; particle: string | null; canonical: string } | null {
@@ -193,7 +184,7 @@ export function frameStem(s: FramedStatement): string | null {
   return s.text.slice(0, s.tokens[s.predicate]!.end);
 }
 
-const FRAME_ARTICLES = new Set(['the', 'a', 'an']);
+const FRAME_ARTICLES: ReadonlySet<string> = new Set(en.articles);
 
 /**
  * A statement's start as restatement's look-up compares it, the same steps as the database's
@@ -296,7 +287,8 @@ export const isFrameKey = (relation: string | null): boolean => relation !== nul
 
 // ---- one value or a set -------------------------------------------------------------------------
 
-export type FrameHolds = 'one' | 'many' | 'unsure';
+export const FRAME_HOLDS = ['one', 'many', 'unsure'] as const;
+export type FrameHolds = (typeof FRAME_HOLDS)[number];
 
 export interface FrameJudgement {
   holds: FrameHolds;
@@ -304,45 +296,20 @@ export interface FrameJudgement {
   rule: string;
 }
 
-/** Predicates that hold one value at a time by their meaning: a spouse, a birthplace, an employer, an author. */
-const ONE_VALUE_PREDICATES: readonly (readonly string[])[] = [
-  ['married', 'to'], ['citizen', 'of'], ['national', 'of'], ['native', 'of'], ['born', 'in'], ['born', 'on'], ['died', 'in'], ['died', 'on'],
-  ['lives', 'in'], ['lives', 'at'], ['resides', 'in'], ['located', 'in'], ['located', 'at'], ['based', 'in'], ['headquartered', 'in'],
-  ['employed', 'by'], ['works', 'for'], ['works', 'at'], ['reports', 'to'], ['owned', 'by'], ['led', 'by'], ['headed', 'by'], ['managed', 'by'],
-  ['run', 'by'], ['chaired', 'by'], ['founded', 'by'], ['founded', 'in'], ['created', 'by'], ['written', 'by'], ['authored', 'by'],
-  ['developed', 'by'], ['designed', 'by'], ['invented', 'by'], ['built', 'by'], ['composed', 'by'], ['directed', 'by'], ['produced', 'by'],
-  ['published', 'by'], ['manufactured', 'by'], ['performed', 'by'], ['painted', 'by'], ['discovered', 'by'], ['named', 'after'],
-  ['set', 'to'], ['scheduled', 'for'], ['due', 'on'], ['due', 'by'], ['assigned', 'to'], ['hosted', 'on'], ['deployed', 'to'], ['pinned', 'to'],
-  ['works', 'as'], ['serves', 'as'],
-];
-/** Korean verbs that hold one place or one employer at a time (살다, 거주하다, 근무하다, 다니다, 출근하다), matched as a word's start. */
-const KO_ONE_VALUE_VERBS = ['살', '거주', '근무', '다니', '다녀', '출근'];
+/** Predicates that hold one value at a time by their meaning: a spouse, a birthplace, an employer, an author (the first found names the rule). */
+const ONE_VALUE_PREDICATES = en.oneValuePredicates;
+/** Korean verbs that hold one place or one employer at a time, matched as a word's start. */
+const KO_ONE_VALUE_VERBS = ko.oneValueVerbs;
 /** Words that make a role one of a kind ("favourite", "main", "current", "-est"). */
-const UNIQUE_WORDS = new Set([
-  'favourite', 'favorite', 'best', 'worst', 'main', 'primary', 'principal', 'current', 'only', 'sole', 'preferred', 'default', 'usual',
-  'official', 'latest', 'newest', 'oldest', 'first', 'last', 'top', 'most', 'least', 'chief', 'head', 'lead', 'home', 'native',
-  '제일', '가장', '최애', '현재', '주요', '기본', '담당자', '책임자',
-]);
-/** Verbs of what happens: events accumulate, a later one never undoes an earlier one. */
-const EVENT_VERBS = new Set([
-  'visited', 'visits', 'met', 'meets', 'saw', 'sees', 'went', 'goes', 'attended', 'attends', 'bought', 'buys', 'ate', 'eats', 'watched',
-  'watches', 'read', 'reads', 'won', 'wins', 'lost', 'traveled', 'travelled', 'travels', 'called', 'calls', 'emailed', 'sent', 'sends',
-  'gave', 'gives', 'received', 'receives', 'took', 'takes', 'tried', 'tries', 'finished', 'finishes', 'completed', 'completes',
-  'started', 'joined', 'played', 'hiked', 'climbed', 'ran', 'cooked', 'baked', 'painted', 'wrote', 'published', 'shipped', 'released',
-  'fixed', 'merged', 'deployed', 'opened', 'closed', 'launched', 'hosted', 'celebrated', 'adopted', 'drove', 'flew', 'stayed', 'talked',
-  '방문', '갔', '다녀왔', '만났', '샀', '먹었', '봤', '보았', '참석', '여행', '했다', '했어',
-]);
-/** Verbs whose objects make a set: what one speaks, uses, likes, depends on, has. */
-const SET_VERBS = new Set([
-  'speaks', 'speak', 'uses', 'use', 'likes', 'like', 'loves', 'love', 'enjoys', 'enjoy', 'depends', 'depend', 'has', 'have', 'owns', 'own',
-  'knows', 'know', 'supports', 'support', 'includes', 'include', 'contains', 'contain', 'plays', 'play', 'follows', 'follow', 'needs',
-  'need', 'wants', 'want', 'hates', 'hate', 'collects', 'collect', 'studies', 'study', 'teaches', 'teach', 'reads', 'writes',
-  '좋아', '사용', '써', '씁', '있', '알', '해요', '합니다', '배워', '공부',
-]);
+const UNIQUE_WORDS: ReadonlySet<string> = new Set([...en.uniqueWords, ...ko.uniqueWords]);
+/** Verbs of what happens: events accumulate, a later one never undoes an earlier one (Korean: a word's start). */
+const EVENT_VERBS: ReadonlySet<string> = new Set([...en.eventVerbs, ...ko.eventVerbs]);
+/** Verbs whose objects make a set: what one speaks, uses, likes, depends on, has (Korean: a word's start). */
+const SET_VERBS: ReadonlySet<string> = new Set([...en.setVerbs, ...ko.setVerbs]);
 const ADDITIVE = /\b(?:also|too|as well|in addition|additionally|another|besides)\b|(?:또한|역시)|\S도\s/iu;
 
 /** What the value says by its shape: a number, version, date, time or identifier holds one value. */
-const DATE_WORDS = /^(?:(?:on|in|by|until|next|this)\s+)?(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|monday|tuesday|wednesday|thursday|friday|saturday|sunday|월요일|화요일|수요일|목요일|금요일|토요일|일요일)$/iu;
+const DATE_WORDS = new RegExp(String.raw`^(?:(?:on|in|by|until|next|this)\s+)?(?:${[...en.months, ...en.monthAbbreviations, ...en.weekdays, ...ko.weekdays].join('|')})$`, 'iu');
 
 export function valueShape(value: string): 'number' | 'identifier' | 'date' | null {
   if (/^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/u.test(value) || /^https?:\/\//u.test(value) || /^\/[\w./-]+$/u.test(value)) return 'identifier';
@@ -375,7 +342,7 @@ export function judgeFrame(earlier: FramedStatement, next: FramedStatement, alig
   const predicate = next.language === 'en' ? words(next, next.predicate, alignment.prefix) : words(next, alignment.next.end, next.tokens.length);
   const one = ONE_VALUE_PREDICATES.find((p) => hasPhrase(frame, p));
   if (one) return { holds: 'one', rule: `"${one.join(' ')}" holds one value at a time` };
-  const event = predicate.find((w) => EVENT_VERBS.has(w) || (HANGUL.test(w) && [...EVENT_VERBS].some((e) => HANGUL.test(e) && w.startsWith(e))));
+  const event = predicate.find((w) => EVENT_VERBS.has(w) || (HANGUL.test(w) && ko.eventVerbs.some((e) => w.startsWith(e))));
   if (event) return { holds: 'many', rule: `"${event}" tells an event, and events accumulate: both kept` };
   const shapes = [valueShape(alignment.earlier.value), valueShape(alignment.next.value)];
   if (shapes[0] && shapes[1]) return { holds: 'one', rule: `the value is a ${shapes[1]} on both sides, which one frame holds one of` };
@@ -418,7 +385,7 @@ export function judgeFrame(earlier: FramedStatement, next: FramedStatement, alig
     const verb = predicate.find((w) => KO_ONE_VALUE_VERBS.some((v) => w.startsWith(v)));
     if (verb) return { holds: 'one', rule: `"${verb}" holds one place at a time` };
   }
-  const setVerb = predicate.find((w) => SET_VERBS.has(w) || (HANGUL.test(w) && [...SET_VERBS].some((e) => HANGUL.test(e) && w.startsWith(e))));
+  const setVerb = predicate.find((w) => SET_VERBS.has(w) || (HANGUL.test(w) && ko.setVerbs.some((e) => w.startsWith(e))));
   if (setVerb) return { holds: 'many', rule: `"${setVerb}" takes several values at once: both kept` };
   return { holds: 'unsure', rule: 'nothing says the frame holds one value: both kept, unsure' };
 }

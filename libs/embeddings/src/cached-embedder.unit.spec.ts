@@ -2,7 +2,7 @@ import { CachedEmbedder } from './cached-embedder';
 import type { Embedder, Embedding } from './embedder.port';
 import { textHash } from './embedding-cache.port';
 import { EmbeddingDimensionMismatchError } from './errors';
-import { HashingEmbedder } from './hashing-embedder';
+import { HashingEmbedder } from '@factledger/testing';
 import { InMemoryEmbeddingCache } from './in-memory-embedding-cache';
 
 /** A real (hashing) embedder that records every text it is asked to embed. */

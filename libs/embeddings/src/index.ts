@@ -4,7 +4,6 @@ export * from './errors';
 export * from './embedding-text';
 export * from './use-lite-embedder';
 export * from './openai-embedder';
-export * from './hashing-embedder';
 export * from './embedding-cache.port';
 export * from './in-memory-embedding-cache';
 export * from './postgres-embedding-cache';

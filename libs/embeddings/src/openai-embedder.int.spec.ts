@@ -16,7 +16,7 @@ import {
   EmbeddingServiceUnreachableError,
   EmbeddingTimeoutError,
 } from './errors';
-import { HashingEmbedder } from './hashing-embedder';
+import { HashingEmbedder } from '@factledger/testing';
 import { InMemoryEmbeddingCache } from './in-memory-embedding-cache';
 import { OpenAiEmbedder, type OpenAiEmbedderOptions } from './openai-embedder';
 

@@ -9,12 +9,12 @@
  * hand-written loop. What is left here: the options check, the SDK's errors mapped onto the
  * typed ones in `./errors` (after the SDK's retries, a failure is one of them), and a check
  * (zod) of what the SDK does not guarantee of a reply: one embedding per input, placed by its
- * `index`, each an array of finite numbers of the configured length.
+ * `index`, each an array of finite numbers of the configured length. The SDK, an optional peer,
+ * is loaded on the first request (@factledger/llm's openai-compatible.ts).
  */
-import OpenAI from 'openai';
 import { z } from 'zod';
 import { InvalidInputError } from '@factledger/domain';
-import { connectionFailure, openAiCompatibleClient, recordingFetch } from '@factledger/llm';
+import { type OpenAiCompatibleClient, type OpenAiCompatibleFailure, openAiCompatibleClient } from '@factledger/llm';
 import type { Embedder, Embedding } from './embedder.port';
 import {
   EmbeddingDimensionMismatchError,
@@ -78,7 +78,7 @@ export class OpenAiEmbedder implements Embedder {
   private readonly timeoutMs: number;
   private readonly maxBatchSize: number;
   private readonly sendDimensions: boolean;
-  private readonly client: OpenAI;
+  private readonly client: OpenAiCompatibleClient;
 
   constructor(options: OpenAiEmbedderOptions) {
     validate(options);
@@ -87,9 +87,8 @@ export class OpenAiEmbedder implements Embedder {
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.maxBatchSize = options.maxBatchSize ?? 32;
     this.sendDimensions = options.sendDimensions ?? false;
-    const { client, baseURL } = openAiCompatibleClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: this.timeoutMs, maxRetries: options.maxRetries ?? 3 });
-    this.client = client;
-    this.url = `${baseURL}/embeddings`;
+    this.client = openAiCompatibleClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: this.timeoutMs, maxRetries: options.maxRetries ?? 3 });
+    this.url = `${this.client.baseURL}/embeddings`;
   }
 
   async embed(texts: string[]): Promise<Embedding[]> {
@@ -101,33 +100,30 @@ export class OpenAiEmbedder implements Embedder {
   }
 
   private async embedBatch(input: string[]): Promise<Embedding[]> {
-    const transport = recordingFetch();
-    let reply: unknown;
-    try {
-      reply = await this.client.withOptions({ fetch: transport.fetch }).embeddings.create({
-        model: this.model,
-        input,
-        // Floats, as every OpenAI-compatible server sends them; the SDK's default asks for base64
-        // and decodes whatever comes back as base64, which a server ignoring the field breaks.
-        encoding_format: 'float',
-        ...(this.sendDimensions ? { dimensions: this.dimensions } : {}),
-      });
-    } catch (error) {
-      throw this.failure(error, transport);
-    }
-    return this.parse(reply, input.length);
+    const result = await this.client.embeddings({
+      model: this.model,
+      input,
+      // Floats, as every OpenAI-compatible server sends them; the SDK's default asks for base64
+      // and decodes whatever comes back as base64, which a server ignoring the field breaks.
+      encoding_format: 'float',
+      ...(this.sendDimensions ? { dimensions: this.dimensions } : {}),
+    });
+    if (!result.ok) throw this.failure(result.failure, result.attempts);
+    return this.parse(result.reply, input.length);
   }
 
-  /** The SDK's error (after its retries) as one of ours; anything else unchanged. */
-  private failure(error: unknown, transport: { attempts: number; errorBody: string }): unknown {
-    if (error instanceof OpenAI.APIConnectionTimeoutError) return new EmbeddingTimeoutError(this.url, this.timeoutMs);
-    if (error instanceof OpenAI.APIConnectionError) return new EmbeddingServiceUnreachableError(this.url, connectionFailure(error), transport.attempts);
-    if (error instanceof OpenAI.APIError && error.status !== undefined) {
-      return new EmbeddingServiceError(this.url, error.status, transport.errorBody.slice(0, 500), transport.attempts);
+  /** The SDK's failure (after its retries) as one of ours. */
+  private failure(failure: OpenAiCompatibleFailure, attempts: number): Error {
+    switch (failure.kind) {
+      case 'timeout':
+        return new EmbeddingTimeoutError(this.url, this.timeoutMs);
+      case 'unreachable':
+        return new EmbeddingServiceUnreachableError(this.url, failure.reason, attempts);
+      case 'status':
+        return new EmbeddingServiceError(this.url, failure.status, failure.body.slice(0, 500), attempts);
+      case 'not-json':
+        return new EmbeddingResponseError(this.url, `not JSON: ${failure.message.slice(0, 200)}`);
     }
-    // A 2xx body declared JSON that is not.
-    if ((error as Error | undefined)?.name === 'SyntaxError') return new EmbeddingResponseError(this.url, `not JSON: ${(error as Error).message.slice(0, 200)}`);
-    return error;
   }
 
   private parse(reply: unknown, count: number): Embedding[] {

@@ -1,9 +1,8 @@
-import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
+import { createTestDatabase, type TestDatabase, testBackends, HashingEmbedder } from '@factledger/testing';
 import { sql } from 'kysely';
 import { CachedEmbedder } from './cached-embedder';
 import type { Embedder, Embedding } from './embedder.port';
 import { textHash } from './embedding-cache.port';
-import { HashingEmbedder } from './hashing-embedder';
 import { fromVectorBinary, PostgresEmbeddingCache, toVectorBinary, toVectorText } from './postgres-embedding-cache';
 
 class RecordingEmbedder implements Embedder {

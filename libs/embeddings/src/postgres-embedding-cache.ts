@@ -4,6 +4,7 @@
  * them into its own tables in SQL. They travel as pgvector's text form, which round-trips float32
  * exactly.
  */
+import { type EmbeddingTables, type Executor, slice } from '@factledger/store';
 import { type Kysely, sql } from 'kysely';
 import type { Embedding } from './embedder.port';
 import type { CachedEmbedding, EmbeddingCacheStore } from './embedding-cache.port';
@@ -60,16 +61,23 @@ export function fromVectorBinary(bytes: Uint8Array): Embedding {
 }
 
 export class PostgresEmbeddingCache implements EmbeddingCacheStore {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  constructor(private readonly db: Kysely<any>) {}
+  private readonly db: Kysely<EmbeddingTables>;
+
+  constructor(db: Executor) {
+    this.db = slice(db);
+  }
 
   async get(model: string, dimensions: number, textHashes: readonly string[]): Promise<Map<string, Embedding>> {
     const found = new Map<string, Embedding>();
     if (textHashes.length === 0) return found;
-    const rows = await sql<{ text_sha256: string; embedding: string }>`
-      SELECT text_sha256, embedding::text AS embedding FROM fl_embedding_cache
-      WHERE model = ${model} AND dimensions = ${dimensions} AND text_sha256 = ANY(${[...textHashes]}::text[])`.execute(this.db);
-    for (const row of rows.rows) found.set(row.text_sha256, fromVectorText(row.embedding));
+    const rows = await this.db
+      .selectFrom('fl_embedding_cache')
+      .select(['text_sha256', sql<string>`embedding::text`.as('embedding')])
+      .where('model', '=', model)
+      .where('dimensions', '=', dimensions)
+      .where('text_sha256', '=', sql<string>`ANY(${[...textHashes]}::text[])`)
+      .execute();
+    for (const row of rows) found.set(row.text_sha256, fromVectorText(row.embedding));
     return found;
   }
 
@@ -78,19 +86,21 @@ export class PostgresEmbeddingCache implements EmbeddingCacheStore {
     const unique = [...new Map(entries.map((e) => [e.textHash, e.embedding])).entries()];
     for (let start = 0; start < unique.length; start += ROWS_PER_INSERT) {
       const chunk = unique.slice(start, start + ROWS_PER_INSERT);
-      await sql`
-        INSERT INTO fl_embedding_cache (model, text_sha256, dimensions, embedding)
-        SELECT ${model}, t.text_sha256, t.dimensions, t.embedding::vector
-        FROM unnest(${chunk.map(([h]) => h)}::text[], ${chunk.map(([, e]) => e.length)}::int[], ${chunk.map(([, e]) => toVectorText(e))}::text[])
-          AS t(text_sha256, dimensions, embedding)
-        ON CONFLICT (model, text_sha256) DO UPDATE
-          SET dimensions = EXCLUDED.dimensions, embedding = EXCLUDED.embedding, created_at = now()
-          WHERE fl_embedding_cache.dimensions <> EXCLUDED.dimensions`.execute(this.db);
+      await this.db
+        .insertInto('fl_embedding_cache')
+        .values(chunk.map(([textHash, e]) => ({ model, text_sha256: textHash, dimensions: e.length, embedding: sql<string>`${toVectorText(e)}::vector` })))
+        .onConflict((oc) =>
+          oc
+            .columns(['model', 'text_sha256'])
+            .doUpdateSet((eb) => ({ dimensions: eb.ref('excluded.dimensions'), embedding: eb.ref('excluded.embedding'), created_at: sql<Date>`now()` }))
+            .whereRef('fl_embedding_cache.dimensions', '<>', 'excluded.dimensions'),
+        )
+        .execute();
     }
   }
 
   async forget(textHashes: readonly string[]): Promise<void> {
     if (textHashes.length === 0) return;
-    await sql`DELETE FROM fl_embedding_cache WHERE text_sha256 = ANY (${[...textHashes]}::text[])`.execute(this.db);
+    await this.db.deleteFrom('fl_embedding_cache').where('text_sha256', '=', sql<string>`ANY (${[...textHashes]}::text[])`).execute();
   }
 }

@@ -5,7 +5,7 @@
  */
 import { type ChatModel, LlmBadResponseError } from '@factledger/llm';
 import { z } from 'zod';
-import { parse } from './ledger';
+import { parse } from './ledger.schemas';
 import { tenantSchema } from './ledger.schemas';
 import type { ClaimVerdict, ClaimVerifier } from './verify-claims';
 
@@ -57,7 +57,7 @@ export class AnswerReviser {
     return parsed.data.claims;
   }
 
-  async revise(tenant: string, raw: unknown): Promise<Revision> {
+  async revise(tenant: string, raw: z.input<typeof reviseAnswerSchema>): Promise<Revision> {
     const t = parse(tenantSchema, tenant);
     const input = parse(reviseAnswerSchema, raw);
     let answer = input.answer;

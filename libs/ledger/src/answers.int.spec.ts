@@ -1,5 +1,5 @@
 import { ManualClock } from '@factledger/domain';
-import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/testing';
 import { sql } from 'kysely';
 import { type LedgerHandle, ledgerOn } from './create-ledger';
 import { ReReviewSaga } from './re-review.saga';

@@ -24,7 +24,8 @@ import type { AnswerReader, AnswerRow, FactReader, ProjectionRunner } from '@fac
 import { type EventStore, tracedAppend } from '@factledger/store';
 import { z } from 'zod';
 import { decideAgainOnConflict } from './decide-again';
-import { commandFingerprint, parse } from './ledger';
+import { commandFingerprint } from './command-id';
+import { parse } from './ledger.schemas';
 import { tenantSchema } from './ledger.schemas';
 
 export const recordAnswerSchema = z
@@ -62,7 +63,7 @@ export class Answers {
     private readonly deps: { store: EventStore; runner: ProjectionRunner; facts: FactReader; answers: AnswerReader; clock: Clock; newId?: () => string },
   ) {}
 
-  async record(tenant: string, input: unknown): Promise<AnswerWriteResult> {
+  async record(tenant: string, input: z.input<typeof recordAnswerSchema>): Promise<AnswerWriteResult> {
     const t = parse(tenantSchema, tenant);
     const a = parse(recordAnswerSchema, input);
     const citations: Citation[] = [];
@@ -84,7 +85,7 @@ export class Answers {
     return this.execute(t, { kind: 'RecordAnswer', answerId, question: a.question, text: a.text, citations }, a.commandId ?? null, commandFingerprint('recordAnswer', a));
   }
 
-  async review(tenant: string, input: unknown): Promise<AnswerWriteResult> {
+  async review(tenant: string, input: z.input<typeof reviewAnswerSchema>): Promise<AnswerWriteResult> {
     const t = parse(tenantSchema, tenant);
     const r = parse(reviewAnswerSchema, input);
     return this.execute(t, { kind: 'ReviewAnswer', answerId: r.answerId, note: r.note ?? null }, r.commandId ?? null, commandFingerprint('reviewAnswer', r));
@@ -95,7 +96,7 @@ export class Answers {
     return this.execute(tenant, command, `reopen:${command.answerId}:${command.cause.position}`);
   }
 
-  async answer(tenant: string, input: unknown): Promise<AnswerView> {
+  async answer(tenant: string, input: z.input<typeof answerQuerySchema>): Promise<AnswerView> {
     const t = parse(tenantSchema, tenant);
     const q = parse(answerQuerySchema, input);
     await this.deps.runner.awaitPosition(q.minPosition, 'answers');
@@ -110,7 +111,7 @@ export class Answers {
     return { ...row, citations };
   }
 
-  async reopened(tenant: string, input: unknown = {}): Promise<AnswerRow[]> {
+  async reopened(tenant: string, input: z.input<typeof reopenedQuerySchema> = {}): Promise<AnswerRow[]> {
     const t = parse(tenantSchema, tenant);
     const q = parse(reopenedQuerySchema, input);
     await this.deps.runner.awaitPosition(q.minPosition, 'answers');
@@ -118,7 +119,7 @@ export class Answers {
   }
 
   /** Which answers cited this memory version. */
-  async citing(tenant: string, input: unknown): Promise<AnswerRow[]> {
+  async citing(tenant: string, input: z.input<typeof citingQuerySchema>): Promise<AnswerRow[]> {
     const t = parse(tenantSchema, tenant);
     const q = parse(citingQuerySchema, input);
     await this.deps.runner.awaitPosition(q.minPosition, 'answers');

@@ -23,7 +23,7 @@ import {
 } from '@factledger/domain';
 import type { ApiKeyStore, StoredApiKey } from '@factledger/store';
 import { z } from 'zod';
-import { parse } from './ledger';
+import { parse } from './ledger.schemas';
 import { isoTime, tenantSchema } from './ledger.schemas';
 
 export const createKeySchema = z

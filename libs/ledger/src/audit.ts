@@ -4,10 +4,12 @@
  * the actor: the API key that wrote them). Reads only: the bitemporal read model for the beliefs,
  * the event-store port for the events.
  */
+import type { z } from 'zod';
 import { beliefChanges, type Clock, normalizeTerm } from '@factledger/domain';
 import type { FactReader, HistoryRow, ProjectionRunner } from '@factledger/projections';
 import type { EventStore, RecordedEvent } from '@factledger/store';
-import { eventText, parse, type VersionView, versionView } from './ledger';
+import { parse } from './ledger.schemas';
+import { eventText, type VersionView, versionView } from './views';
 import { auditDiffQuerySchema, auditQuerySchema, tenantSchema } from './ledger.schemas';
 
 const DEFAULT_LIMIT = 1_000;
@@ -69,7 +71,7 @@ export class Audit {
   constructor(private readonly deps: { reader: FactReader; store: EventStore; runner: ProjectionRunner; clock: Clock }) {}
 
   /** The tenant's memories (or one subject's) as the ledger knew them at `knownAt`, true at `validAt` (default: knownAt). */
-  async believed(tenant: string, input: unknown): Promise<BeliefView> {
+  async believed(tenant: string, input: z.input<typeof auditQuerySchema>): Promise<BeliefView> {
     const t = parse(tenantSchema, tenant);
     const q = parse(auditQuerySchema, input);
     await this.deps.runner.awaitPosition(q.minPosition, 'facts');
@@ -85,7 +87,7 @@ export class Audit {
    * and `to`, both sides read at `validAt`, or each at its own moment when none is given; with
    * the events recorded on it in between.
    */
-  async changes(tenant: string, input: unknown): Promise<BeliefDiffView> {
+  async changes(tenant: string, input: z.input<typeof auditDiffQuerySchema>): Promise<BeliefDiffView> {
     const t = parse(tenantSchema, tenant);
     const q = parse(auditDiffQuerySchema, input);
     await this.deps.runner.awaitPosition(q.minPosition, 'facts');

@@ -6,7 +6,7 @@
  * depth, and a page read again (a second saga from position 0) writes nothing twice.
  */
 import { ManualClock } from '@factledger/domain';
-import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/testing';
 import { sql } from 'kysely';
 import { CascadeSaga, MAX_DEPTH } from './cascade.saga';
 import { type LedgerHandle, ledgerOn } from './create-ledger';

@@ -21,9 +21,10 @@
  */
 import { DEFAULT_REVIEW_POLICY, dependencyOf, detectLanguage, isLiveEvent, type MemoryEvent, MEMORY_EVENT_TYPES, phraseWords, reviewTrigger, ruleOf } from '@factledger/domain';
 import { CheckpointedConsumer, type FactReader, type Following, type MemoryRow, type ProjectionRunner, readCheckpoint } from '@factledger/projections';
-import type { RecordedEvent } from '@factledger/store';
+import type { DatabaseSchema, RecordedEvent } from '@factledger/store';
 import type { Kysely } from 'kysely';
-import type { Ledger, LedgerOp } from './ledger';
+import type { Ledger } from './ledger';
+import type { LedgerOp } from './ledger-writes';
 
 export const CASCADE = 'cascade';
 /** Links a change is carried along at most (A → B → C …): a cycle of dependencies ends there. */
@@ -43,8 +44,7 @@ export class CascadeSaga {
   private carriedSoFar = 0;
 
   constructor(
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    private readonly db: Kysely<any>,
+    private readonly db: Kysely<DatabaseSchema>,
     private readonly deps: { ledger: Ledger; reader: FactReader; runner: ProjectionRunner; now: () => Date },
     pageSize = 500,
   ) {

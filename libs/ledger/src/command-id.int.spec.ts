@@ -5,7 +5,8 @@
  * inline projection) and in memory (InMemoryEventStore, the runner projects).
  */
 import { CommandIdReusedError, ManualClock } from '@factledger/domain';
-import { createTestDatabase, type EventStore, InMemoryEventStore, LOG_START, type TestDatabase, testBackends } from '@factledger/store';
+import { type EventStore, InMemoryEventStore, LOG_START } from '@factledger/store';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/testing';
 import { type LedgerHandle, ledgerOn } from './create-ledger';
 import { MessageIngestor } from './ingest/message-ingestor';
 

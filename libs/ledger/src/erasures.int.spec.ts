@@ -5,7 +5,7 @@
  * start a new memory.
  */
 import { ManualClock } from '@factledger/domain';
-import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/testing';
 import { type LedgerHandle, ledgerOn } from './create-ledger';
 
 describe.each(testBackends())('Erasures on %s', (backend) => {

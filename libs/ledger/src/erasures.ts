@@ -35,7 +35,7 @@ import { z } from 'zod';
 import { currentActor } from './actor';
 import { answerStreamId } from './answers';
 import { decideAgainOnConflict } from './decide-again';
-import { parse } from './ledger';
+import { parse } from './ledger.schemas';
 import { tenantSchema } from './ledger.schemas';
 import type { FrameCache } from './frame-cache';
 import type { StreamCache } from './stream-cache';
@@ -90,7 +90,7 @@ export class Erasures {
     },
   ) {}
 
-  async erase(tenant: string, input: unknown): Promise<ErasureResult> {
+  async erase(tenant: string, input: z.input<typeof erasureSchema>): Promise<ErasureResult> {
     const t = parse(tenantSchema, tenant);
     const target = erasureTargetOf(parse(erasureSchema, input));
     const done = await this.run(t, targetKind(target), () => this.deps.facts.streamsToErase(t, target), null);

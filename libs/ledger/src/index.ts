@@ -1,5 +1,11 @@
 /** @factledger/ledger — the use cases (commands and queries) and their wiring. */
 export * from './ledger';
+export * from './ledger-deps';
+export * from './ledger-reads';
+export * from './ledger-writes';
+export { type LedgerOpKind, type ManyWriteResult, type OpResult, RESTATEMENT_BATCH, toStreamEvent, type WriteManyOptions } from './append-loop';
+export { commandFingerprint } from './command-id';
+export * from './views';
 export * from './ledger.schemas';
 export * from './ledger.config';
 export * from './create-ledger';
@@ -14,6 +20,7 @@ export * from './verify-claims';
 export * from './answer-revision';
 export * from './ingest/admission-policy';
 export * from './ingest/message-ingestor';
+export { ingestMessageSchema, type IngestMessageInput, type IngestResult, messageIdSchema } from './ingest/message-record';
 export * from './ingest/message-triager';
 export * from './ingest/message-extractor';
 export * from './triage/memory-judge';

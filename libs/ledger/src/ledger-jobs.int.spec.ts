@@ -1,4 +1,5 @@
-import { createTestDatabase, refreshStatistics, type TestDatabase, testBackends } from '@factledger/store';
+import { refreshStatistics } from '@factledger/store';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/testing';
 import { sql } from 'kysely';
 import { LEDGER_JOBS, type LedgerHandle, ledgerOn } from './create-ledger';
 

@@ -5,7 +5,8 @@
  * API and the port; nothing reads a table of the log.
  */
 import { CardinalityConflictError, CommandIdReusedError, InvalidInputError, ManualClock, UnknownMemoryError } from '@factledger/domain';
-import { createTestDatabase, InMemoryEventStore, LOG_START, type TestDatabase, testBackends } from '@factledger/store';
+import { InMemoryEventStore, LOG_START } from '@factledger/store';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/testing';
 import { type LedgerHandle, ledgerOn } from './create-ledger';
 import { MessageIngestor } from './ingest/message-ingestor';
 

@@ -3,7 +3,7 @@
  * scenario steps, and library calls, and generates the OpenAPI document.
  */
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
-import { ASSERT_MODES, CARDINALITIES, SPEAKERS, timeOrIssue } from '@factledger/domain';
+import { ASSERT_MODES, CARDINALITIES, InvalidInputError, inputIssues, SPEAKERS, timeOrIssue } from '@factledger/domain';
 import { z } from 'zod';
 
 extendZodWithOpenApi(z);
@@ -188,3 +188,12 @@ export type HistoryQueryInput = z.input<typeof historyQuerySchema>;
 export type AuditQueryInput = z.input<typeof auditQuerySchema>;
 export type AuditDiffQueryInput = z.input<typeof auditDiffQuerySchema>;
 export type MemoryQueryInput = z.input<typeof memoryQuerySchema>;
+
+/** The input validated by `schema`: a typed error naming every field that is wrong, text that cannot be stored first. */
+export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const unfit = inputIssues(input);
+  if (unfit.length) throw new InvalidInputError(unfit);
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  throw new InvalidInputError(result.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })));
+}

@@ -10,7 +10,7 @@
  */
 import { DEFAULT_REVIEW_POLICY, ERASED_REASON, isLiveEvent, MEMORY_ERASED, type MemoryErased, type MemoryEvent, MEMORY_EVENT_TYPES, type ReviewPolicy, reviewTrigger } from '@factledger/domain';
 import { type AnswerReader, CheckpointedConsumer, type Following, type ProjectionRunner, readCheckpoint } from '@factledger/projections';
-import type { RecordedEvent } from '@factledger/store';
+import type { DatabaseSchema, RecordedEvent } from '@factledger/store';
 import type { Kysely } from 'kysely';
 import type { Answers } from './answers';
 
@@ -22,8 +22,7 @@ export class ReReviewSaga {
   private reopenedSoFar = 0;
 
   constructor(
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    private readonly db: Kysely<any>,
+    private readonly db: Kysely<DatabaseSchema>,
     private readonly deps: { answers: Answers; reader: AnswerReader; runner: ProjectionRunner },
     private readonly policy: ReviewPolicy = DEFAULT_REVIEW_POLICY,
     pageSize = 500,

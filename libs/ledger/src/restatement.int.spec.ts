@@ -1,5 +1,5 @@
 import { frameStatement, frameStem, frameText, ManualClock } from '@factledger/domain';
-import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/testing';
 import { sql } from 'kysely';
 import { type LedgerHandle, ledgerOn } from './create-ledger';
 import { FrameCache } from './frame-cache';

@@ -4,7 +4,7 @@
  * row while its text stays whole, and the batch rollback that gives it back.
  */
 import { ManualClock } from '@factledger/domain';
-import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/testing';
 import { type LedgerHandle, ledgerOn } from './create-ledger';
 
 describe.each(testBackends())('statements inside turns on %s', (backend) => {

@@ -9,7 +9,7 @@
 import { type ClaimValue, claimValue, factStreamId, type StatingMemory, statesClaimValue } from '@factledger/domain';
 import type { FactReader, MemoryRow } from '@factledger/projections';
 import { z } from 'zod';
-import { parse } from './ledger';
+import { parse } from './ledger.schemas';
 import { isoTime, tenantSchema } from './ledger.schemas';
 
 export const verifyClaimsSchema = z
@@ -56,7 +56,7 @@ const brief = (m: MemoryRow) => ({ memoryId: m.memoryId, value: m.value, text: m
 export class ClaimVerifier {
   constructor(private readonly deps: { reader: FactReader; now: () => Date }) {}
 
-  async verify(tenant: string, input: unknown): Promise<{ verdicts: ClaimVerdict[] }> {
+  async verify(tenant: string, input: z.input<typeof verifyClaimsSchema>): Promise<{ verdicts: ClaimVerdict[] }> {
     const t = parse(tenantSchema, tenant);
     const q = parse(verifyClaimsSchema, input);
     const verdicts: ClaimVerdict[] = [];

@@ -1,7 +1,7 @@
 /** `Ledger.writeMany`: several writes over several streams, decided together, appended atomically. */
 import { ExpectedVersionConflict } from '@factledger/store';
 import { InvalidInputError, ManualClock, UnknownMemoryError } from '@factledger/domain';
-import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/testing';
 import { sql } from 'kysely';
 import { type LedgerHandle, ledgerOn } from './create-ledger';
 

@@ -3,4 +3,3 @@ export * from './chat-model.port';
 export * from './errors';
 export * from './openai-chat-model';
 export * from './openai-compatible';
-export * from './scripted-chat-server';

@@ -7,11 +7,10 @@
  * mapped onto the typed ones in `./errors` (after the SDK's retries, a failure is one of them),
  * and a check (zod) of the one part of the answer used, `choices[0].message.content`.
  */
-import OpenAI from 'openai';
 import { z } from 'zod';
 import type { ChatMessage, ChatModel } from './chat-model.port';
 import { LlmBadResponseError, LlmServiceError, LlmTimeoutError, LlmUnreachableError } from './errors';
-import { connectionFailure, openAiCompatibleClient, recordingFetch } from './openai-compatible';
+import { type OpenAiCompatibleClient, type OpenAiCompatibleFailure, openAiCompatibleClient } from './openai-compatible';
 
 export interface OpenAiChatModelOptions {
   /** e.g. `http://127.0.0.1:11434` (Ollama) or `https://api.openai.com`; a trailing `/v1` is accepted too. */
@@ -31,43 +30,41 @@ export class OpenAiChatModel implements ChatModel {
   readonly model: string;
   private readonly url: string;
   private readonly timeoutMs: number;
-  private readonly client: OpenAI;
+  private readonly client: OpenAiCompatibleClient;
 
   constructor(options: OpenAiChatModelOptions) {
     this.model = options.model;
     this.timeoutMs = options.timeoutMs ?? 60_000;
-    const { client, baseURL } = openAiCompatibleClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: this.timeoutMs, maxRetries: options.maxRetries ?? 2 });
-    this.client = client;
-    this.url = `${baseURL}/chat/completions`;
+    this.client = openAiCompatibleClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: this.timeoutMs, maxRetries: options.maxRetries ?? 2 });
+    this.url = `${this.client.baseURL}/chat/completions`;
   }
 
   async complete(messages: ChatMessage[], options: { temperature?: number; json?: boolean } = {}): Promise<string> {
-    const transport = recordingFetch();
-    let reply: unknown;
-    try {
-      reply = await this.client.withOptions({ fetch: transport.fetch }).chat.completions.create({
-        model: this.model,
-        messages,
-        temperature: options.temperature ?? 0,
-        ...(options.json ? { response_format: { type: 'json_object' as const } } : {}),
-      });
-    } catch (error) {
-      throw this.failure(error, transport.errorBody);
-    }
+    const result = await this.client.chatCompletion({
+      model: this.model,
+      messages,
+      temperature: options.temperature ?? 0,
+      ...(options.json ? { response_format: { type: 'json_object' as const } } : {}),
+    });
+    if (!result.ok) throw this.failure(result.failure);
     // The SDK hands over a non-JSON body as a string.
-    if (typeof reply === 'string') throw new LlmBadResponseError('the response body is not JSON');
-    const parsed = replySchema.safeParse(reply);
+    if (typeof result.reply === 'string') throw new LlmBadResponseError('the response body is not JSON');
+    const parsed = replySchema.safeParse(result.reply);
     if (!parsed.success) throw new LlmBadResponseError('no choices[0].message.content string');
     return parsed.data.choices[0].message.content;
   }
 
-  /** The SDK's error (after its retries) as one of ours; anything else unchanged. */
-  private failure(error: unknown, errorBody: string): unknown {
-    if (error instanceof OpenAI.APIConnectionTimeoutError) return new LlmTimeoutError(this.url, this.timeoutMs);
-    if (error instanceof OpenAI.APIConnectionError) return new LlmUnreachableError(this.url, connectionFailure(error));
-    if (error instanceof OpenAI.APIError && error.status !== undefined) return new LlmServiceError(error.status, errorBody);
-    // A 2xx body declared JSON that is not.
-    if ((error as Error | undefined)?.name === 'SyntaxError') return new LlmBadResponseError('the response body is not JSON');
-    return error;
+  /** The SDK's failure (after its retries) as one of ours. */
+  private failure(failure: OpenAiCompatibleFailure): Error {
+    switch (failure.kind) {
+      case 'timeout':
+        return new LlmTimeoutError(this.url, this.timeoutMs);
+      case 'unreachable':
+        return new LlmUnreachableError(this.url, failure.reason);
+      case 'status':
+        return new LlmServiceError(failure.status, failure.body);
+      case 'not-json':
+        return new LlmBadResponseError('the response body is not JSON');
+    }
   }
 }

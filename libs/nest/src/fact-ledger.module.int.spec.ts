@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UnknownMemoryError } from '@factledger/domain';
 import { type Ledger, type LedgerHandle, ledgerOn } from '@factledger/ledger';
-import { createTestDatabase } from '@factledger/store';
+import { createTestDatabase } from '@factledger/testing';
 import { Controller, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';

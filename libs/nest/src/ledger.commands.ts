@@ -1,98 +1,126 @@
 /**
- * The ledger's commands and queries as @nestjs/cqrs messages. Each carries the tenant and the
- * raw input; validation happens once, in the Ledger, whichever door the input came through.
+ * The ledger's commands and queries as @nestjs/cqrs messages. Each carries the tenant and its
+ * input, typed as the use case it goes to takes it (the doors parse what they receive with the
+ * ledger's schemas; the ledger checks it again, as it does for any library caller).
  */
 import { Command, type IEvent, Query } from '@nestjs/cqrs';
 import type { AnswerRow } from '@factledger/projections';
 import { LlmNotConfiguredError } from '@factledger/llm';
 import { parse, reviseAnswerSchema } from '@factledger/ledger';
-import type { MemoryStatus } from '@factledger/domain';
-import type { BatchView, BeliefDiffView, BeliefView, ErasureResult, IngestResult, AnswerView, AnswerWriteResult, ClaimVerdict, Revision, FactView, HistoryView, Ledger, LedgerHandle, MemoryView, RollbackResult, WriteResult } from '@factledger/ledger';
-import type { RecallResult } from '@factledger/recall';
+import type {
+  AnswerReviser,
+  Answers,
+  AnswerView,
+  AnswerWriteResult,
+  Audit,
+  BatchView,
+  BeliefDiffView,
+  BeliefView,
+  ClaimVerdict,
+  ClaimVerifier,
+  ErasureResult,
+  Erasures,
+  FactView,
+  IngestResult,
+  KeyHistoryView,
+  Ledger,
+  LedgerHandle,
+  MemoryHistoryView,
+  MessageIngestor,
+  MemoryView,
+  Revision,
+  RollbackResult,
+  SubjectView,
+  WriteResult,
+} from '@factledger/ledger';
+import type { Recall, RecallResult } from '@factledger/recall';
 
 /**
  * A write for one tenant. The host owns authentication: it passes the tenant, and optionally the
  * id of whoever acts (a user, a service), which every event the command appends records as its actor.
  */
-abstract class TenantCommand<R> extends Command<R> {
+abstract class TenantCommand<R, I> extends Command<R> {
   constructor(
     readonly tenant: string,
-    readonly input: unknown,
+    readonly input: I,
     readonly actor?: string,
   ) {
     super();
   }
 }
-abstract class TenantQuery<R> extends Query<R> {
-  constructor(readonly tenant: string, readonly input: unknown) {
+abstract class TenantQuery<R, I> extends Query<R> {
+  constructor(readonly tenant: string, readonly input: I) {
     super();
   }
 }
 
-export class AssertMemoryCommand extends TenantCommand<WriteResult> {}
-export class RetractMemoryCommand extends TenantCommand<WriteResult> {}
-export class QuarantineMemoryCommand extends TenantCommand<WriteResult> {}
-export class RestoreMemoryCommand extends TenantCommand<WriteResult> {}
-/** A memory marked unconfirmed holds after all (`Ledger.confirm`). */
-export class ConfirmMemoryCommand extends TenantCommand<WriteResult> {}
-export class RetypeMemoryCommand extends TenantCommand<WriteResult> {}
-export class RollbackBatchCommand extends TenantCommand<RollbackResult> {}
-export class RecordAnswerCommand extends TenantCommand<AnswerWriteResult> {}
-export class ReviewAnswerCommand extends TenantCommand<AnswerWriteResult> {}
-/** Erases a memory (`{memoryId}`), a subject's memories (`{subject}`) or the tenant's (`{all: true}`). */
-export class EraseCommand extends TenantCommand<ErasureResult> {}
+/** What a use case takes as its input (after the tenant). */
+type InputOf<F> = F extends (tenant: string, input: infer I) => unknown ? I : never;
 
-export class GetFactQuery extends TenantQuery<FactView> {}
-export class GetSubjectQuery extends TenantQuery<Awaited<ReturnType<Ledger['subject']>>> {}
-export class GetHistoryQuery extends TenantQuery<{ entries: HistoryView[] } & Awaited<ReturnType<Ledger['history']>>> {}
-export class GetMemoryQuery extends TenantQuery<MemoryView> {}
+export class AssertMemoryCommand extends TenantCommand<WriteResult, InputOf<Ledger['assert']>> {}
+export class RetractMemoryCommand extends TenantCommand<WriteResult, InputOf<Ledger['retract']>> {}
+export class QuarantineMemoryCommand extends TenantCommand<WriteResult, InputOf<Ledger['quarantine']>> {}
+export class RestoreMemoryCommand extends TenantCommand<WriteResult, InputOf<Ledger['restore']>> {}
+/** A memory marked unconfirmed holds after all (`Ledger.confirm`). */
+export class ConfirmMemoryCommand extends TenantCommand<WriteResult, InputOf<Ledger['confirm']>> {}
+export class RetypeMemoryCommand extends TenantCommand<WriteResult, InputOf<Ledger['retype']>> {}
+export class RollbackBatchCommand extends TenantCommand<RollbackResult, InputOf<Ledger['rollback']>> {}
+export class RecordAnswerCommand extends TenantCommand<AnswerWriteResult, InputOf<Answers['record']>> {}
+export class ReviewAnswerCommand extends TenantCommand<AnswerWriteResult, InputOf<Answers['review']>> {}
+/** Erases a memory (`{memoryId}`), a subject's memories (`{subject}`) or the tenant's (`{all: true}`). */
+export class EraseCommand extends TenantCommand<ErasureResult, InputOf<Erasures['erase']>> {}
+
+export class GetFactQuery extends TenantQuery<FactView, InputOf<Ledger['fact']>> {}
+export class GetSubjectQuery extends TenantQuery<SubjectView, InputOf<Ledger['subject']>> {}
+export class GetHistoryQuery extends TenantQuery<KeyHistoryView, InputOf<Ledger['history']>> {}
+export class GetMemoryQuery extends TenantQuery<MemoryView, InputOf<Ledger['memory']>> {}
 /** What the ledger believed at `knownAt` (true at `validAt`), for the whole tenant or one `subject`. */
-export class GetAuditQuery extends TenantQuery<BeliefView> {}
+export class GetAuditQuery extends TenantQuery<BeliefView, InputOf<Audit['believed']>> {}
 /** What changed in what the ledger believed between transaction times `from` and `to`. */
-export class GetAuditDiffQuery extends TenantQuery<BeliefDiffView> {}
+export class GetAuditDiffQuery extends TenantQuery<BeliefDiffView, InputOf<Audit['changes']>> {}
 /** A batch's events and the memories they touched: input `{ batch }`. */
-export class GetBatchQuery extends TenantQuery<BatchView> {}
-export class GetMemoryHistoryQuery extends TenantQuery<Awaited<ReturnType<Ledger['memoryHistory']>>> {}
-export class ListMemoriesQuery extends TenantQuery<MemoryView[]> {}
-export class GetAnswerQuery extends TenantQuery<AnswerView> {}
+export class GetBatchQuery extends TenantQuery<BatchView, InputOf<Ledger['batch']>> {}
+export class GetMemoryHistoryQuery extends TenantQuery<MemoryHistoryView, InputOf<Ledger['memoryHistory']>> {}
+export class ListMemoriesQuery extends TenantQuery<MemoryView[], Parameters<Ledger['activeMemories']>[1]> {}
+export class GetAnswerQuery extends TenantQuery<AnswerView, InputOf<Answers['answer']>> {}
 /** Checks an answer's claims against memory before it is sent. */
-export class VerifyClaimsQuery extends TenantQuery<{ verdicts: ClaimVerdict[] }> {}
+export class VerifyClaimsQuery extends TenantQuery<{ verdicts: ClaimVerdict[] }, InputOf<ClaimVerifier['verify']>> {}
 /** Model-backed: extract an answer's claims, verify them, rewrite while they fail (input `{ question, answer }`). */
-export class ReviseAnswerQuery extends TenantQuery<Revision> {}
+export class ReviseAnswerQuery extends TenantQuery<Revision, InputOf<AnswerReviser['revise']>> {}
 /** The answers that cited a memory version: input `{ memoryId }`. */
-export class ListAnswersCitingQuery extends TenantQuery<AnswerRow[]> {}
+export class ListAnswersCitingQuery extends TenantQuery<AnswerRow[], InputOf<Answers['citing']>> {}
 /** Answers reopened by the re-review saga and not reviewed yet. */
-export class ListReopenedAnswersQuery extends TenantQuery<AnswerRow[]> {}
+export class ListReopenedAnswersQuery extends TenantQuery<AnswerRow[], InputOf<Answers['reopened']>> {}
 
 /** Which use case answers each message: the single table the handlers are built from. */
 export const COMMAND_ROUTES = [
-  [AssertMemoryCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.ledger.assert(c.tenant, c.input)],
-  [RetractMemoryCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.ledger.retract(c.tenant, c.input)],
-  [QuarantineMemoryCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.ledger.quarantine(c.tenant, c.input)],
-  [RestoreMemoryCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.ledger.restore(c.tenant, c.input)],
-  [ConfirmMemoryCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.ledger.confirm(c.tenant, c.input)],
-  [RetypeMemoryCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.ledger.retype(c.tenant, c.input)],
-  [RollbackBatchCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.ledger.rollback(c.tenant, c.input)],
-  [RecordAnswerCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.answers.record(c.tenant, c.input)],
-  [ReviewAnswerCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.answers.review(c.tenant, c.input)],
-  [EraseCommand, (h: LedgerHandle, c: TenantCommand<unknown>) => h.erasures.erase(c.tenant, c.input)],
+  [AssertMemoryCommand, (h: LedgerHandle, c: AssertMemoryCommand) => h.ledger.assert(c.tenant, c.input)],
+  [RetractMemoryCommand, (h: LedgerHandle, c: RetractMemoryCommand) => h.ledger.retract(c.tenant, c.input)],
+  [QuarantineMemoryCommand, (h: LedgerHandle, c: QuarantineMemoryCommand) => h.ledger.quarantine(c.tenant, c.input)],
+  [RestoreMemoryCommand, (h: LedgerHandle, c: RestoreMemoryCommand) => h.ledger.restore(c.tenant, c.input)],
+  [ConfirmMemoryCommand, (h: LedgerHandle, c: ConfirmMemoryCommand) => h.ledger.confirm(c.tenant, c.input)],
+  [RetypeMemoryCommand, (h: LedgerHandle, c: RetypeMemoryCommand) => h.ledger.retype(c.tenant, c.input)],
+  [RollbackBatchCommand, (h: LedgerHandle, c: RollbackBatchCommand) => h.ledger.rollback(c.tenant, c.input)],
+  [RecordAnswerCommand, (h: LedgerHandle, c: RecordAnswerCommand) => h.answers.record(c.tenant, c.input)],
+  [ReviewAnswerCommand, (h: LedgerHandle, c: ReviewAnswerCommand) => h.answers.review(c.tenant, c.input)],
+  [EraseCommand, (h: LedgerHandle, c: EraseCommand) => h.erasures.erase(c.tenant, c.input)],
 ] as const;
 
 export const QUERY_ROUTES = [
-  [GetFactQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.fact(q.tenant, q.input)],
-  [GetSubjectQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.subject(q.tenant, q.input)],
-  [GetHistoryQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.history(q.tenant, q.input)],
-  [GetMemoryQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.memory(q.tenant, q.input)],
-  [GetAuditQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.audit.believed(q.tenant, q.input)],
-  [GetAuditDiffQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.audit.changes(q.tenant, q.input)],
-  [GetBatchQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.batch(q.tenant, q.input)],
-  [GetMemoryHistoryQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.memoryHistory(q.tenant, q.input)],
-  [ListMemoriesQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.ledger.activeMemories(q.tenant, (q.input ?? {}) as { limit?: number; minPosition?: number; status?: MemoryStatus })],
-  [GetAnswerQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.answers.answer(q.tenant, q.input)],
-  [VerifyClaimsQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.verifier.verify(q.tenant, q.input)],
+  [GetFactQuery, (h: LedgerHandle, q: GetFactQuery) => h.ledger.fact(q.tenant, q.input)],
+  [GetSubjectQuery, (h: LedgerHandle, q: GetSubjectQuery) => h.ledger.subject(q.tenant, q.input)],
+  [GetHistoryQuery, (h: LedgerHandle, q: GetHistoryQuery) => h.ledger.history(q.tenant, q.input)],
+  [GetMemoryQuery, (h: LedgerHandle, q: GetMemoryQuery) => h.ledger.memory(q.tenant, q.input)],
+  [GetAuditQuery, (h: LedgerHandle, q: GetAuditQuery) => h.audit.believed(q.tenant, q.input)],
+  [GetAuditDiffQuery, (h: LedgerHandle, q: GetAuditDiffQuery) => h.audit.changes(q.tenant, q.input)],
+  [GetBatchQuery, (h: LedgerHandle, q: GetBatchQuery) => h.ledger.batch(q.tenant, q.input)],
+  [GetMemoryHistoryQuery, (h: LedgerHandle, q: GetMemoryHistoryQuery) => h.ledger.memoryHistory(q.tenant, q.input)],
+  [ListMemoriesQuery, (h: LedgerHandle, q: ListMemoriesQuery) => h.ledger.activeMemories(q.tenant, q.input)],
+  [GetAnswerQuery, (h: LedgerHandle, q: GetAnswerQuery) => h.answers.answer(q.tenant, q.input)],
+  [VerifyClaimsQuery, (h: LedgerHandle, q: VerifyClaimsQuery) => h.verifier.verify(q.tenant, q.input)],
   [
     ReviseAnswerQuery,
-    (h: LedgerHandle, q: TenantQuery<unknown>) => {
+    (h: LedgerHandle, q: ReviseAnswerQuery) => {
       if (!h.reviser) {
         parse(reviseAnswerSchema, q.input); // bad input is a 400 whether or not a model is configured
         throw new LlmNotConfiguredError('answer revision');
@@ -100,21 +128,21 @@ export const QUERY_ROUTES = [
       return h.reviser.revise(q.tenant, q.input);
     },
   ],
-  [ListAnswersCitingQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.answers.citing(q.tenant, q.input)],
-  [ListReopenedAnswersQuery, (h: LedgerHandle, q: TenantQuery<unknown>) => h.answers.reopened(q.tenant, q.input)],
+  [ListAnswersCitingQuery, (h: LedgerHandle, q: ListAnswersCitingQuery) => h.answers.citing(q.tenant, q.input)],
+  [ListReopenedAnswersQuery, (h: LedgerHandle, q: ListReopenedAnswersQuery) => h.answers.reopened(q.tenant, q.input)],
 ] as const;
 
 /** Assembles the context for a prompt (handled by the recall given to FactLedgerModule.forRoot). */
-export class AssembleContextQuery extends TenantQuery<RecallResult> {}
+export class AssembleContextQuery extends TenantQuery<RecallResult, InputOf<Recall['assemble']>> {}
 
 /** A raw chat message through triage, extraction and the admission gates (handled by the module's MessageIngestor). */
-export class IngestMessageCommand extends TenantCommand<IngestResult> {}
+export class IngestMessageCommand extends TenantCommand<IngestResult, InputOf<MessageIngestor['ingest']>> {}
 
 /** The stored record of an ingested message, with every admission decision: input `{ messageId }`. */
-export class GetMessageQuery extends TenantQuery<IngestResult> {}
+export class GetMessageQuery extends TenantQuery<IngestResult, { messageId: string }> {}
 
 /** Reads a stored assembly trace: input `{ id }`. */
-export class GetTraceQuery extends TenantQuery<Record<string, unknown>> {}
+export class GetTraceQuery extends TenantQuery<Record<string, unknown>, { id: string }> {}
 
 /**
  * Published on the host's EventBus after every successful write through the module. Fire and

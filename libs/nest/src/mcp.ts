@@ -78,8 +78,9 @@ export function createMcpServer(buses: McpBuses, caller: McpCaller, options: { v
       return toolError(error, options.onUnexpected);
     }
   };
-  const command = (c: { new (tenant: string, input: unknown, actor?: string): object }, input: unknown) => buses.commands.execute(new c(caller.tenant, input, caller.actor) as never);
-  const query = (q: { new (tenant: string, input: unknown): object }, input: unknown) => buses.queries.execute(new q(caller.tenant, input) as never);
+  // Each tool's arguments are checked by its input schema (the ledger's own fields) and again by the ledger.
+  const command = <I>(c: new (tenant: string, input: I, actor?: string) => object, input: I) => buses.commands.execute(new c(caller.tenant, input, caller.actor) as never);
+  const query = <I>(q: new (tenant: string, input: I) => object, input: I) => buses.queries.execute(new q(caller.tenant, input) as never);
 
   const assert = fromLedger(assertSchema);
   const ingest = fromLedger(ingestMessageSchema);

@@ -3,10 +3,10 @@
  * cited memory version to answer (what the re-review saga looks up). Replays are no-ops: every
  * write is keyed, and status changes carry the event's position.
  */
-import { type AnswerEvent, type AnswerRecorded, type Citation, MEMORY_ERASED, type MemoryErased, redactEvent } from '@factledger/domain';
-import type { RecordedEvent } from '@factledger/store';
-import { sql } from 'kysely';
-import type { Projection, ProjectionExecutor } from './projection';
+import { type AnswerEvent, type AnswerRecorded, MEMORY_ERASED, type MemoryErased, redactEvent } from '@factledger/domain';
+import { type AnswerTables, type Executor, type RecordedEvent, slice } from '@factledger/store';
+import { type Kysely, sql } from 'kysely';
+import type { Projection } from './projection';
 
 const ANSWER_TYPES = new Set(['AnswerRecorded', 'AnswerReopened', 'AnswerReviewed']);
 
@@ -14,20 +14,29 @@ export class AnswerProjection implements Projection {
   readonly name = 'answers';
   readonly tables = ['fl_answers', 'fl_answer_citations'];
 
-  async apply(trx: ProjectionExecutor, events: RecordedEvent[]): Promise<void> {
+  async apply(executor: Executor, events: RecordedEvent[]): Promise<void> {
+    const trx: Kysely<AnswerTables> = slice(executor);
     for (const e of events) {
       if (e.type === MEMORY_ERASED) {
         // The answers that cited it lose what the erasure takes of their record (the domain's
         // rule, as the log's copy was rewritten): the question, the text, that citation's words.
         const { memoryId, erasureId } = e.data as MemoryErased['data'];
-        const cited = await sql<{ answer_id: string; question: string; text: string; citations: Citation[] }>`
-          SELECT a.answer_id, a.question, a.text, a.citations FROM fl_answer_citations c JOIN fl_answers a ON a.tenant = c.tenant AND a.answer_id = c.answer_id
-          WHERE c.tenant = ${e.tenant} AND c.memory_id = ${memoryId}`.execute(trx);
-        for (const a of cited.rows) {
+        const cited = await trx
+          .selectFrom('fl_answer_citations as c')
+          .innerJoin('fl_answers as a', (join) => join.onRef('a.tenant', '=', 'c.tenant').onRef('a.answer_id', '=', 'c.answer_id'))
+          .select(['a.answer_id', 'a.question', 'a.text', 'a.citations'])
+          .where('c.tenant', '=', e.tenant)
+          .where('c.memory_id', '=', memoryId)
+          .execute();
+        for (const a of cited) {
           const left = redactEvent({ type: 'AnswerRecorded', data: { answerId: a.answer_id, question: a.question, text: a.text, citations: a.citations } }, new Set([memoryId]), erasureId, false) as AnswerRecorded['data'] | null;
           if (!left) continue;
-          await sql`UPDATE fl_answers SET question = ${left.question}, text = ${left.text}, citations = ${JSON.stringify(left.citations)}::jsonb
-            WHERE tenant = ${e.tenant} AND answer_id = ${a.answer_id}`.execute(trx);
+          await trx
+            .updateTable('fl_answers')
+            .set({ question: left.question, text: left.text, citations: sql<string>`${JSON.stringify(left.citations)}::jsonb` })
+            .where('tenant', '=', e.tenant)
+            .where('answer_id', '=', a.answer_id)
+            .execute();
         }
         continue;
       }
@@ -52,16 +61,20 @@ export class AnswerProjection implements Projection {
         case 'AnswerReviewed': {
           const status = event.type === 'AnswerReopened' ? 'reopened' : 'reviewed';
           const reopened = event.type === 'AnswerReopened' ? JSON.stringify({ ...event.data, at }) : null;
-          await sql`
-            UPDATE fl_answers SET status = ${status}, reopened = coalesce(${reopened}::jsonb, reopened), updated_at = ${at}, last_position = ${e.globalPosition}
-            WHERE tenant = ${e.tenant} AND answer_id = ${event.data.answerId} AND last_position < ${e.globalPosition}`.execute(trx);
+          await trx
+            .updateTable('fl_answers')
+            .set({ status, reopened: sql<string>`coalesce(${reopened}::jsonb, reopened)`, updated_at: at, last_position: e.globalPosition })
+            .where('tenant', '=', e.tenant)
+            .where('answer_id', '=', event.data.answerId)
+            .where('last_position', '<', e.globalPosition)
+            .execute();
           break;
         }
       }
     }
   }
 
-  async reset(trx: ProjectionExecutor): Promise<void> {
+  async reset(trx: Executor): Promise<void> {
     await sql`TRUNCATE fl_answers, fl_answer_citations`.execute(trx);
   }
 }

@@ -1,6 +1,6 @@
 /** Queries of the answers read model. */
-import { sql } from 'kysely';
-import type { ProjectionExecutor } from './projection';
+import { type AnswersTable, type AnswerTables, type Executor, slice } from '@factledger/store';
+import { type Kysely, type Selectable, sql } from 'kysely';
 
 export interface AnswerRow {
   answerId: string;
@@ -14,8 +14,7 @@ export interface AnswerRow {
   position: number;
 }
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-const toRow = (r: any): AnswerRow => ({
+const toRow = (r: Selectable<AnswersTable>): AnswerRow => ({
   answerId: r.answer_id,
   question: r.question,
   text: r.text,
@@ -25,36 +24,60 @@ const toRow = (r: any): AnswerRow => ({
   recordedAt: new Date(r.recorded_at).toISOString(),
   position: Number(r.position),
 });
-/* eslint-enable @typescript-eslint/no-explicit-any */
 
 export class AnswerReader {
-  constructor(private readonly db: ProjectionExecutor) {}
+  private readonly db: Kysely<AnswerTables>;
+
+  constructor(db: Executor) {
+    this.db = slice(db);
+  }
 
   async answer(tenant: string, answerId: string): Promise<AnswerRow | null> {
-    const rows = await sql`SELECT * FROM fl_answers WHERE tenant = ${tenant} AND answer_id = ${answerId}`.execute(this.db);
-    return rows.rows[0] ? toRow(rows.rows[0]) : null;
+    const row = await this.db.selectFrom('fl_answers').selectAll().where('tenant', '=', tenant).where('answer_id', '=', answerId).executeTakeFirst();
+    return row ? toRow(row) : null;
   }
 
   /** Answers waiting for review, oldest reopen first. */
   async reopened(tenant: string, limit = 100): Promise<AnswerRow[]> {
-    const rows = await sql`SELECT * FROM fl_answers WHERE tenant = ${tenant} AND status = 'reopened' ORDER BY updated_at, answer_id LIMIT ${limit}`.execute(this.db);
-    return rows.rows.map(toRow);
+    const rows = await this.db
+      .selectFrom('fl_answers')
+      .selectAll()
+      .where('tenant', '=', tenant)
+      .where('status', '=', 'reopened')
+      .orderBy('updated_at')
+      .orderBy('answer_id')
+      .limit(limit)
+      .execute();
+    return rows.map(toRow);
   }
 
   /** The answers that cited any of these memory versions: their ids and where they were recorded. */
   async citingAny(tenant: string, memoryIds: string[]): Promise<{ answerId: string; position: number }[]> {
-    const rows = await sql<{ answer_id: string; position: string }>`
-      SELECT DISTINCT a.answer_id, a.position FROM fl_answer_citations c JOIN fl_answers a ON a.tenant = c.tenant AND a.answer_id = c.answer_id
-      WHERE c.tenant = ${tenant} AND c.memory_id = ANY (${memoryIds}::text[]) ORDER BY a.position`.execute(this.db);
-    return rows.rows.map((r) => ({ answerId: r.answer_id, position: Number(r.position) }));
+    const rows = await this.citations(tenant)
+      .where('c.memory_id', '=', sql<string>`ANY (${memoryIds}::text[])`)
+      .select(['a.answer_id', 'a.position'])
+      .distinct()
+      .orderBy('a.position')
+      .execute();
+    return rows.map((r) => ({ answerId: r.answer_id, position: Number(r.position) }));
   }
 
   /** Answers that cited this memory version, recorded before `beforePosition` when given. */
   async citing(tenant: string, memoryId: string, beforePosition?: number): Promise<AnswerRow[]> {
-    const bound = beforePosition === undefined ? sql`` : sql`AND c.position < ${beforePosition}`;
-    const rows = await sql`
-      SELECT a.* FROM fl_answer_citations c JOIN fl_answers a ON a.tenant = c.tenant AND a.answer_id = c.answer_id
-      WHERE c.tenant = ${tenant} AND c.memory_id = ${memoryId} ${bound} ORDER BY a.answer_id`.execute(this.db);
-    return rows.rows.map(toRow);
+    const rows = await this.citations(tenant)
+      .where('c.memory_id', '=', memoryId)
+      .$if(beforePosition !== undefined, (q) => q.where('c.position', '<', beforePosition!))
+      .selectAll('a')
+      .orderBy('a.answer_id')
+      .execute();
+    return rows.map(toRow);
+  }
+
+  /** A tenant's citations, each with the answer that made it. */
+  private citations(tenant: string) {
+    return this.db
+      .selectFrom('fl_answer_citations as c')
+      .innerJoin('fl_answers as a', (join) => join.onRef('a.tenant', '=', 'c.tenant').onRef('a.answer_id', '=', 'c.answer_id'))
+      .where('c.tenant', '=', tenant);
   }
 }

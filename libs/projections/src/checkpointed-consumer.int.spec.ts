@@ -4,10 +4,10 @@
  * in order, whatever fails where, and whoever else consumes under the same name.
  */
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, InMemoryEventStore, type RecordedEvent, type TestDatabase, testAppendContext, testBackends } from '@factledger/store';
+import { type Executor, InMemoryEventStore, type RecordedEvent } from '@factledger/store';
+import { createTestDatabase, type TestDatabase, testAppendContext, testBackends } from '@factledger/testing';
 import { sql } from 'kysely';
 import { CheckpointedConsumer, readCheckpoint } from './checkpointed-consumer';
-import type { ProjectionExecutor } from './projection';
 
 const ctx = testAppendContext({ tenant: 't' });
 
@@ -30,7 +30,7 @@ describe.each(testBackends())('CheckpointedConsumer on %s', (backend) => {
   const consumed = async (): Promise<number[]> =>
     (await sql<{ n: number }>`SELECT n FROM consumed WHERE name = ${name} ORDER BY position`.execute(database.db)).rows.map((r) => r.n);
   const rowsOf = (events: RecordedEvent[]) => events.map((e) => ({ position: e.globalPosition, n: (e.data as { n: number }).n }));
-  const insert = (consumer: string) => async (trx: ProjectionExecutor, events: RecordedEvent[]) => {
+  const insert = (consumer: string) => async (trx: Executor, events: RecordedEvent[]) => {
     await sql`INSERT INTO consumed (name, position, n) SELECT ${consumer}, r.position, r.n FROM jsonb_to_recordset(${JSON.stringify(rowsOf(events))}::jsonb) AS r(position bigint, n int)`.execute(trx);
   };
 

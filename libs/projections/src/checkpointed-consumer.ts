@@ -20,14 +20,25 @@
  * discipline. Both may run at once: whichever moves the checkpoint first wins a page, and the
  * other finds it moved.
  */
-import { type EventStore, LOG_START, type LogPosition, type LogSubscription, type RecordedEvent, SPAN, traced } from '@factledger/store';
+import {
+  type CheckpointTables,
+  type DatabaseSchema,
+  type EventStore,
+  type Executor,
+  LOG_START,
+  type LogPosition,
+  type LogSubscription,
+  type RecordedEvent,
+  slice,
+  SPAN,
+  traced,
+} from '@factledger/store';
 import { type Kysely, sql } from 'kysely';
-import type { ProjectionExecutor } from './projection';
 import { SingleFlightDrain } from './single-flight-drain';
 
 export interface ConsumerStep<P = void> {
   prepare?(events: RecordedEvent[]): Promise<P>;
-  apply?(trx: ProjectionExecutor, events: RecordedEvent[], prepared: P): Promise<void>;
+  apply?(trx: Executor, events: RecordedEvent[], prepared: P): Promise<void>;
 }
 
 /** What a page did: whether the log is drained, how many events it consumed. */
@@ -60,8 +71,7 @@ export class CheckpointedConsumer<P = void> {
   private inTurn: Promise<unknown> = Promise.resolve();
 
   constructor(
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    private readonly db: Kysely<any>,
+    private readonly db: Kysely<DatabaseSchema>,
     private readonly log: Pick<EventStore, 'readAll' | 'subscribe'>,
     readonly name: string,
     private readonly step: ConsumerStep<P>,
@@ -75,8 +85,11 @@ export class CheckpointedConsumer<P = void> {
 
   /** The checkpoint row exists from the first call on. */
   ensureCheckpoint(): Promise<unknown> {
-    this.ready ??= sql`INSERT INTO fl_checkpoints (name) VALUES (${this.name}) ON CONFLICT DO NOTHING`
-      .execute(this.db)
+    this.ready ??= checkpoints(this.db)
+      .insertInto('fl_checkpoints')
+      .values({ name: this.name })
+      .onConflict((oc) => oc.doNothing())
+      .execute()
       .catch((error: unknown) => {
         this.ready = null; // try again next time
         throw error;
@@ -189,8 +202,7 @@ export class CheckpointedConsumer<P = void> {
  * flush: a read model lost in a crash is replayed from the durable log, and its checkpoint is
  * lost with it, in the same transaction.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function lockConsumer(trx: Kysely<any>, name: string, options: { wait: boolean } = { wait: true }): Promise<boolean> {
+export async function lockConsumer(trx: Executor, name: string, options: { wait: boolean } = { wait: true }): Promise<boolean> {
   const key = `fl_projection:${name}`;
   const row = options.wait
     ? await sql<{ locked: boolean }>`SELECT true AS locked, set_config('synchronous_commit', 'off', true) FROM pg_advisory_xact_lock(hashtext(${key}))`.execute(trx)
@@ -198,21 +210,27 @@ export async function lockConsumer(trx: Kysely<any>, name: string, options: { wa
   return row.rows[0]!.locked;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function readCheckpoint(executor: Kysely<any>, name: string): Promise<LogPosition> {
-  const row = await sql<{ commit: string; prepare: number }>`
-    SELECT commit::text AS commit, prepare FROM fl_checkpoints WHERE name = ${name}`.execute(executor);
-  const r = row.rows[0];
+/** The checkpoints, as the projections lib keeps them. */
+const checkpoints = (executor: Executor): Kysely<CheckpointTables> => slice(executor);
+
+export async function readCheckpoint(executor: Executor, name: string): Promise<LogPosition> {
+  const r = await checkpoints(executor)
+    .selectFrom('fl_checkpoints')
+    .select([sql<string>`commit::text`.as('commit'), 'prepare'])
+    .where('name', '=', name)
+    .executeTakeFirst();
   return r ? { commit: r.commit, prepare: Number(r.prepare) } : LOG_START;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function writeCheckpoint(executor: Kysely<any>, name: string, position: LogPosition, options: { force?: boolean } = {}): Promise<void> {
-  // An inline projection (see fl_apply_fact_changes) may have moved it further meanwhile; only a
-  // rebuild that swaps in tables built up to `position` sets it back (force).
-  const guard = options.force ? sql`` : sql`WHERE fl_checkpoints.prepare <= excluded.prepare`;
-  await sql`
-    INSERT INTO fl_checkpoints (name, commit, prepare, updated_at) VALUES (${name}, ${position.commit}::xid8, ${position.prepare}, now())
-    ON CONFLICT (name) DO UPDATE SET commit = excluded.commit, prepare = excluded.prepare, updated_at = excluded.updated_at
-    ${guard}`.execute(executor);
+export async function writeCheckpoint(executor: Executor, name: string, position: LogPosition, options: { force?: boolean } = {}): Promise<void> {
+  await checkpoints(executor)
+    .insertInto('fl_checkpoints')
+    .values({ name, commit: sql<string>`${position.commit}::xid8`, prepare: position.prepare, updated_at: sql<Date>`now()` })
+    .onConflict((oc) => {
+      const update = oc.column('name').doUpdateSet((eb) => ({ commit: eb.ref('excluded.commit'), prepare: eb.ref('excluded.prepare'), updated_at: eb.ref('excluded.updated_at') }));
+      // An inline projection (see fl_apply_fact_changes) may have moved it further meanwhile; only a
+      // rebuild that swaps in tables built up to `position` sets it back (force).
+      return options.force ? update : update.whereRef('fl_checkpoints.prepare', '<=', 'excluded.prepare');
+    })
+    .execute();
 }

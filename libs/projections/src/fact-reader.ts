@@ -3,97 +3,36 @@
  * `fl_fact_history` (what was true at `validAt`, as the ledger knew it at `knownAt`).
  */
 import { normalizeTerm } from '@factledger/domain';
-import { PREPARED } from '@factledger/store';
-import { sql } from 'kysely';
+import { type Executor, type FactTables, type MemoriesTable, PREPARED, slice, timestamptz } from '@factledger/store';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { HistoryRow, MemoryRow } from './fact-projection';
-import { HISTORY_COLUMNS, historyFromDb, memoryFromDb } from './postgres-fact-projection';
-import type { ProjectionExecutor } from './projection';
-
-/** What restatement's look-up asks (FactReader.restating, fl_restating): the statement, its subject and verb as written (null: none found), and the moment. */
-export interface RestatingQuestion {
-  text: string;
-  stem: string | null;
-  now: Date;
-  limit?: number;
-}
-
-/** The most memories restatement's look-up hands back. */
-export const RESTATING_LIMIT = 50;
-
-/**
- * A restatement plan's guard, checked by the fact projection's inline follow-up under the append
- * lock (fl_apply_fact_changes): the look-up's question, and the memories (ids) the plan was made
- * on. When fl_restating no longer finds exactly those, the append is refused (FollowUpRefused).
- */
-export interface FrameGuard {
-  tenant: string;
-  text: string;
-  stem: string | null;
-  /** The moment asked about, ISO 8601. */
-  now: string;
-  limit: number;
-  expect: string[];
-}
-
-/** A restatement plan's frame guard, with the memories its look-up found (those `expect` names). */
-export interface PlannedFrame {
-  guard: FrameGuard;
-  rows: MemoryRow[];
-}
-
-export interface ErasedMemory {
-  erasureId: string;
-  erasedAt: string;
-  position: number;
-  actor: string | null;
-}
-
-export interface AsOf {
-  validAt: Date;
-  knownAt: Date;
-}
-
-/** What resolution compares of an earlier memory (FactReader.resembling). */
-export type ResemblingMemory = Pick<MemoryRow, 'memoryId' | 'kind' | 'subject' | 'relation' | 'scope' | 'text' | 'type' | 'validFrom' | 'saidAt'>;
-
-/** The columns `resembling` and `saidLast` read: what resolution and forgetting compare. */
-interface ResemblingRow {
-  memory_id: string;
-  kind: MemoryRow['kind'];
-  subject: string | null;
-  relation: string | null;
-  scope: MemoryRow['scope'];
-  text: string;
-  type: string;
-  valid_from: Date;
-  said_at: Date;
-}
-
-const resemblingFromDb = (r: ResemblingRow): ResemblingMemory => ({
-  memoryId: r.memory_id,
-  kind: r.kind,
-  subject: r.subject,
-  relation: r.relation,
-  scope: r.scope,
-  text: r.text,
-  type: r.type,
-  validFrom: new Date(r.valid_from).getTime(),
-  saidAt: new Date(r.said_at).getTime(),
-});
+import { type AsOf, asOfSql, type ErasedMemory, HISTORY_COLUMNS, type HistoryDbRow, historyFromDb, type MemoryDbRow, memoryFromDb, type ResemblingMemory, type ResemblingRow, resemblingFromDb, type RestatingQuestion, RESTATING_LIMIT, selectHistory } from './fact-rows';
 
 export class FactReader {
-  constructor(private readonly db: ProjectionExecutor) {}
+  private readonly db: Kysely<FactTables>;
+
+  constructor(db: Executor) {
+    this.db = slice(db);
+  }
+
+  /** A tenant's memories, every column: callers add the rest of the filter and the order. */
+  private memoriesOf(tenant: string) {
+    return this.db.selectFrom('fl_memories').selectAll().where('tenant', '=', tenant);
+  }
 
   async memory(tenant: string, memoryId: string): Promise<MemoryRow | null> {
-    const rows = await sql`SELECT * FROM fl_memories WHERE tenant = ${tenant} AND memory_id = ${memoryId}`.execute(this.db);
-    return rows.rows[0] ? memoryFromDb(rows.rows[0]) : null;
+    const row = await this.memoriesOf(tenant).where('memory_id', '=', memoryId).executeTakeFirst();
+    return row ? memoryFromDb(row) : null;
   }
 
   /** When and by which erasure a memory was erased; null when it was not. */
   async erased(tenant: string, memoryId: string): Promise<ErasedMemory | null> {
-    const rows = await sql<{ erasure_id: string; erased_at: Date; position: string; actor: string | null }>`
-      SELECT erasure_id, erased_at, position, actor FROM fl_erased_memories WHERE tenant = ${tenant} AND memory_id = ${memoryId}`.execute(this.db);
-    const r = rows.rows[0];
+    const r = await this.db
+      .selectFrom('fl_erased_memories')
+      .select(['erasure_id', 'erased_at', 'position', 'actor'])
+      .where('tenant', '=', tenant)
+      .where('memory_id', '=', memoryId)
+      .executeTakeFirst();
     return r ? { erasureId: r.erasure_id, erasedAt: new Date(r.erased_at).toISOString(), position: Number(r.position), actor: r.actor } : null;
   }
 
@@ -102,14 +41,18 @@ export class FactReader {
    * under a subject (normalised as keys are), or the whole tenant's.
    */
   async streamsToErase(tenant: string, target: { memoryId: string } | { subject: string } | { all: true }): Promise<string[]> {
-    const where =
-      'memoryId' in target
-        ? sql`stream_id = (SELECT stream_id FROM fl_memories WHERE tenant = ${tenant} AND memory_id = ${target.memoryId})`
-        : 'subject' in target
-          ? sql`subject_norm = ${normalizeTerm(target.subject)}`
-          : sql`true`;
-    const rows = await sql<{ stream_id: string }>`SELECT DISTINCT stream_id FROM fl_memories WHERE tenant = ${tenant} AND ${where} ORDER BY 1`.execute(this.db);
-    return rows.rows.map((r) => r.stream_id);
+    const rows = await this.db
+      .selectFrom('fl_memories')
+      .select('stream_id')
+      .distinct()
+      .where('tenant', '=', tenant)
+      .$if('memoryId' in target, (q) =>
+        q.where('stream_id', '=', (eb) => eb.selectFrom('fl_memories').select('stream_id').where('tenant', '=', tenant).where('memory_id', '=', (target as { memoryId: string }).memoryId)),
+      )
+      .$if('subject' in target, (q) => q.where('subject_norm', '=', normalizeTerm((target as { subject: string }).subject)))
+      .orderBy('stream_id')
+      .execute();
+    return rows.map((r) => r.stream_id);
   }
 
   /**
@@ -117,20 +60,20 @@ export class FactReader {
    * planning it (the history table's four indexes) took longer than running it.
    */
   async valuesAt(tenant: string, streamId: string, at: AsOf): Promise<HistoryRow[]> {
-    const rows = await sql`${PREPARED}
+    const rows = await sql<HistoryDbRow>`${PREPARED}
       SELECT ${HISTORY_COLUMNS} FROM fl_fact_history
       WHERE tenant = ${tenant} AND stream_id = ${streamId} AND status = 'active'
-        AND valid @> ${at.validAt.toISOString()}::timestamptz AND tx @> ${at.knownAt.toISOString()}::timestamptz
+        AND ${asOfSql(at)}
       ORDER BY lower(valid), value`.execute(this.db);
     return rows.rows.map(historyFromDb);
   }
 
   /** Every fact of a subject (any relation, any scope) at (validAt, knownAt). Prepared, as valuesAt. */
   async subjectAt(tenant: string, subjectNorm: string, at: AsOf): Promise<HistoryRow[]> {
-    const rows = await sql`${PREPARED}
+    const rows = await sql<HistoryDbRow>`${PREPARED}
       SELECT ${HISTORY_COLUMNS} FROM fl_fact_history
       WHERE tenant = ${tenant} AND subject_norm = ${subjectNorm} AND status = 'active'
-        AND valid @> ${at.validAt.toISOString()}::timestamptz AND tx @> ${at.knownAt.toISOString()}::timestamptz
+        AND ${asOfSql(at)}
       ORDER BY relation, scope::text, value`.execute(this.db);
     return rows.rows.map(historyFromDb);
   }
@@ -141,11 +84,11 @@ export class FactReader {
    * at most `limit` rows (null: all). The audit (Audit in @factledger/ledger).
    */
   async believedAt(tenant: string, at: AsOf, p: { subjectNorm: string | null; limit: number | null }): Promise<HistoryRow[]> {
-    const rows = await sql`
+    const rows = await sql<HistoryDbRow>`
       SELECT ${HISTORY_COLUMNS} FROM fl_fact_history
       WHERE tenant = ${tenant} AND status = 'active'
         AND (${p.subjectNorm}::text IS NULL OR subject_norm = ${p.subjectNorm})
-        AND valid @> ${at.validAt.toISOString()}::timestamptz AND tx @> ${at.knownAt.toISOString()}::timestamptz
+        AND ${asOfSql(at)}
       ORDER BY subject_norm NULLS LAST, relation, scope::text, value, text, memory_id
       LIMIT ${p.limit}`.execute(this.db);
     return rows.rows.map(historyFromDb);
@@ -157,48 +100,57 @@ export class FactReader {
    * reason, batch and actor, the caller reads from the stream through the event-store port).
    */
   async history(tenant: string, streamId: string): Promise<HistoryRow[]> {
-    const rows = await sql`
-      SELECT ${HISTORY_COLUMNS} FROM fl_fact_history WHERE tenant = ${tenant} AND stream_id = ${streamId}
-      ORDER BY opened_by, memory_id`.execute(this.db);
-    return rows.rows.map(historyFromDb);
+    const rows = await selectHistory(this.db).where('tenant', '=', tenant).where('stream_id', '=', streamId).orderBy('opened_by').orderBy('memory_id').execute();
+    return rows.map(historyFromDb);
   }
 
   /** Memories with a status other than `active` (quarantined, retired, overruled), whatever their valid time, newest first. */
   async withStatus(tenant: string, status: string, limit = 100): Promise<MemoryRow[]> {
-    const rows = await sql`
-      SELECT * FROM fl_memories WHERE tenant = ${tenant} AND status = ${status}
-      ORDER BY updated_at DESC, memory_id LIMIT ${limit}`.execute(this.db);
-    return rows.rows.map(memoryFromDb);
+    const rows = await this.memoriesOf(tenant)
+      .where('status', '=', status as MemoryRow['status'])
+      .orderBy('updated_at', 'desc')
+      .orderBy('memory_id')
+      .limit(limit)
+      .execute();
+    return rows.map(memoryFromDb);
   }
 
   /** The memories in the read paths now that hang on this one (R32): what a change of it unconfirms. */
   async dependentsOf(tenant: string, memoryId: string, now: Date): Promise<MemoryRow[]> {
-    const rows = await sql`
-      SELECT * FROM fl_memories
-      WHERE tenant = ${tenant} AND depends_on ? ${memoryId} AND depends_on <> '[]'::jsonb AND status = 'active'
-        AND (valid_to IS NULL OR valid_to > ${now.toISOString()}::timestamptz)
-      ORDER BY said_at, memory_id`.execute(this.db);
-    return rows.rows.map(memoryFromDb);
+    const rows = await this.memoriesOf(tenant)
+      .where(sql<boolean>`depends_on ? ${memoryId} AND depends_on <> '[]'::jsonb`)
+      .where('status', '=', 'active')
+      .where((eb) => eb.or([eb('valid_to', 'is', null), eb('valid_to', '>', timestamptz(now))]))
+      .orderBy('said_at')
+      .orderBy('memory_id')
+      .execute();
+    return rows.map(memoryFromDb);
   }
 
   /** The memories of one type in the read paths now, oldest said first (the rules for later a change may apply). */
   async activeOfType(tenant: string, type: string, now: Date, limit = 200): Promise<MemoryRow[]> {
-    const rows = await sql`
-      SELECT * FROM fl_memories
-      WHERE tenant = ${tenant} AND type = ${type} AND status = 'active'
-        AND (valid_to IS NULL OR valid_to > ${now.toISOString()}::timestamptz)
-      ORDER BY said_at, memory_id LIMIT ${limit}`.execute(this.db);
-    return rows.rows.map(memoryFromDb);
+    const rows = await this.memoriesOf(tenant)
+      .where('type', '=', type)
+      .where('status', '=', 'active')
+      .where((eb) => eb.or([eb('valid_to', 'is', null), eb('valid_to', '>', timestamptz(now))]))
+      .orderBy('said_at')
+      .orderBy('memory_id')
+      .limit(limit)
+      .execute();
+    return rows.map(memoryFromDb);
   }
 
   /** Memories in the read paths now, newest said first. */
   async activeMemories(tenant: string, now: Date, limit = 100): Promise<MemoryRow[]> {
-    const rows = await sql`
-      SELECT * FROM fl_memories
-      WHERE tenant = ${tenant} AND status = 'active' AND valid_from <= ${now.toISOString()}::timestamptz
-        AND (valid_to IS NULL OR valid_to > ${now.toISOString()}::timestamptz)
-      ORDER BY said_at DESC, memory_id LIMIT ${limit}`.execute(this.db);
-    return rows.rows.map(memoryFromDb);
+    const rows = await this.memoriesOf(tenant)
+      .where('status', '=', 'active')
+      .where('valid_from', '<=', timestamptz(now))
+      .where((eb) => eb.or([eb('valid_to', 'is', null), eb('valid_to', '>', timestamptz(now))]))
+      .orderBy('said_at', 'desc')
+      .orderBy('memory_id')
+      .limit(limit)
+      .execute();
+    return rows.map(memoryFromDb);
   }
 
   /**
@@ -207,14 +159,15 @@ export class FactReader {
    * an operator's "what was ingested then" (an imported chat is triaged with the day it came in).
    */
   async population(tenant: string, p: { type: string; status: string | null; from?: Date; to?: Date }): Promise<MemoryRow[]> {
-    const rows = await sql`
-      SELECT * FROM fl_memories
-      WHERE tenant = ${tenant} AND type = ${p.type}
-        AND (${p.status}::text IS NULL OR status = ${p.status})
-        AND (${p.from?.toISOString() ?? null}::timestamptz IS NULL OR recorded_at >= ${p.from?.toISOString() ?? null}::timestamptz)
-        AND (${p.to?.toISOString() ?? null}::timestamptz IS NULL OR recorded_at < ${p.to?.toISOString() ?? null}::timestamptz)
-      ORDER BY recorded_at, memory_id`.execute(this.db);
-    return rows.rows.map(memoryFromDb);
+    const rows = await this.memoriesOf(tenant)
+      .where('type', '=', p.type)
+      .$if(typeof p.status === 'string', (q) => q.where('status', '=', p.status as MemoryRow['status']))
+      .$if(p.from instanceof Date, (q) => q.where('recorded_at', '>=', timestamptz(p.from!)))
+      .$if(p.to instanceof Date, (q) => q.where('recorded_at', '<', timestamptz(p.to!)))
+      .orderBy('recorded_at')
+      .orderBy('memory_id')
+      .execute();
+    return rows.map(memoryFromDb);
   }
 
   /**
@@ -261,7 +214,7 @@ export class FactReader {
    * begin with the statement's first word). Newest said first, at most `limit` (RESTATING_LIMIT).
    */
   async restating(tenant: string, p: RestatingQuestion): Promise<MemoryRow[]> {
-    const rows = await sql<{ r: unknown[] }>`${PREPARED}
+    const rows = await sql<{ r: MemoryDbRow[] }>`${PREPARED}
       SELECT fl_restating(${tenant}, ${p.text}, ${p.stem}, ${p.now.toISOString()}::timestamptz, ${p.limit ?? RESTATING_LIMIT}) AS r`.execute(this.db);
     return rows.rows[0]!.r.map(memoryFromDb);
   }
@@ -281,7 +234,7 @@ export class FactReader {
     }
     if (pairs.size === 0) return [];
     const now = p.now.toISOString();
-    const rows = await sql<{ memory_id: string; stream_id: string; text: string; said_at: Date }>`${PREPARED}
+    const rows = await sql<Pick<Selectable<MemoriesTable>, 'memory_id' | 'stream_id' | 'text' | 'said_at'>>`${PREPARED}
       SELECT memory_id, stream_id, text, said_at FROM fl_memories
       WHERE tenant = ${tenant} AND speaker = ${p.speaker} AND status = 'active' AND kind = 'prose'
         AND valid_from <= ${now}::timestamptz AND (valid_to IS NULL OR valid_to > ${now}::timestamptz)
@@ -306,8 +259,8 @@ export class FactReader {
   /** Several memories by id (those that exist in the tenant). */
   async memories(tenant: string, memoryIds: string[]): Promise<MemoryRow[]> {
     if (memoryIds.length === 0) return [];
-    const rows = await sql`SELECT * FROM fl_memories WHERE tenant = ${tenant} AND memory_id = ANY(${memoryIds}::text[])`.execute(this.db);
-    return rows.rows.map(memoryFromDb);
+    const rows = await this.memoriesOf(tenant).where('memory_id', '=', sql<string>`ANY(${memoryIds}::text[])`).execute();
+    return rows.map(memoryFromDb);
   }
 
   /**
@@ -316,7 +269,7 @@ export class FactReader {
    * verification must find retired values too, which recall's index never serves.
    */
   async matching(tenant: string, statement: string, limit = 50): Promise<MemoryRow[]> {
-    const rows = await sql`
+    const rows = await sql<Selectable<MemoriesTable>>`
       SELECT * FROM fl_memories
       WHERE tenant = ${tenant}
         AND ((value IS NOT NULL AND length(value) >= 2 AND strpos(lower(${statement}), lower(value)) > 0)

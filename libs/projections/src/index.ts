@@ -6,6 +6,7 @@ export * from './postgres-fact-projection';
 export * from './projection-runner';
 export * from './checkpointed-consumer';
 export * from './fact-reader';
+export * from './fact-rows';
 export * from './answer-projection';
 export * from './answer-reader';
 export * from './single-flight-drain';

@@ -4,9 +4,9 @@
  * once it stops, nothing more is applied. The log is the in-memory store, as a log kept outside
  * PostgreSQL would be; the lease, the rows and the checkpoint are in PostgreSQL.
  */
-import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/testing';
 import { readCheckpoint } from './checkpointed-consumer';
-import { followedLog, sleep } from './followed-log.fixture';
+import { followedLog, sleep } from '@factledger/testing/followed-log';
 import { LeasedWorker } from './leased-worker';
 
 describe.each(testBackends())('LeasedWorker on %s', (backend) => {

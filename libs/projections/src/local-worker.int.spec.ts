@@ -4,9 +4,9 @@
  * is reported without stopping the rest; `stop` ends everything at once. The log is the
  * in-memory store; the rows and the checkpoint are in PostgreSQL.
  */
-import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/testing';
 import { readCheckpoint } from './checkpointed-consumer';
-import { followedLog, sleep } from './followed-log.fixture';
+import { followedLog, sleep } from '@factledger/testing/followed-log';
 import { LocalWorker } from './local-worker';
 
 describe.each(testBackends())('LocalWorker on %s', (backend) => {

@@ -4,8 +4,8 @@
  * statements per batch (rows travel as one jsonb parameter each).
  */
 import { frameText, isFrameKey, MEMORY_ERASED, type MemoryErased, normalizeTerm, scopeKey } from '@factledger/domain';
-import { FollowUpRefused, type RecordedEvent } from '@factledger/store';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Executor, type FactTables, FollowUpRefused, type JsonRow, type MemoriesTable, type RecordedEvent, slice } from '@factledger/store';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import {
   FactFold,
   type FinalStream,
@@ -18,99 +18,8 @@ import {
   streamKey,
 } from './fact-projection';
 import type { InlineFollowUp, InlineProjection, PendingStream, Projection, ProjectionRebuild, RebuildSink } from './projection';
-import type { FrameGuard, PlannedFrame } from './fact-reader';
+import { type FrameGuard, HISTORY_COLUMNS, historyFromDb, type HistorySelected, isoOf, isoOrNull, type MemoryDbRow, memoryFromDb, type PlannedFrame } from './fact-rows';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Executor = Kysely<any> | Transaction<any>;
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
-export function memoryFromDb(r: any): MemoryRow {
-  return {
-    tenant: r.tenant,
-    memoryId: r.memory_id,
-    streamId: r.stream_id,
-    kind: r.kind,
-    subject: r.subject,
-    relation: r.relation,
-    scope: r.scope,
-    value: r.value,
-    text: r.text,
-    type: r.type,
-    originalType: r.original_type,
-    speaker: r.speaker,
-    source: r.source,
-    authority: r.authority,
-    cardinality: r.cardinality,
-    core: r.core,
-    status: r.status,
-    validFrom: new Date(r.valid_from).getTime(),
-    validTo: r.valid_to === null ? null : new Date(r.valid_to).getTime(),
-    confirmations: r.confirmations,
-    quarantined: r.quarantined,
-    corrected: r.corrected,
-    withdrawn: r.withdrawn,
-    retracted: r.retracted,
-    overruled: r.overruled,
-    supersededBy: r.superseded_by,
-    hiddenParts: r.hidden_parts,
-    dependsOn: r.depends_on ?? [],
-    unconfirmed: r.unconfirmed ?? null,
-    saidAt: new Date(r.said_at).getTime(),
-    recordedAt: new Date(r.recorded_at),
-    updatedAt: new Date(r.updated_at),
-    lastPosition: Number(r.last_position),
-  };
-}
-
-export const HISTORY_COLUMNS = sql.raw(`tenant, memory_id, opened_by, opened_event_type, stream_id, element, kind, cardinality, subject, relation,
-  scope, value, text, type, speaker, source, status, lower(valid) AS valid_from, upper(valid) AS valid_to,
-  lower(tx) AS tx_from, upper(tx) AS tx_to, closed_by, closed_event_type`);
-
-export function historyFromDb(r: any): HistoryRow {
-  return {
-    tenant: r.tenant,
-    memoryId: r.memory_id,
-    openedBy: Number(r.opened_by),
-    openedEventType: r.opened_event_type,
-    streamId: r.stream_id,
-    element: r.element,
-    kind: r.kind,
-    cardinality: r.cardinality,
-    subject: r.subject,
-    relation: r.relation,
-    scope: r.scope,
-    value: r.value,
-    text: r.text,
-    type: r.type,
-    speaker: r.speaker,
-    source: r.source,
-    status: r.status,
-    validFrom: new Date(r.valid_from),
-    validTo: r.valid_to === null ? null : new Date(r.valid_to),
-    txFrom: new Date(r.tx_from),
-    txTo: r.tx_to === null ? null : new Date(r.tx_to),
-    closedBy: r.closed_by === null ? null : Number(r.closed_by),
-    closedEventType: r.closed_event_type,
-  };
-}
-/* eslint-enable @typescript-eslint/no-explicit-any */
-
-const iso = (d: Date | null): string | null => (d ? isoOf(d.getTime()) : null);
-
-/**
- * A time's ISO text, remembered: a rebuild writes the same few instants over and over (a batch's
- * events share their recorded time), and each new string is garbage to collect.
- */
-const isoTexts = new Map<number, string>();
-function isoOf(ms: number): string {
-  let text = isoTexts.get(ms);
-  if (text === undefined) {
-    if (isoTexts.size >= 10_000) isoTexts.clear();
-    text = new Date(ms).toISOString();
-    isoTexts.set(ms, text);
-  }
-  return text;
-}
 
 export class PostgresFactProjection implements Projection, InlineProjection {
   readonly name = 'facts';
@@ -122,7 +31,8 @@ export class PostgresFactProjection implements Projection, InlineProjection {
   };
 
   /** In log order: the memory events up to an erasure, then the erasure, then what follows it. */
-  async apply(trx: Executor, events: RecordedEvent[]): Promise<void> {
+  async apply(executor: Executor, events: RecordedEvent[]): Promise<void> {
+    const trx: Kysely<FactTables> = slice(executor);
     let from = 0;
     while (from < events.length) {
       let to = from;
@@ -135,7 +45,7 @@ export class PostgresFactProjection implements Projection, InlineProjection {
     }
   }
 
-  private async applyMemoryEvents(trx: Executor, events: RecordedEvent[]): Promise<void> {
+  private async applyMemoryEvents(trx: Kysely<FactTables>, events: RecordedEvent[]): Promise<void> {
     const relevant = events.filter(isMemoryEvent);
     if (relevant.length === 0) return;
     const loaded = await this.load(trx, relevant);
@@ -173,25 +83,31 @@ export class PostgresFactProjection implements Projection, InlineProjection {
     };
   }
 
-  private async load(trx: Executor, events: RecordedEvent[]): Promise<LoadedRows> {
+  private async load(trx: Kysely<FactTables>, events: RecordedEvent[]): Promise<LoadedRows> {
     const streams = [...new Set(events.map((e) => e.streamId))];
     const tenants = [...new Set(events.map((e) => e.tenant))];
     const pairs = new Set(events.map((e) => streamKey(e.tenant, e.streamId)));
     const mine = (r: { tenant: string; stream_id: string }): boolean => pairs.has(streamKey(r.tenant, r.stream_id));
     const where = sql`tenant = ANY(${tenants}) AND stream_id = ANY(${streams})`;
     // One round trip for the three reads: each row comes back as jsonb, tagged by its table.
-    const rows = await sql<{ k: 'm' | 'h' | 'w'; r: Record<string, unknown> }>`
+    const rows = await sql<
+      | { k: 'm'; r: JsonRow<Selectable<MemoriesTable>> }
+      | { k: 'h'; r: JsonRow<HistorySelected> }
+      | { k: 'w'; r: Selectable<FactTables['fl_projected_streams']> }
+    >`
       SELECT 'm' AS k, to_jsonb(m) AS r FROM fl_memories m WHERE ${where}
       UNION ALL
       SELECT 'h', to_jsonb(h) FROM (SELECT ${HISTORY_COLUMNS} FROM fl_fact_history WHERE ${where} AND upper_inf(tx)) h
       UNION ALL
       SELECT 'w', to_jsonb(w) FROM (SELECT tenant, stream_id, version FROM fl_projected_streams WHERE ${where}) w`.execute(trx);
-    const of = (k: string) => rows.rows.filter((x) => x.k === k).map((x) => x.r as { tenant: string; stream_id: string; version: number });
-    return {
-      memories: of('m').filter(mine).map(memoryFromDb),
-      openHistory: of('h').filter(mine).map(historyFromDb),
-      watermarks: new Map(of('w').filter(mine).map((r) => [streamKey(r.tenant, r.stream_id), r.version])),
-    };
+    const loaded: LoadedRows = { memories: [], openHistory: [], watermarks: new Map() };
+    for (const x of rows.rows) {
+      if (!mine(x.r)) continue;
+      if (x.k === 'm') loaded.memories.push(memoryFromDb(x.r));
+      else if (x.k === 'h') loaded.openHistory.push(historyFromDb(x.r));
+      else loaded.watermarks.set(streamKey(x.r.tenant, x.r.stream_id), x.r.version);
+    }
+    return loaded;
   }
 
   /**
@@ -237,10 +153,10 @@ export class PostgresFactProjection implements Projection, InlineProjection {
 
   changedFrames(error: unknown): { guard: FrameGuard; rows: MemoryRow[] }[] | null {
     if (!(error instanceof FollowUpRefused) || !Array.isArray(error.detail)) return null;
-    return (error.detail as { guard: FrameGuard; rows: unknown[] }[]).map((c) => ({ guard: c.guard, rows: c.rows.map(memoryFromDb) }));
+    return (error.detail as { guard: FrameGuard; rows: MemoryDbRow[] }[]).map((c) => ({ guard: c.guard, rows: c.rows.map(memoryFromDb) }));
   }
 
-  private async write(trx: Executor, changes: ProjectionChanges): Promise<void> {
+  private async write(trx: Kysely<FactTables>, changes: ProjectionChanges): Promise<void> {
     await sql`SELECT fl_apply_fact_changes(${JSON.stringify(changesPayload(changes))}::jsonb, NULL)`.execute(trx);
   }
 }
@@ -256,7 +172,7 @@ function erasedValues(e: RecordedEvent): unknown[] {
  * Applies MemoryErased events: the erased memories leave every read model
  * (migrations/functions/fl_forget_memories.sql) and are recorded as erased. Replaying them changes nothing.
  */
-async function forget(trx: Executor, events: RecordedEvent[]): Promise<void> {
+async function forget(trx: Kysely<FactTables>, events: RecordedEvent[]): Promise<void> {
   const rows = events.map((e) => Object.fromEntries(ERASED_COLUMNS.map((c, i) => [c, erasedValues(e)[i]])));
   await sql`
     WITH erased AS (
@@ -324,15 +240,15 @@ function rowsAfter(loaded: LoadedRows, changes: ProjectionChanges, positions: nu
 /** The changes as fl_apply_fact_changes (migrations/functions/fl_apply_fact_changes.sql) reads them. */
 function changesPayload(changes: ProjectionChanges): Record<string, unknown[]> {
   return {
-    closes: changes.closes.map((c) => ({ ...c, txTo: iso(c.txTo) })),
+    closes: changes.closes.map((c) => ({ ...c, txTo: isoOrNull(c.txTo) })),
     drops: changes.drops,
     memories: changes.memories.map(memoryRecord),
     inserts: changes.inserts.map((h) => ({
       ...h,
-      validFrom: iso(h.validFrom),
-      validTo: iso(h.validTo),
-      txFrom: iso(h.txFrom),
-      txTo: iso(h.txTo),
+      validFrom: isoOrNull(h.validFrom),
+      validTo: isoOrNull(h.validTo),
+      txFrom: isoOrNull(h.txFrom),
+      txTo: isoOrNull(h.txTo),
       subjectNorm: h.subject === null ? null : normalizeTerm(h.subject),
     })),
     watermarks: changes.watermarks,

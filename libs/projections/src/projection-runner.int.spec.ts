@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { type AssertMemory, decide, factStreamId, initialState, ManualClock } from '@factledger/domain';
 import { type LedgerHandle, ledgerOn } from '@factledger/ledger';
-import { createTestDatabase, type RecordedEvent, type Session, type TestDatabase, testBackends } from '@factledger/store';
+import type { RecordedEvent, Session } from '@factledger/store';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/testing';
 import { sql } from 'kysely';
 import { Client } from 'pg';
 import { ProjectionLagError } from './errors';
@@ -77,9 +78,9 @@ async function liveSequence(handle: LedgerHandle, clock: ManualClock): Promise<v
   const tick = (): void => clock.advance(60_000);
   for (const tenant of ['acme', 'globex']) {
     const other = tenant === 'globex';
-    const lives = (value: string, more: Record<string, unknown> = {}) => ({ subject: 'Alice', relation: 'lives in', value, cardinality: 'one', ...more });
+    const lives = (value: string, more: Record<string, unknown> = {}) => ({ subject: 'Alice', relation: 'lives in', value, cardinality: 'one' as const, ...more });
     const likes = (value: string, more: Record<string, unknown> = {}) =>
-      ({ subject: 'alice', relation: 'likes', value, cardinality: 'many', scope: { env: 'prod' }, ...more });
+      ({ subject: 'alice', relation: 'likes', value, cardinality: 'many' as const, scope: { env: 'prod' }, ...more });
     tick();
     const berlin = await ledger.assert(tenant, lives(other ? 'Oslo' : 'Berlin', { validFrom: '2026-01-01' }));
     tick();

@@ -6,7 +6,18 @@
  * lets several processes run the same runner without applying anything twice.
  */
 import { InvalidInputError } from '@factledger/domain';
-import { type BacklogRow, backlogStatement, type Database, type EventStore, LOG_START, type LogPosition, PostgresEventStore, readLog } from '@factledger/store';
+import {
+  type BacklogRow,
+  backlogStatement,
+  type Database,
+  type DatabaseSchema,
+  type EventStore,
+  type Executor,
+  LOG_START,
+  type LogPosition,
+  PostgresEventStore,
+  readLog,
+} from '@factledger/store';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { CheckpointedConsumer, type Following, lockConsumer, readCheckpoint, writeCheckpoint } from './checkpointed-consumer';
 import { ProjectionLagError } from './errors';
@@ -54,8 +65,7 @@ export class ProjectionRunner {
   private readonly passive: boolean;
 
   constructor(
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    private readonly db: Kysely<any>,
+    private readonly db: Kysely<DatabaseSchema>,
     readonly projections: Projection[],
     options: RunnerOptions = {},
   ) {
@@ -224,8 +234,7 @@ export function checkpointLagStatement(name: string, position: number | null): R
  * checkpoint here and the backlog past it from the port (EventStore.behind).
  */
 export async function consumerLag(
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  executor: Kysely<any>,
+  executor: Executor,
   log: Pick<EventStore, 'behind' | 'capabilities'>,
   name: string,
   position: number | null,
@@ -238,8 +247,7 @@ export async function consumerLag(
 
 /** Committed events at or before `position` (all, when null) past a checkpoint, the oldest one's time, and the checkpoint. */
 export async function checkpointLag(
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  executor: Kysely<any>,
+  executor: Executor,
   name: string,
   position: number | null,
 ): Promise<{ events: number; oldest: Date | null; checkpoint: number }> {

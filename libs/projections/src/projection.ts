@@ -1,11 +1,7 @@
 /** What a projection is to its runner: a name (its checkpoint), a way to apply events, a reset. */
-import type { AppendFollowUp, RecordedEvent } from '@factledger/store';
-import type { Kysely, Transaction } from 'kysely';
+import type { AppendFollowUp, Executor, RecordedEvent } from '@factledger/store';
 import type { MemoryRow } from './fact-projection';
-import type { FrameGuard, PlannedFrame } from './fact-reader';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type ProjectionExecutor = Kysely<any> | Transaction<any>;
+import type { FrameGuard, PlannedFrame } from './fact-rows';
 
 export interface Projection {
   readonly name: string;
@@ -18,9 +14,9 @@ export interface Projection {
    */
   readonly statistics?: Readonly<Record<string, readonly string[]>>;
   /** Applies events in log order; must be idempotent (a replayed event changes nothing). */
-  apply(trx: ProjectionExecutor, events: RecordedEvent[]): Promise<void>;
+  apply(trx: Executor, events: RecordedEvent[]): Promise<void>;
   /** Empties the projection's tables, for a rebuild from position 0. */
-  reset(trx: ProjectionExecutor): Promise<void>;
+  reset(trx: Executor): Promise<void>;
   /**
    * Optional fast path for a rebuild from position 0 (see rebuild.ts): the runner hands it the
    * log page by page, and it hands back the rows of its tables as soon as they are final

@@ -17,12 +17,10 @@
  * only the columns reads look rows up by are analyzed at once; autovacuum does the rest.
  */
 import { Readable } from 'node:stream';
-import { copyRows, LOG_START, type LogPosition, readLog, type RecordedEvent, type Session } from '@factledger/store';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { copyRows, type DatabaseSchema, type Executor, LOG_START, type LogPosition, readLog, type RecordedEvent, type Session, slice, type StoreTables } from '@factledger/store';
+import { type Kysely, sql } from 'kysely';
 import type { Projection, ProjectionRebuild, RebuildSink } from './projection';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Executor = Kysely<any> | Transaction<any>;
 export type Sessions = <T>(work: (session: Session) => Promise<T>) => Promise<T>;
 
 export interface RebuildPlan {
@@ -77,9 +75,10 @@ type Heads = Map<string, Map<string, number>>;
 
 /** The last stream version of every stream, by tenant and stream id. */
 async function streamHeads(trx: Executor): Promise<Heads> {
-  const rows = await sql<{ tenant: string; stream_id: string; version: number }>`SELECT tenant, stream_id, version FROM fl_streams`.execute(trx);
+  const log: Kysely<StoreTables> = slice(trx);
+  const rows = await log.selectFrom('fl_streams').select(['tenant', 'stream_id', 'version']).execute();
   const heads: Heads = new Map();
-  for (const r of rows.rows) {
+  for (const r of rows) {
     let ofTenant = heads.get(r.tenant);
     if (!ofTenant) heads.set(r.tenant, (ofTenant = new Map()));
     ofTenant.set(r.stream_id, r.version);
@@ -167,7 +166,7 @@ async function indexesOf(trx: Executor, table: string): Promise<{ name: string; 
   return rows.rows;
 }
 
-export async function rebuildBeside(db: Kysely<any>, sessions: Sessions, plan: RebuildPlan): Promise<RebuildOutcome> {
+export async function rebuildBeside(db: Kysely<DatabaseSchema>, sessions: Sessions, plan: RebuildPlan): Promise<RebuildOutcome> {
   const { projection } = plan;
   const outlets = new Map(projection.tables.map((t) => [t, new Readable({ read: () => undefined })]));
   // A failed fold destroys them with its error; the loads see it (or never start their copy).
@@ -258,7 +257,7 @@ async function dependentViews(trx: Executor, tables: readonly string[]): Promise
 
 // ---- in place ----------------------------------------------------------------------------------
 
-export async function rebuildInPlace(db: Kysely<any>, session: Session, plan: RebuildPlan): Promise<RebuildOutcome> {
+export async function rebuildInPlace(db: Kysely<DatabaseSchema>, session: Session, plan: RebuildPlan): Promise<RebuildOutcome> {
   const { projection } = plan;
   const outcome = await session.db.transaction().execute(async (trx) => {
     await plan.lock(trx);

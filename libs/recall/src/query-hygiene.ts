@@ -3,15 +3,10 @@
  * persona's address terms, split into sub-queries when it asks several things, and reduced to
  * its content words for lexical search.
  */
+import { en } from '@factledger/domain';
 
-/** Words that carry no topic in English questions; Korean particles stay attached to words and are left to trigrams. */
-const STOPWORDS = new Set(
-  `a an the and or but if then so to of in on at by for with from about into over after before is are was were be been being
-  am do does did done have has had having i me my mine we us our you your yours he him his she her it its they them their
-  this that these those what which who whom whose when where why how can could would should will shall may might must
-  not no yes just really very too also again anyway lol hey hi hello please tell know said say says there here any some
-  don't didn't doesn't isn't aren't wasn't i'm you're it's what's let's now still ever always`.split(/\s+/),
-);
+/** Words that carry no topic in English questions (the stopwords, function words and words of asking); Korean particles stay attached to words and are left to trigrams. */
+const STOPWORDS: ReadonlySet<string> = new Set([...en.stopwords, ...en.functionWords, ...en.queryFillerWords]);
 
 export interface HygieneOptions {
   /** Names and terms the user calls the assistant by ("Socrates", "bot"): never searched for. */

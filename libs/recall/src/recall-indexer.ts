@@ -8,9 +8,9 @@
  */
 import { detectLanguage, type HiddenPart, RESOLUTION_BATCH, searchTermsOf, slotTermsOf, withoutParts } from '@factledger/domain';
 import { type Embedder, type Embedding, embeddedTexts, toVectorText } from '@factledger/embeddings';
-import { type CheckpointLagRow, CheckpointedConsumer, checkpointLagStatement, consumerLag, type Following, type ProjectionExecutor, type ProjectionRunner } from '@factledger/projections';
-import type { RecordedEvent } from '@factledger/store';
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type CheckpointLagRow, CheckpointedConsumer, checkpointLagStatement, consumerLag, type Following, type ProjectionRunner } from '@factledger/projections';
+import { type DatabaseSchema, type Executor, type MemoriesTable, type RecallSlice, type RecordedEvent, slice } from '@factledger/store';
+import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 
 export const RECALL_INDEX = 'recall-index';
 
@@ -54,16 +54,19 @@ export class RecallIndexer {
   private vectorIndex: Promise<unknown> | null = null;
   private embeddedSoFar = 0;
 
+  /** Recall's slice of the schema: the read views and its own tables. */
+  private readonly db: Kysely<RecallSlice>;
+
   constructor(
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    private readonly db: Kysely<any>,
+    private readonly database: Kysely<DatabaseSchema>,
     private readonly embedder: Embedder,
     /** The fact projection's runner: the index reads the versions' text from its tables, and the log as it does. */
     private readonly facts: ProjectionRunner,
     batchSize = 256,
   ) {
+    this.db = slice(database);
     // Embedding happens in `prepare`, outside any transaction; the rows go in with the checkpoint.
-    this.consumer = new CheckpointedConsumer(db, facts.log, RECALL_INDEX, { prepare: (events) => this.embed(events), apply: (trx, _events, prepared) => this.write(trx, prepared) }, batchSize);
+    this.consumer = new CheckpointedConsumer(database, facts.log, RECALL_INDEX, { prepare: (events) => this.embed(events), apply: (trx, _events, prepared) => this.write(trx, prepared) }, batchSize);
   }
 
   /** Indexes everything committed so far; concurrent callers share a run. Returns versions embedded. */
@@ -164,7 +167,7 @@ export class RecallIndexer {
     const again = [...wanted].filter(([key]) => !assertedHere.has(key)).map(([, k]) => k);
     if (again.length === 0) return;
     const streams = (
-      await sql<{ tenant: string; memory_id: string; stream_id: string }>`
+      await sql<Pick<Selectable<MemoriesTable>, 'tenant' | 'memory_id' | 'stream_id'>>`
         SELECT m.tenant, m.memory_id, m.stream_id FROM fl_read_memories m
         JOIN unnest(${again.map((k) => k.tenant)}::text[], ${again.map((k) => k.memoryId)}::text[]) AS k(tenant, memory_id) ON m.tenant = k.tenant AND m.memory_id = k.memory_id`.execute(this.db)
     ).rows;
@@ -180,8 +183,9 @@ export class RecallIndexer {
     );
   }
 
-  private async write(trx: ProjectionExecutor, { rows, vectors, passages }: Prepared): Promise<void> {
+  private async write(executor: Executor, { rows, vectors, passages }: Prepared): Promise<void> {
     if (rows.length === 0) return;
+    const trx: Kysely<RecallSlice> = slice(executor);
     // A memory is searched by its key, by the names of the slots it speaks of, and by the slot
     // of the memories its message retired as changed in other words (see searchTermsOf).
     const keyText = (r: IndexedRow) =>
@@ -252,7 +256,7 @@ export class RecallIndexer {
 
   /** The index's lag as a row: in one statement, or from its checkpoint and the port's backlog past it. */
   async lagRow(): Promise<CheckpointLagRow> {
-    const l = await consumerLag(this.db, this.facts.log, RECALL_INDEX, null);
+    const l = await consumerLag(this.database, this.facts.log, RECALL_INDEX, null);
     return { behind: l.events, oldest: l.oldest, checkpoint: l.checkpoint };
   }
 }

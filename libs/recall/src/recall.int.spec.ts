@@ -1,11 +1,12 @@
 import { InvalidInputError, ManualClock, RESOLUTION_BATCH } from '@factledger/domain';
 import { cosineSimilarity, passageTexts, UseLiteEmbedder } from '@factledger/embeddings';
 import { AdmissionPolicies, type LedgerHandle, ledgerOn, MessageIngestor } from '@factledger/ledger';
-import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/testing';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Pool, type PoolClient } from 'pg';
 import { UnknownTraceError } from './errors';
-import { Recall, type RecallResult } from './recall';
+import { Recall } from './recall';
+import type { RecallResult } from './recall-query';
 import { RecallIndexer } from './recall-indexer';
 import { O200kTokenCounter } from './token-counter';
 
@@ -650,6 +651,6 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
 
   it('rejects bad input with what is wrong, and stores nothing', async () => {
     await expect(recall.assemble('t', { query: '', budgetTokens: 5 })).rejects.toBeInstanceOf(InvalidInputError);
-    await expect(recall.assemble('t', { query: 'x', extra: 1 })).rejects.toThrow(/extra/);
+    await expect(recall.assemble('t', { query: 'x', extra: 1 } as never)).rejects.toThrow(/extra/);
   });
 });

@@ -11,13 +11,13 @@
  * fusion.ts for the ranking).
  */
 import { randomUUID } from 'node:crypto';
-import { alignFrames, changedForQuestion, type Clock, contradictionsAmong, frameStatement, InvalidInputError, judgeFrame, languageOf, inputIssues, overTimeCue, timeOrIssue, withoutParts } from '@factledger/domain';
+import { alignFrames, changedForQuestion, type Clock, contradictionsAmong, frameStatement, InvalidInputError, judgeFrame, languageOf, inputIssues, overTimeCue, withoutParts } from '@factledger/domain';
 import { dotProduct, type Embedder, unitVector } from '@factledger/embeddings';
 import type { ProjectionRunner } from '@factledger/projections';
-import { PREPARED, SPAN, traced } from '@factledger/store';
+import { type DatabaseSchema, PREPARED, type RecallSlice, slice, SPAN, timestamptz, traced } from '@factledger/store';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
-import { type ContextItem, DEFAULT_RENDER, fitBudget, headingOf, MAX_BUDGET_TOKENS, type RenderOptions, renderContext } from './context-render';
+import { type ContextItem, DEFAULT_RENDER, fitBudget, headingOf, type RenderOptions, renderContext } from './context-render';
 import {
   type Adjacency,
   DEFAULT_THRESHOLDS,
@@ -33,12 +33,14 @@ import {
   relevantOf,
   type Thresholds,
 } from './fusion';
-import { byBest, CandidatePool, type Finds, type Found, type LexicalOptions, oneState, type QueryStem, type Replaced, settled, type Shown, vectorOf } from './candidate-pool';
+import { CandidatePool } from './candidate-pool';
+import { byBest, type Finds, type Found, type LexicalOptions, oneState, type QueryStem, type Replaced, settled, type Shown, vectorOf } from './candidates';
 import { cleanQuery } from './query-hygiene';
 import { UnknownTraceError } from './errors';
 import { lagOf, type RecallIndexer } from './recall-indexer';
 import type { TokenCounter } from './token-counter';
 import { TraceWriter } from './trace-writer';
+import { type RecalledItem, type RecallResult, recallQuerySchema } from './recall-query';
 
 /** How many of the best are compared pair by pair for diversity. */
 const DIVERSITY_AMONG = 20;
@@ -53,23 +55,6 @@ const HISTORY_WHY: Readonly<Record<Replaced['link'], string>> = {
   retired: 'a version it replaced: retired, by the same speaker, from the start of the memory after it, in the write that recorded that memory, and sharing a word with it',
   parts: 'a memory with a statement it replaced: shown whole, the rest of it still holds',
 };
-
-/** A time as a Date or ISO 8601 text: a real date of the years 1 to 9999 (@factledger/domain iso-time.ts). */
-const givenTime = z
-  .union([z.date(), z.string()])
-  .transform((value, ctx) => timeOrIssue(value, (message) => ctx.addIssue({ code: 'custom', message })) ?? z.NEVER)
-  // Over JSON it is always text: what the contract says.
-  .meta({ type: 'string', example: '2026-03-01' });
-
-export const recallQuerySchema = z
-  .object({
-    query: z.string().trim().min(1, 'the latest user message is required').max(4000),
-    budgetTokens: z.number().int().min(16).max(MAX_BUDGET_TOKENS).default(400),
-    validAt: givenTime.optional(),
-    knownAt: givenTime.optional(),
-    minPosition: z.number().int().min(0).optional(),
-  })
-  .strict();
 
 export interface RecallOptions {
   addressTerms?: string[];
@@ -88,18 +73,6 @@ export interface RecallOptions {
   poolSize?: number;
   /** Most relevant versions that go on to diversity and the budget. */
   detailLimit?: number;
-}
-
-export interface RecalledItem extends ContextItem {
-  scores: { cosine: number | null; passageCosine: number | null; bm25: number; coverage: number; context: number; trigram: number; namedSpeaker: boolean; fused: number | null };
-}
-
-export interface RecallResult {
-  traceId: string;
-  text: string;
-  tokens: number;
-  budgetTokens: number;
-  items: RecalledItem[];
 }
 
 /** One sub-query's candidates as ranking sees them, with the turns beside each other among them. */
@@ -154,9 +127,11 @@ export class Recall {
   /** Where traces go once an assembly has answered. */
   readonly traces: TraceWriter;
 
+  /** Recall's slice of the schema: the read views and its own tables. */
+  private readonly db: Kysely<RecallSlice>;
+
   constructor(
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    private readonly db: Kysely<any>,
+    db: Kysely<DatabaseSchema>,
     private readonly deps: {
       embedder: Embedder;
       facts: ProjectionRunner;
@@ -165,11 +140,11 @@ export class Recall {
       clock: Clock;
       traces?: TraceWriter;
       /** Where the retrievers' statements run (Database.search); `db` when absent. */
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      search?: Kysely<any>;
+      search?: Kysely<DatabaseSchema>;
     },
     private readonly options: RecallOptions = {},
   ) {
+    this.db = slice(db);
     this.thresholds = { ...DEFAULT_THRESHOLDS, ...options.thresholds };
     this.weights = { ...DEFAULT_WEIGHTS, ...options.weights };
     this.render = { ...DEFAULT_RENDER, ...options.render };
@@ -178,7 +153,7 @@ export class Recall {
   }
 
   /** One context assembly in a SPAN.recall span, with a child span for each stage that waits on something. */
-  assemble(tenant: string, input: unknown): Promise<RecallResult> {
+  assemble(tenant: string, input: z.input<typeof recallQuerySchema>): Promise<RecallResult> {
     return traced(SPAN.recall, { 'factledger.tenant': tenant }, async (span) => {
       const result = await this.assembleContext(tenant, input);
       span.setAttributes({ 'factledger.items': result.items.length, 'factledger.tokens': result.tokens, 'factledger.budget_tokens': result.budgetTokens });
@@ -186,7 +161,7 @@ export class Recall {
     });
   }
 
-  private async assembleContext(tenant: string, input: unknown): Promise<RecallResult> {
+  private async assembleContext(tenant: string, input: z.input<typeof recallQuerySchema>): Promise<RecallResult> {
     const unfit = inputIssues(input);
     if (unfit.length) throw new InvalidInputError(unfit);
     const parsed = recallQuerySchema.safeParse(input ?? {});
@@ -572,26 +547,34 @@ export class Recall {
   /** The retired memories that the given ones replaced, with the reason their retirement gave. */
   private async replacedBy(tenant: string, memoryIds: string[]): Promise<{ memory_id: string; superseded_by: string; reason: string }[]> {
     if (memoryIds.length === 0) return [];
-    const rows = await sql<{ memory_id: string; superseded_by: string }>`
-      SELECT memory_id, superseded_by FROM fl_read_memories
-      WHERE tenant = ${tenant} AND retracted AND superseded_by = ANY(${memoryIds}::text[])`.execute(this.db);
-    return rows.rows.map((r) => ({ ...r, reason: 'a restatement or a change in other words (its history has the rule)' }));
+    const rows = await this.db
+      .selectFrom('fl_read_memories')
+      .select(['memory_id', 'superseded_by'])
+      .where('tenant', '=', tenant)
+      .where((eb) => eb.ref('retracted'))
+      .where('superseded_by', '=', sql<string>`ANY(${memoryIds}::text[])`)
+      .$narrowType<{ superseded_by: string }>()
+      .execute();
+    return rows.map((r) => ({ ...r, reason: 'a restatement or a change in other words (its history has the rule)' }));
   }
 
   /** A stored assembly trace, stage by stage; UnknownTraceError when absent (or another tenant's). */
   async trace(tenant: string, id: string): Promise<Record<string, unknown>> {
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new UnknownTraceError(id);
     await this.traces.flush();
-    const row = await sql<{ trace: object; created_at: Date }>`
-      SELECT trace, created_at FROM fl_recall_traces WHERE tenant = ${tenant} AND id = ${id}::uuid`.execute(this.db);
-    const r = row.rows[0];
+    const r = await this.db
+      .selectFrom('fl_recall_traces')
+      .select(['trace', 'created_at'])
+      .where('tenant', '=', tenant)
+      .where('id', '=', sql<string>`${id}::uuid`)
+      .executeTakeFirst();
     if (!r) throw new UnknownTraceError(id);
     return { id, tenant, createdAt: new Date(r.created_at).toISOString(), ...r.trace };
   }
 
   /** Deletes traces recorded before `before` (the retention period); returns how many. */
   async purgeTraces(before: Date): Promise<number> {
-    const result = await sql`DELETE FROM fl_recall_traces WHERE created_at < ${before.toISOString()}::timestamptz`.execute(this.db);
-    return Number(result.numAffectedRows ?? 0);
+    const result = await this.db.deleteFrom('fl_recall_traces').where('created_at', '<', timestamptz(before)).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 }

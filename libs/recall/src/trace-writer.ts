@@ -8,6 +8,7 @@
  * reads; the memories themselves are untouched); so are traces beyond `maxQueued` waiting. Their commit does not wait for the WAL flush
  * either: a crash may lose the last moment's traces, never a memory write.
  */
+import { type Executor, type RecallSlice, slice } from '@factledger/store';
 import { type Kysely, sql } from 'kysely';
 
 export interface TraceRow {
@@ -39,13 +40,16 @@ export class TraceWriter {
   private writing: Promise<void> | null = null;
   private dropped = 0;
 
+  private readonly db: Kysely<RecallSlice>;
+
   constructor(
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    private readonly db: Kysely<any>,
+    db: Executor,
     public onError: (error: unknown) => void = (error) => process.emitWarning(`factledger: recall traces not stored: ${String(error)}`),
     /** Most traces waiting; past it the oldest waiting is dropped (and reported), so that a stalled database cannot grow the queue without end. */
     private readonly maxQueued = 10_000,
-  ) {}
+  ) {
+    this.db = slice(db);
+  }
 
   add(row: TraceRow): void {
     if (this.queue.length >= this.maxQueued) {

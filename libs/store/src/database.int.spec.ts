@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket, connect } from 'node:net';
 import { sql } from 'kysely';
 import { openDatabase, PREPARED, SESSION_SETTINGS } from './database';
-import { createTestDatabase, type TestDatabase, testBackends } from './test-database';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/testing';
 
 describe.each(testBackends())('Database on %s', (backend) => {
   let database: TestDatabase;

@@ -16,6 +16,7 @@ import { CompiledQuery, Kysely, PostgresDialect, type PostgresDialectConfig, sql
 import { Client, type ClientBase, Pool, type PoolClient, types } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { lockDataFolder } from './data-folder-lock';
+import type { DatabaseSchema } from './schema';
 
 // int8 (global positions, counts) as JS numbers: positions stay far below 2^53.
 types.setTypeParser(types.builtins.INT8, (v) => Number(v));
@@ -31,8 +32,7 @@ export interface DatabaseOptions {
 }
 
 export interface Database {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  db: Kysely<any>;
+  db: Kysely<DatabaseSchema>;
   /**
    * For read-only searches that run the same few statements many times (recall's retrievers). On
    * native PostgreSQL, connections of their own on which each statement is prepared once and
@@ -40,8 +40,7 @@ export interface Database {
    * planning again; only statements whose plan does not depend on their parameters belong here.
    * On PGlite, `db` itself.
    */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  search: Kysely<any>;
+  search: Kysely<DatabaseSchema>;
   backend: Backend;
   /** Runs `work` on one connection of its own, which can also bulk-load rows (see Session). */
   session<T>(work: (session: Session) => Promise<T>): Promise<T>;
@@ -58,8 +57,7 @@ export interface Database {
  * takes the same text as its own `/dev/blob` file. The statement is the same on both.
  */
 export interface Session {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  db: Kysely<any>;
+  db: Kysely<DatabaseSchema>;
   /**
    * `chunks`: the rows in COPY's text format (see copyRows), in as many pieces as convenient.
    * `freeze`: write them frozen, hint bits and visibility map set, as a VACUUM would leave them;
@@ -158,10 +156,10 @@ const MarkedClient = preparingClient(false);
 const literal = (text: string): string => `'${text.replace(/'/g, "''")}'`;
 
 /** A Kysely instance that runs every query on `client` (the caller releases it). */
-function onClient(client: PoolClient): Kysely<unknown> {
+function onClient(client: PoolClient): Kysely<DatabaseSchema> {
   const held = { query: client.query.bind(client), release: () => undefined };
   const pool = { connect: async () => held, end: async () => undefined };
-  return new Kysely({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
 }
 
 const survivesLostConnection = (client: PoolClient): void => {
@@ -201,7 +199,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // work in flight on it still fails (a 503 over HTTP), and the pool drops it when it comes back.
     pool.on('error', () => undefined);
     pool.on('connect', survivesLostConnection);
-    const db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
     const searchPool = new Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
@@ -211,7 +209,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     });
     searchPool.on('error', () => undefined);
     searchPool.on('connect', survivesLostConnection);
-    const search = new Kysely({ dialect: new PostgresDialect({ pool: searchPool }) });
+    const search = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool: searchPool }) });
     const session = async <T>(work: (s: Session) => Promise<T>): Promise<T> => {
       const client = await pool.connect();
       try {
@@ -246,7 +244,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   // PGlite is one session: the pool must keep a single connection (createPgConfig sets it),
   // which also serialises transactions.
-  const db = new Kysely({ dialect: new PostgresDialect({ pool: new Pool({ ...createPgConfig(pglite), Client: MarkedClient }), onCreateConnection: applySessionSettings }) });
+  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool: new Pool({ ...createPgConfig(pglite), Client: MarkedClient }), onCreateConnection: applySessionSettings }) });
   return {
     db,
     search: db,

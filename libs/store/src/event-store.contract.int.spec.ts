@@ -1,15 +1,15 @@
 /**
- * The event-store contract (event-store.contract.ts) on every store: in memory, each backend of
- * testBackends(), and KurrentDB through its adapter: over the local server that speaks KurrentDB's
- * gRPC protocol (kurrentdb/protocol-server.ts), and over a real server too when KURRENTDB_URL is set.
+ * The event-store contract (libs/testing/src/event-store.contract.ts) on every store: in memory,
+ * each backend of testBackends(), and KurrentDB through its adapter: over the local server that
+ * speaks KurrentDB's gRPC protocol (libs/testing/src/kurrentdb/protocol-server.ts), and over a
+ * real server too when KURRENTDB_URL is set.
  */
-import { eventStoreContract } from './event-store.contract';
+import { eventStoreContract } from '@factledger/testing/event-store-contract';
 import { InMemoryEventStore } from './in-memory-event-store';
 import { connectKurrentDb } from './kurrentdb/kurrentdb-client';
 import { KurrentDbEventStore } from './kurrentdb/kurrentdb-event-store';
-import { startKurrentProtocolServer } from './kurrentdb/protocol-server';
 import { PostgresEventStore } from './postgres-event-store';
-import { createTestDatabase, testBackends } from './test-database';
+import { createTestDatabase, startLocalKurrentDb, testBackends } from '@factledger/testing';
 
 eventStoreContract('in memory', async () => ({ store: new InMemoryEventStore(), close: async () => undefined }));
 
@@ -21,7 +21,7 @@ for (const backend of testBackends()) {
 }
 
 eventStoreContract('KurrentDB (local protocol server)', async () => {
-  const server = await startKurrentProtocolServer();
+  const server = await startLocalKurrentDb();
   const store = new KurrentDbEventStore(connectKurrentDb(server.url));
   return {
     store,

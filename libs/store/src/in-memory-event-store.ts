@@ -1,7 +1,7 @@
 /**
  * The event store in process memory: the same contract as the PostgreSQL adapter (the contract
- * suite, event-store.contract.ts, runs on both), for unit tests of what sits above the port and for
- * trying the ledger without a database. Nothing survives the process.
+ * suite, libs/testing/src/event-store.contract.ts, runs on both), for unit tests of what sits above
+ * the port and for trying the ledger without a database. Nothing survives the process.
  *
  * Appends are applied whole or not at all (every check runs before anything is written), one at a
  * time, so positions are in commit order by construction. Events are copied in and out: what a

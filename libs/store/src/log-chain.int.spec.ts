@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { type AppendContext, ERASURE_RECORDED } from './event-store.port';
 import { PostgresEventStore } from './postgres-event-store';
-import { createTestDatabase, type TestDatabase, testAppendContext, testBackends } from './test-database';
+import { createTestDatabase, type TestDatabase, testAppendContext, testBackends } from '@factledger/testing';
 
 const ctx = (over: Partial<AppendContext> = {}): AppendContext => testAppendContext({ tenant: 'chain', ...over });
 const ev = (n: number) => ({ eventId: randomUUID(), type: 'Tested', data: { n, text: `event ${n} ünïcode 대전` } });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { MissingExtensionError } from './errors';
 import { defaultMigrationsDir, listFunctions, listMigrations, migrate, pendingMigrations } from './migrations';
-import { createTestDatabase, type TestDatabase, testBackends } from './test-database';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/testing';
 
 describe('migration files', () => {
   it('define every database function once, in migrations/functions/, and never in a numbered file', () => {

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { type DatabaseOptions, openDatabase } from './database';
 import { MissingExtensionError } from './errors';
+import { type Executor, slice, type StoreTables } from './schema';
 
 /** The repository's `migrations/` folder, found from wherever this module was loaded (src or dist). */
 export function defaultMigrationsDir(): string {
@@ -49,25 +50,26 @@ export function listFunctions(dir = defaultMigrationsDir()): { name: string; sql
 }
 
 /** What fl_migrations records, by name; reading only (a database never migrated records nothing). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function recorded(db: Kysely<any>): Promise<Map<string, string | null>> {
+async function recorded(db: Kysely<StoreTables>): Promise<Map<string, string | null>> {
   const shape = await sql<{ has_table: boolean; has_checksum: boolean }>`
     SELECT to_regclass('fl_migrations') IS NOT NULL AS has_table,
       EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('fl_migrations') AND attname = 'checksum' AND NOT attisdropped) AS has_checksum`.execute(db);
   const { has_table: table, has_checksum: checksum } = shape.rows[0]!;
   if (!table) return new Map();
-  const rows = await sql<{ name: string; checksum: string | null }>`SELECT name, ${checksum ? sql`checksum` : sql`NULL::text`} AS checksum FROM fl_migrations ORDER BY name`.execute(db);
-  return new Map(rows.rows.map((r) => [r.name, r.checksum]));
+  const rows = await db
+    .selectFrom('fl_migrations')
+    .select(['name', (checksum ? sql<string | null>`checksum` : sql<string | null>`NULL::text`).as('checksum')])
+    .orderBy('name')
+    .execute();
+  return new Map(rows.map((r) => [r.name, r.checksum]));
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function appliedMigrations(db: Kysely<any>): Promise<string[]> {
-  return [...(await recorded(db)).keys()];
+export async function appliedMigrations(db: Executor): Promise<string[]> {
+  return [...(await recorded(slice(db))).keys()];
 }
 
 /** What is not applied yet: numbered migrations missing, function files whose checksum changed. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function toApply(db: Kysely<any>, dir: string) {
+async function toApply(db: Kysely<StoreTables>, dir: string) {
   const done = await recorded(db);
   return {
     functions: listFunctions(dir).filter((f) => done.get(f.name) !== f.checksum),
@@ -79,8 +81,8 @@ async function toApply(db: Kysely<any>, dir: string) {
  * Applies what is missing, in one transaction (all or nothing: functions first, then the numbered
  * migrations in order); returns the names applied now. Safe to run concurrently (advisory lock).
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function migrate(db: Kysely<any>, dir = defaultMigrationsDir()): Promise<string[]> {
+export async function migrate(database: Executor, dir = defaultMigrationsDir()): Promise<string[]> {
+  const db: Kysely<StoreTables> = slice(database);
   const first = await toApply(db, dir);
   if (first.functions.length + first.numbered.length === 0) return [];
   await requireExtensions(db, first.numbered);
@@ -91,12 +93,15 @@ export async function migrate(db: Kysely<any>, dir = defaultMigrationsDir()): Pr
     const { functions, numbered } = await toApply(trx, dir); // as it stands once the lock is ours
     for (const f of functions) {
       await sql.raw(f.sql).execute(trx);
-      await sql`INSERT INTO fl_migrations (name, checksum) VALUES (${f.name}, ${f.checksum})
-        ON CONFLICT (name) DO UPDATE SET checksum = excluded.checksum, applied_at = now()`.execute(trx);
+      await trx
+        .insertInto('fl_migrations')
+        .values({ name: f.name, checksum: f.checksum })
+        .onConflict((oc) => oc.column('name').doUpdateSet({ checksum: (eb) => eb.ref('excluded.checksum'), applied_at: sql<Date>`now()` }))
+        .execute();
     }
     for (const m of numbered) {
       await sql.raw(m.sql).execute(trx);
-      await sql`INSERT INTO fl_migrations (name) VALUES (${m.name})`.execute(trx);
+      await trx.insertInto('fl_migrations').values({ name: m.name }).execute();
     }
     return [...functions, ...numbered].map((x) => x.name);
   });
@@ -117,8 +122,7 @@ export async function migrateDatabase(options: DatabaseOptions): Promise<string[
  * not have at all: one MissingExtensionError naming them all, before anything is applied, instead
  * of a failed migration's stack trace.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function requireExtensions(db: Kysely<any>, pending: { sql: string }[]): Promise<void> {
+async function requireExtensions(db: Kysely<StoreTables>, pending: { sql: string }[]): Promise<void> {
   const wanted = [...new Set(pending.flatMap((m) => [...m.sql.matchAll(/CREATE\s+EXTENSION\s+(?:IF\s+NOT\s+EXISTS\s+)?"?([a-z0-9_]+)"?/gi)].map((x) => x[1]!.toLowerCase())))];
   if (wanted.length === 0) return;
   const { rows } = await sql<{ name: string }>`SELECT name FROM pg_available_extensions WHERE name = ANY(${wanted})`.execute(db);
@@ -127,8 +131,7 @@ async function requireExtensions(db: Kysely<any>, pending: { sql: string }[]): P
 }
 
 /** Names of what migrate would apply (empty when the schema is ready). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function pendingMigrations(db: Kysely<any>, dir = defaultMigrationsDir()): Promise<string[]> {
-  const { functions, numbered } = await toApply(db, dir);
+export async function pendingMigrations(db: Executor, dir = defaultMigrationsDir()): Promise<string[]> {
+  const { functions, numbered } = await toApply(slice(db), dir);
   return [...functions, ...numbered].map((x) => x.name);
 }

@@ -4,7 +4,7 @@ import { Client } from 'pg';
 import { ExpectedVersionConflict } from './errors';
 import { LOG_START } from './event-store.port';
 import { APPEND_LOCK, PostgresEventStore, readLog } from './postgres-event-store';
-import { createTestDatabase, type TestDatabase, testAppendContext, testBackends } from './test-database';
+import { createTestDatabase, type TestDatabase, testAppendContext, testBackends } from '@factledger/testing';
 
 const ctx = testAppendContext;
 const ev = (type = 'Tested', data: unknown = {}) => ({ eventId: randomUUID(), type, data });
@@ -20,7 +20,7 @@ describe.each(testBackends())('PostgresEventStore on %s', (backend) => {
   afterAll(() => database.close());
 
   // What every store must do (versions, conflicts, atomic batches, idempotence, tenants, order,
-  // erasure's rewrite) is the contract suite's (event-store.contract.ts); here, what only
+  // erasure's rewrite) is the contract suite's (libs/testing/src/event-store.contract.ts); here, what only
   // PostgreSQL must do.
   it('refuses in the database to update, delete or truncate events', async () => {
     await store.append(ctx(), [{ streamId: 's-immutable', expectedVersion: 'any', events: [ev()] }]);

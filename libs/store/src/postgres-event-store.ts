@@ -20,7 +20,7 @@
  * The transaction id is still recorded: it is the "commit" half of the log position, the same
  * (commit, prepare) shape as EventStoreDB's `$all` positions.
  */
-import type { Kysely, RawBuilder, Transaction } from 'kysely';
+import type { Kysely, RawBuilder, Selectable } from 'kysely';
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { ExpectedVersionConflict, FOLLOW_UP_REFUSED, FollowUpRefused } from './errors';
@@ -42,32 +42,38 @@ import {
   type LogSubscription,
   type SubscribeOptions,
 } from './event-store.port';
+import { type EventsTable, type Executor, slice, type StoreTables } from './schema';
 import { AppendSignal, subscriptionByReading } from './subscription';
 
-interface EventRow {
-  global_position: number;
-  transaction_id: string;
-  tenant: string;
-  stream_id: string;
-  stream_version: number;
-  event_id: string;
-  type: string;
-  data: unknown;
-  command_id: string | null;
-  causation_id: string | null;
-  correlation_id: string | null;
-  batch: string | null;
-  recorded_at: Date;
+/** An event's row as read (ids as text). */
+type EventRow = Omit<Selectable<EventsTable>, 'actor'> & {
   /** Absent from rows that fl_append returns with a refusal (they are decided on, not shown). */
   actor?: string | null;
-}
+};
 
 /** The advisory lock key that orders appends ('fl' in ASCII + 1); fl_append takes it. */
 export const APPEND_LOCK = 0x666c0001;
 
-const EVENT_COLUMNS = sql.raw(
-  'global_position, transaction_id::text AS transaction_id, tenant, stream_id, stream_version, event_id::text AS event_id, type, data, command_id, causation_id, correlation_id, batch, recorded_at, actor',
-);
+/** The log's rows, every column, ids as text: callers add the filter and the order. */
+const selectEvents = (db: Kysely<StoreTables>) =>
+  db
+    .selectFrom('fl_events')
+    .select([
+      'global_position',
+      sql<string>`transaction_id::text`.as('transaction_id'),
+      'tenant',
+      'stream_id',
+      'stream_version',
+      sql<string>`event_id::text`.as('event_id'),
+      'type',
+      'data',
+      'command_id',
+      'causation_id',
+      'correlation_id',
+      'batch',
+      'recorded_at',
+      'actor',
+    ]);
 
 export function toRecordedEvent(row: EventRow): RecordedEvent {
   return {
@@ -88,11 +94,6 @@ export function toRecordedEvent(row: EventRow): RecordedEvent {
   };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Db = Kysely<any>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Trx = Transaction<any>;
-
 interface AppendReply {
   /** Set when a stream was not at the expected version: nothing was written (fl_append). */
   conflict?: { stream: string; expected: number | null; actual: number; events: (Omit<EventRow, 'recorded_at'> & { recorded_at: string })[] | null };
@@ -112,10 +113,14 @@ export class PostgresEventStore implements EventStore {
   readonly capabilities = { inlineProjection: true, redact: true, logInDatabase: true };
   private readonly appends = new AppendSignal();
 
+  private readonly db: Kysely<StoreTables>;
+
   constructor(
-    private readonly db: Db,
+    db: Executor,
     private readonly options: { subscriptionPollMs?: number } = {},
-  ) {}
+  ) {
+    this.db = slice(db);
+  }
 
   /** One statement, one round trip, one commit (see appendWith). */
   async append(context: AppendContext, appends: StreamAppend[], followUp?: AppendFollowUp): Promise<AppendResult> {
@@ -171,42 +176,46 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readStream(tenant: string, streamId: string): Promise<ReadStreamResult> {
-    const rows = await sql<EventRow>`
-      SELECT ${EVENT_COLUMNS} FROM fl_events
-      WHERE tenant = ${tenant} AND stream_id = ${streamId} ORDER BY stream_version`.execute(this.db);
-    const events = rows.rows.map(toRecordedEvent);
+    const rows = await selectEvents(this.db).where('tenant', '=', tenant).where('stream_id', '=', streamId).orderBy('stream_version').execute();
+    const events = rows.map(toRecordedEvent);
     return { version: events.length ? events[events.length - 1]!.streamVersion : -1, events };
   }
 
-  readAll(after: LogPosition, limit: number, executor: Db | Trx = this.db): Promise<RecordedEvent[]> {
-    return readLog(executor, after, limit);
+  readAll(after: LogPosition, limit: number, executor?: Executor): Promise<RecordedEvent[]> {
+    return readFrom(executor ? slice(executor) : this.db, after, limit);
   }
 
   async readType(tenant: string, type: string, after: number, limit: number): Promise<RecordedEvent[]> {
     // The type as a literal, so that a partial index on it (fl_events_messages, migrations/019)
     // matches whatever plan the statement gets; an event type is a name, never free text.
     if (!/^[A-Za-z][A-Za-z0-9]*$/.test(type)) throw new Error(`not an event type: ${JSON.stringify(type)}`);
-    const rows = await sql<EventRow>`
-      SELECT ${EVENT_COLUMNS} FROM fl_events WHERE tenant = ${tenant} AND type = ${sql.lit(type)} AND global_position > ${after}
-      ORDER BY global_position LIMIT ${limit}`.execute(this.db);
-    return rows.rows.map(toRecordedEvent);
+    const rows = await selectEvents(this.db)
+      .where('tenant', '=', tenant)
+      .where('type', '=', sql.lit(type))
+      .where('global_position', '>', after)
+      .orderBy('global_position')
+      .limit(limit)
+      .execute();
+    return rows.map(toRecordedEvent);
   }
 
   async readBatch(tenant: string, batch: string): Promise<RecordedEvent[]> {
-    const rows = await sql<EventRow>`
-      SELECT ${EVENT_COLUMNS} FROM fl_events WHERE tenant = ${tenant} AND batch = ${batch}
-      ORDER BY global_position`.execute(this.db);
-    return rows.rows.map(toRecordedEvent);
+    const rows = await selectEvents(this.db).where('tenant', '=', tenant).where('batch', '=', batch).orderBy('global_position').execute();
+    return rows.map(toRecordedEvent);
   }
 
   async head(): Promise<number> {
-    const row = await sql<{ head: number | null }>`SELECT max(global_position) AS head FROM fl_events`.execute(this.db);
-    return Number(row.rows[0]?.head ?? 0);
+    const row = await this.db.selectFrom('fl_events').select((eb) => eb.fn.max('global_position').as('head')).executeTakeFirst();
+    return Number(row?.head ?? 0);
   }
 
   async commandClaim(tenant: string, commandId: string): Promise<{ position: number; fingerprint: string | null } | null> {
-    const row = await sql<{ position: string; fingerprint: string | null }>`SELECT last_position AS position, fingerprint FROM fl_commands WHERE tenant = ${tenant} AND command_id = ${commandId}`.execute(this.db);
-    const claim = row.rows[0];
+    const claim = await this.db
+      .selectFrom('fl_commands')
+      .select(['last_position as position', 'fingerprint'])
+      .where('tenant', '=', tenant)
+      .where('command_id', '=', commandId)
+      .executeTakeFirst();
     return claim ? { position: Number(claim.position), fingerprint: claim.fingerprint } : null;
   }
 
@@ -239,7 +248,7 @@ export class PostgresEventStore implements EventStore {
     // The walk ends at the last sealed event. An event after it committed after the seal above
     // (an append that was running beside it, or one whose client died mid-statement and whose
     // server finished it): not yet chained, not tampered with; the next seal chains it.
-    const last = Number((await sql<{ last: string | null }>`SELECT max(global_position) AS last FROM fl_event_chain`.execute(this.db)).rows[0]!.last ?? 0);
+    const last = Number((await this.db.selectFrom('fl_event_chain').select((eb) => eb.fn.max('global_position').as('last')).executeTakeFirstOrThrow()).last ?? 0);
     // What each rewritten row must say now, as its (latest) erasure recorded it. Those erasure
     // events are themselves checked below, like every other event.
     const redacted = new Map<number, string>();
@@ -294,7 +303,7 @@ export class PostgresEventStore implements EventStore {
  * at its expected version writes nothing and comes back as it stands (fl_append), carried by
  * the ExpectedVersionConflict.
  */
-async function appendWith(executor: Db | Trx, context: AppendContext, appends: StreamAppend[], followUp?: AppendFollowUp): Promise<AppendResult> {
+async function appendWith(executor: Executor<StoreTables>, context: AppendContext, appends: StreamAppend[], followUp?: AppendFollowUp): Promise<AppendResult> {
     const streams = appends
       .filter((a) => a.events.length > 0)
       .map((a) => ({
@@ -336,13 +345,17 @@ function refusedByFollowUp(error: unknown): never {
 }
 
 /** Reads the log in commit order after `after`; usable inside a projection's transaction. */
-export async function readLog(executor: Db | Trx, after: LogPosition, limit: number): Promise<RecordedEvent[]> {
-  const rows = await sql<EventRow>`
-    SELECT ${EVENT_COLUMNS} FROM fl_events
-    WHERE global_position > ${after.prepare}::bigint
-    ORDER BY global_position
-    LIMIT ${limit}`.execute(executor);
-  return rows.rows.map(toRecordedEvent);
+export function readLog(executor: Executor, after: LogPosition, limit: number): Promise<RecordedEvent[]> {
+  return readFrom(slice(executor), after, limit);
+}
+
+async function readFrom(db: Kysely<StoreTables>, after: LogPosition, limit: number): Promise<RecordedEvent[]> {
+  const rows = await selectEvents(db)
+    .where('global_position', '>', sql<number>`${after.prepare}::bigint`)
+    .orderBy('global_position')
+    .limit(limit)
+    .execute();
+  return rows.map(toRecordedEvent);
 }
 
 /** What backlogStatement gives: events behind, the oldest one's time, the checkpoint. */

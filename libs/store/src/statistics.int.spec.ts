@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { refreshStatistics } from './statistics';
-import { createTestDatabase, type TestDatabase, testBackends } from './test-database';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/testing';
 
 describe.each(testBackends())('refreshStatistics on %s', (backend) => {
   let database: TestDatabase;

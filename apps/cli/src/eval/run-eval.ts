@@ -8,7 +8,8 @@ import { type RecallSettings, recallOn, O200kTokenCounter } from '@factledger/re
 import { type BaselineName, createBaseline } from './baselines';
 import { FactLedgerModule } from '@factledger/nest';
 import { randomUUID } from 'node:crypto';
-import { type Backend, createTestDatabase, type OpenedKurrentDb, openKurrentDbOrLocal, refreshStatistics } from '@factledger/store';
+import { type Backend, type OpenedKurrentDb, refreshStatistics } from '@factledger/store';
+import { createTestDatabase, openKurrentDbOrLocal } from '@factledger/testing';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { runScenario, type ScenarioReport, type StepReport } from './scenario-runner';

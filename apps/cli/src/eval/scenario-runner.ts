@@ -3,8 +3,8 @@
  * CommandBus/QueryBus handlers that serve HTTP. Each step sets the ledger's clock to its `at`.
  */
 import { LedgerError, type ManualClock } from '@factledger/domain';
-import type { FactView, IngestResult, RollbackResult, WriteResult } from '@factledger/ledger';
-import { oneLine, type RecallResult } from '@factledger/recall';
+import { factQuerySchema, type FactView, ingestMessageSchema, type IngestResult, parse, retypeSchema, type RollbackResult, verifyClaimsSchema, type WriteResult } from '@factledger/ledger';
+import { oneLine, recallQuerySchema, type RecallResult } from '@factledger/recall';
 import {
   AssembleContextQuery,
   AssertMemoryCommand,
@@ -191,7 +191,7 @@ export async function runScenario(file: string, text: string, bus: ScenarioBus):
       }
       if (step.step === 'verify') {
         const claims = ((step.claims ?? []) as Step[]).map((c) => (c.cites ? { ...c, cites: resolve(aliases, { ref: c.cites }) } : c));
-        const result = await bus.queryBus.execute(new VerifyClaimsQuery(tenant, { claims }));
+        const result = await bus.queryBus.execute(new VerifyClaimsQuery(tenant, parse(verifyClaimsSchema, { claims })));
         const got = result.verdicts.map((v: { verdict: string }) => v.verdict);
         const detail = result.verdicts.map((v: { verdict: string; reason: string }) => `${v.verdict} (${v.reason})`).join('; ');
         if (!step.expect?.verdicts) report('done', detail);
@@ -248,7 +248,7 @@ async function runWrite(step: Step, tenant: string, aliases: Map<string, string>
       result = await commandBus.execute(new RestoreMemoryCommand(tenant, { ...input, memoryId: resolve(aliases, step) }));
       break;
     case 'retype':
-      result = await commandBus.execute(new RetypeMemoryCommand(tenant, { ...input, memoryId: resolve(aliases, step) }));
+      result = await commandBus.execute(new RetypeMemoryCommand(tenant, parse(retypeSchema, { ...input, memoryId: resolve(aliases, step) })));
       break;
     default: {
       const rollback: RollbackResult = await commandBus.execute(new RollbackBatchCommand(tenant, { batch: step.batch }));
@@ -262,7 +262,7 @@ async function checkFact(step: Step, tenant: string, bus: LedgerBus): Promise<[S
   await bus.runCascade?.();
   const query: Step = { subject: step.subject, relation: step.relation };
   for (const k of ['scope', 'validAt', 'knownAt']) if (step[k] !== undefined) query[k] = step[k];
-  const view: FactView = await bus.queryBus.execute(new GetFactQuery(tenant, query));
+  const view: FactView = await bus.queryBus.execute(new GetFactQuery(tenant, parse(factQuerySchema, query)));
   const seen = view.cardinality === 'many' ? `values ${JSON.stringify(view.values)}` : `value ${JSON.stringify(view.value)}`;
   const expect = step.expect;
   if (!expect) return ['done', seen];
@@ -283,7 +283,7 @@ async function checkFact(step: Step, tenant: string, bus: LedgerBus): Promise<[S
 async function checkMessage(step: Step, tenant: string, at: Date, aliases: Map<string, string>, bus: LedgerBus): Promise<[StepStatus, string]> {
   // An imported chat's message carries its own time (`saidAt`); the step's `at` stays the ledger's clock.
   const { saidAt, ...input } = inputOf(step);
-  const result: IngestResult = await bus.commandBus.execute(new IngestMessageCommand(tenant, { ...input, at: saidAt === undefined ? at.toISOString() : parseAt(saidAt, 'saidAt').toISOString() }));
+  const result: IngestResult = await bus.commandBus.execute(new IngestMessageCommand(tenant, parse(ingestMessageSchema, { ...input, at: saidAt === undefined ? at.toISOString() : parseAt(saidAt, 'saidAt').toISOString() })));
   if (step.as && result.stored[0]) aliases.set(step.as, result.stored[0]);
   const kept = result.candidates.filter((c) => c.memoryId !== null && result.stored.includes(c.memoryId));
   const types = [...new Set(kept.map((c) => c.type!))].sort();
@@ -305,7 +305,7 @@ async function checkQuery(step: Step, tenant: string, bus: LedgerBus): Promise<J
   await bus.indexRecall();
   const input: Step = { query: step.query };
   for (const k of ['budgetTokens', 'validAt', 'knownAt']) if (step[k] !== undefined) input[k] = step[k];
-  const context: RecallResult = await bus.queryBus.execute(new AssembleContextQuery(tenant, input));
+  const context: RecallResult = await bus.queryBus.execute(new AssembleContextQuery(tenant, parse(recallQuerySchema, input)));
   const judged = judgeContext(step, context);
   if (bus.withTraces && judged[2]) judged[2].trace = await bus.queryBus.execute(new GetTraceQuery(tenant, { id: context.traceId }));
   return judged;

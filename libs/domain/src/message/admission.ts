@@ -4,6 +4,7 @@
  * it. Every gate's finding, passed or failed, is kept with the decision, so "why was this
  * stored as a milestone?" and "why was that dropped?" both have an answer in the log.
  */
+import { en } from '../language';
 import type { Candidate } from './extraction';
 import { containsAny } from './extraction';
 import type { Language } from './triage';
@@ -59,13 +60,10 @@ export type SimilarityOf = (type: string) => number | null;
 const STAGE = /\*[^*]*\*/g;
 /** A third person doing something, as a story tells it: "She smiles…", "Minji laughed…" (not "It looks like…"). */
 const NARRATOR = String.raw`(?:she|he|they|(?!(?:It|This|That|These|Those|There|The|Everything|Everyone|Everybody|Nothing|Something|Someone|Nobody|What|Which|Who)\b)[A-Z][a-z]+)`;
-const NARRATION = new RegExp(String.raw`^${NARRATOR}\s+(?:\w+ly\s+)?(?:smiles|smiled|laughs|laughed|nods|nodded|sighs|sighed|looks|looked|walks|walked|leans|leaned|whispers|whispered|grins|grinned|blushes|blushed|turns|turned|steps|stepped|giggles|giggled|shrugs|shrugged|winks|winked)\b`);
+const NARRATION = new RegExp(String.raw`^${NARRATOR}\s+(?:\w+ly\s+)?(?:${en.narrationVerbs.join('|')})\b`);
 const PERSONAL = /\b(?:i|i'm|i've|my|me|we|our|you|your)\b|나|내|저|제/i;
-const STOPWORDS = new Set(
-  'a an the and or but so to of in on at for with from by is are was were be been am it its this that these those i me my you your we our he she they them his her their ok okay oh ah um uh yes no yeah yep nope just really very too lol haha hahaha hehe hmm wow cool nice great sure thanks thank thx ty please'.split(
-    ' ',
-  ),
-);
+/** Words a chat message's content leaves out: the stopwords, and small talk's fillers ("lol", "thanks"). */
+const STOPWORDS: ReadonlySet<string> = new Set([...en.stopwords, ...en.chatFillerWords]);
 
 /** Words that carry content; a word's trailing dot or quote is punctuation ("is." is "is"). */
 export function contentWords(text: string): string[] {

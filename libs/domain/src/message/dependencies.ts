@@ -14,6 +14,7 @@
  * Which memory a premise or a dependency names is the ledger's to find (the speaker's current
  * memory that says those words); this file only reads the sentence.
  */
+import { endingPattern, ko, oneOf } from '../language';
 import { stem } from './resolution';
 import type { Language } from './triage';
 
@@ -38,7 +39,8 @@ export interface Dependency {
 }
 
 const FUNCTION_WORDS = new Set(['the', 'a', 'an', 'our', 'my', 'your', 'their', 'his', 'her', 'its', 'this', 'that', 'of', 'for', 'to', 'in', 'on', 'we', 'us', 'i', 'me', 'new', 'current', 'whoever', 'who', '우리', '내', '제', '나의', '저의']);
-const KO_PARTICLE = /(?:은|는|이|가|을|를|의|도|에게|한테|으로|로)$/u;
+const { particles: P } = ko;
+const KO_PARTICLE = endingPattern([...P.topic, ...P.subject, ...P.object, ...P.possessive, ...P.also, ...P.dative, ...P.direction]);
 
 /** A phrase's words as stems, function words and Korean particles left out. */
 export function phraseWords(phrase: string): string[] {
@@ -67,10 +69,10 @@ const EN_TAKES_OVER = /^([\p{Lu}][\p{L}'’.-]*(?:\s+[\p{Lu}][\p{L}'’.-]*){0,3
 /** "we will make Y the X", "we'll switch the X to Y". */
 const EN_WE_WILL = /^(?:we|i)\s*(?:'ll|\s+will|\s+would|\s+shall)\s+(?:switch|change|move|set)\s+(.+?)\s+to\s+(.+)$/i;
 
-const KO_RULE = /^(.+?)(?:이|가|은|는)?\s*바뀌면\s*,?\s*(.+?)[.!]*$/u;
+const KO_RULE = new RegExp(String.raw`^(.+?)(?:${oneOf(P.subject, P.topic)})?\s*바뀌면\s*,?\s*(.+?)[.!]*$`, 'u');
 /** "보고서는 라스가 받게 될 거야", "담당자는 민지가 될 거야", "X는 Y로 바뀔 거야". */
 const KO_CONSEQUENCE =
-  /^(.+?)(?:은|는|이|가)\s+(.+?)(?:이|가|으로|로|에게|한테)?\s*(?:될\s*거야|될\s*거예요|될\s*겁니다|바뀔\s*거야|바뀔\s*거예요|맡게\s*될\s*거야|맡을\s*거야|받게\s*될\s*거야|받을\s*거야|갈\s*거야|갈\s*거예요|갈\s*겁니다|가게\s*될\s*거야|넘어갈\s*거야)$/u;
+  new RegExp(String.raw`^(.+?)(?:${oneOf(P.topic, P.subject)})\s+(.+?)(?:${oneOf(P.subject, P.direction, P.dative)})?\s*(?:될\s*거야|될\s*거예요|될\s*겁니다|바뀔\s*거야|바뀔\s*거예요|맡게\s*될\s*거야|맡을\s*거야|받게\s*될\s*거야|받을\s*거야|갈\s*거야|갈\s*거예요|갈\s*겁니다|가게\s*될\s*거야|넘어갈\s*거야)$`, 'u');
 
 /** The rule for later a sentence states, or null. */
 export function ruleOf(text: string, language: Language): RuleForLater | null {
@@ -107,8 +109,8 @@ const EN_DEPENDS: [RegExp, number][] = [
   [/\b(?:this|that|it)\s+depends\s+on\s+(.+?)(?:[,.;]|$)/i, 1],
 ];
 const KO_DEPENDS: [RegExp, number][] = [
-  [/(\S+?)(?:이|가|은|는)?\s*바뀌면\s*(?:이것도|이건|이|그것도|그건|그)?\s*(?:바뀔|달라질|다시\s*정해질)/u, 1],
-  [/새\s*(\S+?)(?:이|가)\s*(?:다시|새로)\s*(?:정할|고를|뽑을)/u, 1],
+  [new RegExp(String.raw`(\S+?)(?:${oneOf(P.subject, P.topic)})?\s*바뀌면\s*(?:이것도|이건|이|그것도|그건|그)?\s*(?:바뀔|달라질|다시\s*정해질)`, 'u'), 1],
+  [new RegExp(String.raw`새\s*(\S+?)(?:${oneOf(P.subject)})\s*(?:다시|새로)\s*(?:정할|고를|뽑을)`, 'u'), 1],
 ];
 
 /** What a statement says it hangs on, or null. */

@@ -5,6 +5,7 @@
  * extraction (a triple said as a fix is asserted as a correction) and resolution (an earlier
  * memory it puts right is corrected).
  */
+import { en, ko, LANGUAGES, oneOf } from '../language';
 import type { Language } from './triage';
 
 /** A fix: the cue that says so (on its own, or the value put right beside the one it replaces), and that value where it is named. */
@@ -13,19 +14,17 @@ export interface Fix {
   replaced: string | null;
 }
 
-const EN_FIX_CUE =
-  /\b(?:typo|mis-?typed|misspelt|misspelled|misspoke|mis-?said|i meant(?: to say)?|i mean|correction|scratch that|strike that|my bad|my mistake|i was wrong|that was wrong|that's wrong|that is wrong|wrongly|let me correct|to correct (?:that|myself)|i got (?:that|it) wrong)\b/i;
-const KO_FIX_CUE = /(?:잘못\s*(?:말|얘기|이야기|썼|적었|알려|입력)|오타|정정|착각|틀리게\s*말|말을\s*잘못)/u;
 /** "…, not X", "… rather than X", "… instead of X" at a clause's end: X is what was wrong. */
 const EN_NOT_X = /(?:,\s*not|,?\s+rather than|,?\s+instead of)\s+([^,;!?]+?)\s*[.!?]*$/i;
 /** "not X but Y". */
 const EN_NOT_X_BUT = /\bnot\s+([^,;!?]+?),?\s+but\s+/i;
 /** "X가 아니라 Y", "X이 아니고 Y". */
-const KO_NOT_X = /(\S+?)(?:이|가)?\s*아니(?:라|고)\s+/u;
+const { particles: P } = ko;
+const KO_NOT_X = new RegExp(String.raw`(\S+?)(?:${oneOf(P.subject)})?\s*아니(?:라|고)\s+`, 'u');
 
 /** The fix a statement says, or null. */
 export function fixOf(text: string, language: Language): Fix | null {
-  const cue = text.match(language === 'ko' ? KO_FIX_CUE : EN_FIX_CUE);
+  const cue = text.match((LANGUAGES[language] ?? en).changeCues.fix);
   const structure = language === 'ko' ? text.match(KO_NOT_X) : (text.match(EN_NOT_X_BUT) ?? text.match(EN_NOT_X));
   // "not only X but", "instead of waiting": no value replaced by another.
   const replaced = structure && !/^(?:only|just|sure|yet|anymore|any more|really|that|this|so|too|to|[a-z]+ing)\b/i.test(structure[1]!) ? structure[1]!.trim() : null;

@@ -10,6 +10,7 @@
  * are about a named thing and how each names it, which say the same as a statement, which hold
  * a value, and which of several is meant — or that nothing tells them apart.
  */
+import { en, endingPattern, ko, oneOf } from '../language';
 import { fixOf } from './fixes';
 import { isHypothetical } from './mood';
 import { analyzeStatement, isContentWord, stem } from './resolution';
@@ -34,7 +35,7 @@ const EN_LEAD = /^(?:(?:ok(?:ay)?|oh|so|and|also|actually|well|hey|btw|by the wa
 const EN_POLITE =
   /^(?:(?:can|could|would|will)\s+you\s+|you\s+(?:can|may)\s+(?:now\s+|safely\s+)?|feel\s+free\s+to\s+|go\s+ahead\s+and\s+|i(?:'d| would)\s+like\s+you\s+to\s+|i\s+(?:want|need)\s+you\s+to\s+|make sure (?:you|to)\s+|be sure to\s+|please\s+|kindly\s+|just\s+)+/i;
 /** What follows a request without naming anything ("…, please", "for good"). */
-const EN_TRAIL = /(?:[\s,]+(?:please|for me|now|right now|entirely|completely|altogether|permanently|for good|as well|too|either|thanks|thank you|if you can|if possible|ok(?:ay)?))+$/i;
+const EN_TRAIL = new RegExp(String.raw`(?:[\s,]+(?:${en.forgetting.trailing.join('|')}|ok(?:ay)?))+$`, 'i');
 /** The memory named: "your memory", "your notes"; not "the database" or "the notes" (a task's, or a meeting's). */
 const EN_MEMORY = String.raw`(?:(?:your|the)\s+(?:memory|memories)|your\s+(?:mind|notes|records|brain|knowledge(?:\s+base)?))`;
 
@@ -121,11 +122,13 @@ const KO_LEAVE_OUT = /^빼/u;
 /** A request's ending, which still asks as a question ("잊어줄래?"); a bare "잊어?" asks whether. */
 const KO_ASKING_ENDING = /(?:줄래(?:요)?|주세요|주라|줄\s*수\s*있어(?:요)?)$/u;
 /** Words of the request that name nothing: "제발", "좀", "기억에서". */
-const KO_FILLER = /(?:^|\s)(?:제발|좀|그냥|다시|영원히|완전히|깨끗이|기억에서|메모리에서|머릿속에서|기억\s*속에서)(?=\s|$)/gu;
+const KO_FILLER = new RegExp(String.raw`(?:^|\s)(?:${ko.forgetting.fillers.join('|')}|기억\s*속에서)(?=\s|$)`, 'gu');
+/** The particles a thing named may carry ("그거는", "주소를", "그것도"). */
+const THING_PARTICLES = [...ko.particles.topic, ...ko.particles.object, ...ko.particles.also].join('|');
 const KO_SAID =
-  /^(?:그거|그것|그건|그걸|이거|이것|이건|이걸|저거|그\s*(?:말|얘기|이야기|내용)|(?:방금|아까)?\s*(?:내가\s*)?(?:방금\s*)?(?:한|말한|얘기한)\s*(?:거|것|말|얘기|이야기|내용))(?:은|는|을|를|도)?$/u;
-const KO_ABOUT = /^(.+?)\s*(?:에\s*대해서?|에\s*대한|관련(?:해서|된|한)?)\s*(?:내가\s*)?(?:한|말한|얘기한|알려준|알려\s*준)?\s*(?:거|것|말|얘기|이야기|내용|건|기억)?(?:은|는|을|를|도)?$/u;
-const KO_EVERYTHING = /^(?:다|전부|모두|모든\s*(?:거|것|기억)|나에\s*대한\s*(?:거|것|모든\s*것))(?:을|를)?$/u;
+  new RegExp(String.raw`^(?:그거|그것|그건|그걸|이거|이것|이건|이걸|저거|그\s*(?:말|얘기|이야기|내용)|(?:방금|아까)?\s*(?:내가\s*)?(?:방금\s*)?(?:한|말한|얘기한)\s*(?:거|것|말|얘기|이야기|내용))(?:${THING_PARTICLES})?$`, 'u');
+const KO_ABOUT = new RegExp(String.raw`^(.+?)\s*(?:에\s*대해서?|에\s*대한|관련(?:해서|된|한)?)\s*(?:내가\s*)?(?:한|말한|얘기한|알려준|알려\s*준)?\s*(?:거|것|말|얘기|이야기|내용|건|기억)?(?:${THING_PARTICLES})?$`, 'u');
+const KO_EVERYTHING = new RegExp(String.raw`^(?:다|전부|모두|모든\s*(?:거|것|기억)|나에\s*대한\s*(?:거|것|모든\s*것))(?:${oneOf(ko.particles.object)})?$`, 'u');
 /** One who forgets ("나는 자주 잊어"): a statement about oneself, not a request. */
 const KO_SUBJECT = /(?:^|\s)(?:나는|내가|저는|제가|난)(?=\s|$)/u;
 const KO_POSSESSIVE = /^(?:내|제|우리|나의|저의)\s/u;
@@ -147,14 +150,17 @@ function koreanClause(clause: string, asked: boolean): { cue: string; object: st
   return { cue: m[0], object, remembered };
 }
 
+/** A topic's, a subject's or an object's particle, or "도", at a word's end. */
+const KO_MARKED = endingPattern([...ko.particles.topic, ...ko.particles.object, ...ko.particles.subject, ...ko.particles.also]);
+
 function koreanTarget(object: string, remembered: boolean): ForgetTarget | null {
   if (!object || KO_SAID.test(object)) return { kind: 'said' };
   if (KO_EVERYTHING.test(object)) return null;
   const about = object.match(KO_ABOUT);
   if (about) return thingTarget(about[1]!);
   // A thing named loosely ("그 파일 지워줘", "회의는 잊어") is as often a file or a plan waved away: the speaker's, a value, or in memory.
-  if (!remembered && !KO_POSSESSIVE.test(object) && !(distinctiveValues(object).length > 0 && !/\s/u.test(object.replace(/(?:은|는|을|를|이|가|도)$/u, '')))) return null;
-  return thingTarget(object.replace(/(?:은|는|을|를|이|가|도)$/u, ''));
+  if (!remembered && !KO_POSSESSIVE.test(object) && !(distinctiveValues(object).length > 0 && !/\s/u.test(object.replace(KO_MARKED, '')))) return null;
+  return thingTarget(object.replace(KO_MARKED, ''));
 }
 
 // ---- a sentence --------------------------------------------------------------------------------
@@ -235,9 +241,12 @@ export function planForgetting(sentences: readonly Sentence[], language: Languag
 // ---- the memories a request names --------------------------------------------------------------
 
 /** Words before a thing that make it no other thing: "my", "the", "내". */
-const DETERMINERS = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'his', 'her', 'their', 'its', 'this', 'that', 'these', 'those', '내', '제', '우리', '나의', '저의', '그', '이', '저']);
+const DETERMINERS: ReadonlySet<string> = new Set([...en.determiners, ...ko.determiners]);
 /** Words of time that a request adds and a memory need not say: "my old address". */
-const TIME_QUALIFIERS = new Set(['old', 'new', 'current', 'previous', 'former', 'last', 'latest', 'earlier', 'recent', 'first', 'original', '예전', '옛날', '이전', '지금', '현재', '새']);
+const TIME_QUALIFIERS: ReadonlySet<string> = new Set([...en.timeQualifiers, ...ko.timeQualifiers]);
+/** A particle that ties a word to the next ("주소의" aside): a word that carries one names no qualifier. */
+const { particles: P } = ko;
+const KO_PARTICLE_AFTER = endingPattern([...P.topic, ...P.subject, ...P.object, ...P.place, ...P.placeOfAction, ...P.direction, ...P.with, ...P.also]);
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
 const HANGUL = /[\uac00-\ud7a3]/u;
 
@@ -296,7 +305,7 @@ export function namesThing(text: string, thing: { words: string[]; value: string
     !TIME_QUALIFIERS.has(before) &&
     !thing.words.includes(stem(before)) &&
     !/\d/u.test(before) &&
-    (HANGUL.test(before) ? !/(?:은|는|이|가|을|를|에|에서|로|으로|와|과|도)$/u.test(before) : isContentWord(before));
+    (HANGUL.test(before) ? !KO_PARTICLE_AFTER.test(before) : isContentWord(before));
   return { qualifier: qualifies ? stem(before) : null };
 }
 

@@ -4,6 +4,7 @@
  * message that says something and then asks something is informing for its statements only;
  * a question is never a source of memories.
  */
+import { en, ko } from '../language';
 
 export type MessageKind = 'inform' | 'ask';
 export type Language = 'en' | 'ko' | 'other';
@@ -116,18 +117,10 @@ export function isQuestion(sentence: string, language: Language): boolean {
 }
 
 /** Topics in the order they are tried; the first whose words appear names the message's topic. */
-const TOPICS: [string, RegExp][] = [
-  ['account', /\b(?:password|log ?in|login|account|sign ?in|username)\b|비밀번호|계정|로그인/i],
-  ['contact', /\b(?:e-?mail|phone|mobile|contact)\b|이메일|메일|전화|연락처/i],
-  ['home', /\b(?:live|lives|living|lived|moved|move|moving|relocat\w*|home|apartment|flat|house|address|neighbou?rhood)\b|이사|살아|살고|사는|집|주소|동네/i],
-  ['work', /\b(?:job|jobs|work|works|working|office|company|employer|boss|colleague|promot\w*|hired|career|salary|team)\b|회사|직장|취업|입사|승진|출근|근무|일해/i],
-  ['relationships', /\b(?:girlfriend|boyfriend|wife|husband|partner|married|engaged|wedding|dating|family|mom|dad|mother|father|sister|brother|friend|son|daughter|baby)\b|결혼|약혼|가족|친구|엄마|아빠|아기/i],
-  ['health', /\b(?:sick|ill|doctor|hospital|allerg\w*|medicine|pain|diet|headache|symptom\w*)\b|아파|병원|알레르기|약을|다이어트/i],
-  ['preferences', /\b(?:favou?rite|like|likes|love|loves|prefer|prefers|enjoy|enjoys|hate|hates|dislike)\b|좋아|싫어|선호/i],
-  ['config', /\b(?:port|config\w*|setting|set to|env|deploy\w*|server|service|version|database|endpoint|timeout|host|branch|release)\b|설정|포트|서버|배포|버전/i],
-  ['schedule', /\b(?:meeting|appointment|tomorrow|tonight|schedule|deadline|calendar|birthday|anniversary)\b|약속|회의|일정|내일|생일|기념일/i],
-  ['identity', /\b(?:name|called|born|age)\b|이름|나이/i],
-];
+const TOPICS: [string, RegExp][] = Object.entries(en.topicWords).map(([topic, words]) => [
+  topic,
+  new RegExp(String.raw`\b(?:${words.join('|')})\b|${(ko.topicWords[topic] ?? []).join('|')}`, 'i'),
+]);
 
 export function topicOf(text: string): string {
   for (const [topic, pattern] of TOPICS) if (pattern.test(text)) return topic;

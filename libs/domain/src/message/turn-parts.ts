@@ -13,6 +13,7 @@
  * - A question or a request ("can you help me…?") states nothing: it is no part.
  */
 import { analyzeStatement, isContentWord, type Statement, type StatedValue, stem, type ValueKind } from './resolution';
+import { en } from '../language';
 import type { Language } from './triage';
 
 export interface TurnPart {
@@ -28,9 +29,8 @@ export const MAX_PART_WORDS = 40;
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
 const wordCount = (s: string): number => s.match(WORD)?.length ?? 0;
 
-/** Where a clause may start after a comma, semicolon or dash: words that open a clause of its own. */
-const CLAUSE_OPENERS =
-  /^(?:and|but|so|or|because|since|although|though|while|whereas|yet|then|plus|also|now|however|considering|especially|including|after|before|when|as|given|if|unless|until|meaning|i|i'm|i've|i'd|we|we're|we've|my|our|it|it's|this|that's|there|they)\b/iu;
+/** Where a clause may start after a comma, semicolon or dash (the cues of a turn's parts are the language's: `en.turnCues`). */
+const CLAUSE_OPENERS = en.turnCues.clauseOpeners;
 
 /** What asks rather than states: a question mark, or a request opening the clause. */
 const REQUEST = String.raw`(?:(?:so\s+|and\s+|but\s+)?(?:can|could|would|will)\s+you\b|(?:please|help me|let me know|tell me|show me)\b)`;
@@ -123,29 +123,21 @@ function commaCut(text: string, start: number, end: number): { start: number; en
 
 // ---- a part that a later part changes -----------------------------------------------------------
 
-/** Words that say a value is the current one or a changed one ("now", "has grown to", "the new …"). */
-const STATE_CUE =
-  /\b(?:now|new|newly|recently|currently|lately|these days|as of today|increased|improved|reached|extended|expanded|grown|grew|raised|lowered|dropped|reduced|cut|bumped|updated|changed|moved|upgraded|downgraded|doubled|halved|total of|went up|went down|up to|down to)\b/iu;
-
-/**
- * What says a count is a total that holds now ("now has 180 tests", "has reached 165", "a total
- * of 10 cards"). Counts of things done accumulate ("I recently solved 8 problems" is one more
- * session, not a new total), so "recently", "new" or "improved" alone do not make a count a state.
- */
-const COUNT_CUE =
-  /\b(?:now|currently|as of today|total of|in total|so far|reached|grown|grew|increased|raised|lowered|dropped|reduced|cut|bumped|updated|changed|moved|upgraded|downgraded|extended|expanded|doubled|halved|went up|went down|up to|down to)\b/iu;
+/** A value said to be the current one or a changed one ("now", "has grown to"); a count said as a total that holds now. */
+const STATE_CUE = en.turnCues.state;
+const COUNT_CUE = en.turnCues.count;
 
 /** Right before the value a change started from ("from 520ms to 290ms"). */
 const FROM_BEFORE = /\bfrom\s+$/iu;
 
-/** A value named as a goal, a limit or a wish is not what holds ("targeting under 200ms", "get it down to 290ms"). */
-const GOAL_BEFORE = /\b(?:goal|goals|target|targets|targeting|aim|aiming|aims|want|wants|wanted|hope|hoping|plan|planning|planned|trying to (?:reach|get|hit|achieve)|to achieve|to reach|to hit|to get|need to|needs to|should|would|could|limit|max|maximum|min|minimum|under|below|above|at least|at most|up to|per)\b[^.;]{0,24}$/iu;
+/** A value named as a goal, a limit or a wish is not what holds ("targeting under 200ms"). */
+const GOAL_BEFORE = en.turnCues.goalBefore;
 
 /** Verbs of effort and talk that any two requests share: no topic in common. */
-const DISCOURSE = new Set(['try', 'want', 'need', 'make', 'sure', 'help', 'ensure', 'figur', 'understand', 'know', 'think', 'look', 'work', 'get', 'keep', 'let', 'like', 'also', 'still', 'already', 'currently', 'recently', 'improv', 'reach', 'achiev', 'total', 'manag']);
+const DISCOURSE: ReadonlySet<string> = new Set(en.discourseStems);
 
 /** Units a value is counted in: the word before the next one is the value's, not a qualifier. */
-const UNIT_WORDS = /^(?:ms|s|secs?|seconds?|mins?|minutes?|hrs?|hours?|days?|weeks?|months?|years?|kb|mb|gb|tb|km|mi|miles?|kg|lbs?|cm|mm|px|percent|points?|dollars?|euros?)$/u;
+const UNIT_WORDS = en.turnCues.unit;
 
 /** Words of the topic two parts must share besides the value's unit. */
 const MIN_SHARED = 2;
@@ -366,13 +358,8 @@ function compareParts(old: AnalysedPart, next: AnalysedPart, anchor?: ReadonlySe
 
 // ---- a question's own view: the value it asks for, said again later ------------------------------
 
-/**
- * A question about how a value went rather than what it is ("how many days between …", "how
- * long did it take to go from 60% to 85%", "what was my initial score", "which came first: … or
- * …"): the earlier values are its answer, so none is left out for it.
- */
-const ASKS_HOW_IT_WENT =
-  /\bhow (?:many|much) (?:days|weeks|months|years|time)\b|\b(?:between|how long|since when|before|earlier|previous|previously|original|originally|initial|initially|at first|used to|over time|history|changed?|progress)\b|\bfrom\s+[^\s,?]+\s+to\b|\bfirst\b[^?]*\bor\b/iu;
+/** A question about how a value went rather than what it is ("how many days between …"): the earlier values are its answer. */
+const ASKS_HOW_IT_WENT = en.turnCues.howItWent;
 
 /** A turn as a question's changes compare it: what it says, who said it, from when it holds. */
 export interface TurnSaid {

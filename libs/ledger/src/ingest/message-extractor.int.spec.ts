@@ -5,8 +5,8 @@
  * reply that is not the JSON asked for refused with nothing appended.
  */
 import { ManualClock } from '@factledger/domain';
-import { LlmBadResponseError, type ScriptedChatServer, startScriptedChatServer } from '@factledger/llm';
-import { createTestDatabase, type TestDatabase } from '@factledger/store';
+import { LlmBadResponseError } from '@factledger/llm';
+import { type ScriptedChatServer, startScriptedChatServer, createTestDatabase, type TestDatabase } from '@factledger/testing';
 import { sql } from 'kysely';
 import { type LedgerHandle, ledgerOn } from '../create-ledger';
 import { loadConfig } from '../ledger.config';

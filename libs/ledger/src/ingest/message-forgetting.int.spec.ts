@@ -7,9 +7,8 @@
  * the erasure and writes the record; on a log that cannot be rewritten, the memories are quarantined.
  */
 import { ManualClock, type MessageIngested } from '@factledger/domain';
-import { HashingEmbedder } from '@factledger/embeddings';
+import { HashingEmbedder, createTestDatabase, type TestDatabase, testBackends } from '@factledger/testing';
 import { Recall, RecallIndexer, O200kTokenCounter } from '@factledger/recall';
-import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
 import { sql } from 'kysely';
 import { type LedgerHandle, ledgerOn } from '../create-ledger';
 import type { Ledger } from '../ledger';

@@ -45,19 +45,15 @@ import {
   normalizeTerm,
   RESOLUTION_BATCH,
   type ResolvedMemory,
-  type RestatementDecision,
   resolveStatement,
   type Statement,
   searchWordsOf,
   statementSized,
   type Candidate,
-  type IngestedCandidate,
   type Language,
   type MessageIngested,
   messageStreamId,
   similarityNeeded,
-  SPEAKERS,
-  STORED_OUTCOMES,
   UnknownMessageError,
   CommandIdReusedError,
 } from '@factledger/domain';
@@ -66,53 +62,18 @@ import { type EventStore, SPAN, type Span, traced } from '@factledger/store';
 import { z } from 'zod';
 import { currentActor } from '../actor';
 import type { Erasures } from '../erasures';
-import { commandFingerprint, type Ledger, type LedgerOp, type OpResult, parse, type ResemblingView } from '../ledger';
+import type { OpResult } from '../append-loop';
+import { commandFingerprint } from '../command-id';
+import type { Ledger } from '../ledger';
+import type { LedgerOp } from '../ledger-writes';
+import { parse } from '../ledger.schemas';
+import type { ResemblingView } from '../views';
 import { RULE_TYPE } from '../cascade.saga';
-import { isoTime, tenantSchema } from '../ledger.schemas';
+import { tenantSchema } from '../ledger.schemas';
 import { AdmissionPolicies } from './admission-policy';
+import { asResolved, ingestMessageSchema, type IngestResult, messageIdSchema, resultOf, sameMessage } from './message-record';
 import { type MessageExtractor, ruleExtractor } from './message-extractor';
 import { type MessageTriager, ruleTriager } from './message-triager';
-
-/** A message's id: what `messageId` may be when a message is sent or read back. */
-export const messageIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/, 'letters, digits, ".", "_", ":" or "-", at most 200 characters');
-
-export const ingestMessageSchema = z
-  .object({
-    text: z.string().trim().min(1, 'text must not be empty').max(20_000),
-    speaker: z.enum(SPEAKERS).default('user'),
-    source: z.string().min(1).max(1000).optional(),
-    messageId: messageIdSchema.optional(),
-    at: isoTime.optional(),
-    correlationId: z.string().max(200).optional(),
-  })
-  .strict();
-
-export type IngestMessageInput = z.input<typeof ingestMessageSchema>;
-
-export interface IngestResult {
-  messageId: string;
-  /** Log position of the record (and of the memories it stored): a `minPosition` for reads. */
-  position: number;
-  /** True when this call found the message already ingested (same `messageId`) and appended nothing. */
-  replayed: boolean;
-  /** Who sent it: the API key's id, or the actor id a host application passed; null when nobody was named. */
-  actor: string | null;
-  kind: 'inform' | 'ask';
-  topic: string;
-  language: Language;
-  speaker: string;
-  source: string;
-  triage: string[];
-  candidates: IngestedCandidate[];
-  /** The memories the message's content is now in: new versions, or confirmations of existing ones. */
-  stored: string[];
-  /** Earlier memories retired by resolution, resembling ones kept as unsure, and the batch label of the retirements. */
-  resolved: { retired: number; keptUnsure: number; batch: string | null };
-  /** The erasure that emptied this record (it produced an erased memory): its texts are gone, its shape stays. Null otherwise. */
-  erased: string | null;
-  /** What the message's requests to forget took away, and those it could not tell apart; null when it asked none. */
-  forgotten: Forgotten | null;
-}
 
 export interface IngestorDeps {
   ledger: Ledger;
@@ -132,54 +93,6 @@ export interface IngestorDeps {
   /** Takes away what a user asks to forget; without it (or on a log that cannot be rewritten) those memories are quarantined. */
   erasures?: Pick<Erasures, 'eraseMemories' | 'causedBy'>;
   newId?: () => string;
-}
-
-function resultOf(record: MessageIngested['data'], position: number, replayed: boolean, actor: string | null): IngestResult {
-  return {
-    messageId: record.messageId,
-    position,
-    replayed,
-    actor,
-    kind: record.kind,
-    topic: record.topic,
-    language: record.language,
-    speaker: record.speaker,
-    source: record.source,
-    triage: record.triage,
-    candidates: record.candidates,
-    stored: [...new Set(record.candidates.filter((c) => c.outcome && STORED_OUTCOMES.has(c.outcome) && c.memoryId).map((c) => c.memoryId!))],
-    resolved: record.resolved ?? { retired: 0, keptUnsure: 0, batch: null },
-    erased: (record as { erased?: string }).erased ?? null,
-    forgotten: record.forgotten ?? null,
-  };
-}
-
-/** A frame alignment's decision as the message record lists it beside resolution's. */
-function asResolved(d: RestatementDecision): ResolvedMemory {
-  return {
-    memoryId: d.memoryId,
-    text: d.text,
-    action: d.action === 'replace' ? 'supersede' : 'keep-both',
-    rule: `frame alignment: ${d.rule}`,
-    scores: { slotOverlap: 0, sharedClasses: [], valueKind: null, oldValue: d.earlierValue, newValue: d.nextValue },
-    effect: d.effect === 'retracted' || d.effect === 'withdrawn' ? d.effect : 'kept',
-    frame: { frame: d.frame, holds: d.holds, score: d.score, effect: d.effect },
-  };
-}
-
-/**
- * Whether a record is of this message: its text, speaker and source, and its time when one is
- * given. An erased record (its words gone) can no longer tell: any retry is taken as the same.
- */
-function sameMessage(record: MessageIngested['data'], m: z.output<typeof ingestMessageSchema>): boolean {
-  if ((record as { erased?: string }).erased) return true;
-  return (
-    // A record that left out what it was asked to forget cannot hold the text to compare.
-    (record.forgotten !== undefined || record.text === m.text) &&
-    record.speaker === m.speaker &&
-    record.source === (m.source ?? `message:${record.messageId}`) &&
-    (m.at === undefined || record.at === m.at.toISOString())
-  );
 }
 
 /** What the record's triage says of a message's requests to forget: counts, never words. */
@@ -216,11 +129,11 @@ export class MessageIngestor {
    * span; each admission decision of a message ingested now (not a replay) is a span event
    * `admission` with its verdict and the gate that decided it.
    */
-  ingest(tenant: string, input: unknown): Promise<IngestResult> {
+  ingest(tenant: string, input: z.input<typeof ingestMessageSchema>): Promise<IngestResult> {
     return traced(SPAN.ingest, { 'factledger.tenant': tenant }, (span) => this.ingestMessage(tenant, input, span));
   }
 
-  private async ingestMessage(tenant: string, input: unknown, span: Span): Promise<IngestResult> {
+  private async ingestMessage(tenant: string, input: z.input<typeof ingestMessageSchema>, span: Span): Promise<IngestResult> {
     const t = parse(tenantSchema, tenant);
     const m = parse(ingestMessageSchema, input);
     const messageId = m.messageId ?? this.newId();
@@ -269,9 +182,9 @@ export class MessageIngestor {
     });
     const ops: LedgerOp[] = admitted.map(({ candidate: c, type }, i) => ({
       assert: {
-        ...(c.memoryKind === 'fact' ? { subject: c.subject, relation: c.relation, value: c.value, cardinality: c.cardinality ?? undefined } : {}),
+        ...(c.memoryKind === 'fact' ? { subject: c.subject ?? undefined, relation: c.relation ?? undefined, value: c.value ?? undefined, cardinality: c.cardinality ?? undefined } : {}),
         text: c.text,
-        type,
+        type: type ?? undefined,
         ...(hanging[i]!.dependsOn.length ? { dependsOn: hanging[i]!.dependsOn } : {}),
         core: c.core,
         speaker: m.speaker,

@@ -4,7 +4,7 @@
  * rolls back as a batch, reopens answers that cited it; look-alikes and unsure pairs keep both.
  */
 import { ManualClock } from '@factledger/domain';
-import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/testing';
 import { type LedgerHandle, ledgerOn } from '../create-ledger';
 import { MessageIngestor } from './message-ingestor';
 

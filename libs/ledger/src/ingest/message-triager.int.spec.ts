@@ -4,8 +4,8 @@
  * steers what the ingest stores.
  */
 import { ManualClock } from '@factledger/domain';
-import { LlmBadResponseError, type ScriptedChatServer, startScriptedChatServer } from '@factledger/llm';
-import { createTestDatabase, type TestDatabase } from '@factledger/store';
+import { LlmBadResponseError } from '@factledger/llm';
+import { type ScriptedChatServer, startScriptedChatServer, createTestDatabase, type TestDatabase } from '@factledger/testing';
 import { sql } from 'kysely';
 import { type LedgerHandle, ledgerOn } from '../create-ledger';
 import { loadConfig } from '../ledger.config';

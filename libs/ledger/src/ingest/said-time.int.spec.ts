@@ -5,7 +5,7 @@
  * order or shuffled, leaves the same current values as the chat sent live.
  */
 import { ManualClock } from '@factledger/domain';
-import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/store';
+import { createTestDatabase, type TestDatabase, testBackends } from '@factledger/testing';
 import { type LedgerHandle, ledgerOn } from '../create-ledger';
 import { MessageIngestor } from './message-ingestor';
 

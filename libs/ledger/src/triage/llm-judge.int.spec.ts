@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ManualClock } from '@factledger/domain';
 import { LlmBadResponseError, OpenAiChatModel } from '@factledger/llm';
-import { createTestDatabase, type TestDatabase } from '@factledger/store';
+import { createTestDatabase, type TestDatabase } from '@factledger/testing';
 import { type LedgerHandle, ledgerOn } from '../create-ledger';
 import { AdmissionPolicies } from '../ingest/admission-policy';
 import { LlmJudge } from './llm-judge';

@@ -12,7 +12,11 @@ import type { FactReader } from '@factledger/projections';
 import type { EventStore } from '@factledger/store';
 import { describeType } from '@factledger/embeddings';
 import { z } from 'zod';
-import { commandFingerprint, type Ledger, type LedgerOp, parse, type RollbackResult } from '../ledger';
+import { commandFingerprint } from '../command-id';
+import type { Ledger } from '../ledger';
+import type { LedgerOp } from '../ledger-writes';
+import { parse } from '../ledger.schemas';
+import type { RollbackResult } from '../views';
 import { isoTime, tenantSchema, typeName } from '../ledger.schemas';
 import { TriageControlsFailedError, TriageCountMismatchError, TriageStaleError } from './errors';
 import { type JudgeAction, type JudgeInput, type JudgeTask, type MemoryJudge, sameVerdict, stripLabels } from './memory-judge';
@@ -237,7 +241,7 @@ export class PopulationTriage {
     const plan = landed.length ? planApplied(f, batch, landed) : await this.planFrozen(f, options);
     if (!landed.length && plan.changed.length && !options.skipChanged) throw new TriageStaleError(plan.changed.length, plan.changed.slice(0, 3).map((c) => `${c.memoryId}: ${c.why}`));
     const ops: LedgerOp[] = plan.ops.map((o) =>
-      o.action === 'quarantine' ? { quarantine: { memoryId: o.memoryId, reason: `triage ${plan.batch}: judged by ${f.judge}` } } : { retype: { memoryId: o.memoryId, type: o.type } },
+      o.action === 'quarantine' ? { quarantine: { memoryId: o.memoryId, reason: `triage ${plan.batch}: judged by ${f.judge}` } } : { retype: { memoryId: o.memoryId, type: o.type! } },
     );
     // The command id is bound to the file and batch, not to the ops planned from the store as it stands now.
     const written = landed.length

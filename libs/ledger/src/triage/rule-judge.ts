@@ -6,13 +6,15 @@
  * read path, kept, restorable (seed 000's conservative rule). Weaker than a language model; the
  * control samples say by how much.
  */
-import { type AdmissionPolicy, admit, extractCandidates, triageMessage } from '@factledger/domain';
+import { type AdmissionPolicy, admit, en, extractCandidates, ko, triageMessage } from '@factledger/domain';
 import { cosineSimilarity, type Embedder } from '@factledger/embeddings';
 import type { JudgeInput, JudgeTask, JudgeVerdict, MemoryJudge } from './memory-judge';
 
 /** First-person declarations and life events, phrased without the gate's keywords. */
-const DECLARATION =
-  /\b(?:i|we)\s+(?:(?:really|truly|finally|just|officially)\s+)?(?:want to (?:build|spend|be with|marry|share)|will always|promise|love|trust|can't imagine|got|became|bought|passed|finished|started|graduated|moved in|said yes|proposed)\b|\b(?:my|our)\s+(?:first|new)\s+\w+|(?:사랑|믿어|함께|약속|결혼|합격|졸업|입사|처음)/i;
+const DECLARATION = new RegExp(
+  String.raw`\b(?:i|we)\s+(?:(?:really|truly|finally|just|officially)\s+)?(?:want to (?:build|spend|be with|marry|share)|${en.declarationVerbs.join('|')})\b|\b(?:my|our)\s+(?:first|new)\s+\w+|(?:${ko.declarationWords.join('|')})`,
+  'i',
+);
 
 export interface RuleJudgeOptions {
   /** Keep when the text is at least this close (cosine) to one of the type's examples. */

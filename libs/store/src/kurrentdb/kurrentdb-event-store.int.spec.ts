@@ -1,14 +1,13 @@
 /**
- * What the KurrentDB adapter adds to the contract (event-store.contract.ts runs it too): several
+ * What the KurrentDB adapter adds to the contract (libs/testing/src/event-store.contract.ts runs it too): several
  * processes on one server, each with its own client and its own copy of a tenant's stream.
  * Against the local protocol server, and a real one when KURRENTDB_URL is set.
  */
 import { randomUUID } from 'node:crypto';
 import { LOG_START } from '../event-store.port';
-import { testAppendContext } from '../test-database';
 import { connectKurrentDb } from './kurrentdb-client';
 import { KurrentDbEventStore } from './kurrentdb-event-store';
-import { type KurrentProtocolServer, startKurrentProtocolServer } from './protocol-server';
+import { type KurrentProtocolServer, startLocalKurrentDb, testAppendContext } from '@factledger/testing';
 
 const ev = (type = 'Tested', data: unknown = {}) => ({ eventId: randomUUID(), type, data });
 
@@ -25,7 +24,7 @@ describe('the KurrentDB event store, several processes on one server', () => {
   beforeAll(async () => {
     if (process.env.KURRENTDB_URL) url = process.env.KURRENTDB_URL;
     else {
-      server = await startKurrentProtocolServer();
+      server = await startLocalKurrentDb();
       url = server.url;
     }
   });

@@ -1,7 +1,7 @@
 /**
  * The event store on KurrentDB (EventStoreDB): the same contract as the PostgreSQL adapter (the
- * contract suite, event-store.contract.ts, runs on both), for users who outgrow one PostgreSQL
- * for the log. The read models stay in PostgreSQL.
+ * contract suite, libs/testing/src/event-store.contract.ts, runs on both), for users who outgrow
+ * one PostgreSQL for the log. The read models stay in PostgreSQL.
  *
  * Layout: **one KurrentDB stream per tenant** (`factledger-<tenant>`). The ledger's streams (one
  * per fact key, answer, message record…) are logical streams inside it: each event's metadata

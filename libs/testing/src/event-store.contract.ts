@@ -4,8 +4,7 @@
  * adapter joins the same way). Each test works in a tenant of its own, so one store serves them all.
  */
 import { randomUUID } from 'node:crypto';
-import { ExpectedVersionConflict, StoreCapabilityError } from './errors';
-import { type AppendContext, ERASURE_RECORDED, type EventStore, LOG_START, type RecordedEvent } from './event-store.port';
+import { type AppendContext, ERASURE_RECORDED, type EventStore, ExpectedVersionConflict, LOG_START, type RecordedEvent, StoreCapabilityError } from '@factledger/store';
 import { testAppendContext } from './test-database';
 
 export interface ContractSubject {

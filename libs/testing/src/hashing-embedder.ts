@@ -3,7 +3,7 @@
  * text. Texts that share words come out similar, nothing more. For tests of the read path that
  * should not wait for a real model, and as a stand-in for a remote model in protocol tests.
  */
-import type { Embedder, Embedding } from './embedder.port';
+import type { Embedder, Embedding } from '@factledger/embeddings';
 
 /** 32-bit FNV-1a over UTF-16 code units. */
 function fnv1a(token: string, seed: number): number {

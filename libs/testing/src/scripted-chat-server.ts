@@ -5,7 +5,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { OpenAiChatModel } from './openai-chat-model';
+import { OpenAiChatModel } from '@factledger/llm';
 
 export interface ScriptedChatRequest {
   temperature: number;

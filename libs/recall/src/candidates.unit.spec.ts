@@ -1,4 +1,4 @@
-import { type Finds, type Found, oneState, settled, trigramWords } from './candidate-pool';
+import { type Finds, type Found, oneState, settled, trigramWords } from './candidates';
 
 const found = { memory_id: 'm' } as Found;
 const finds = (state: string | null, rows = 1): Finds => ({ rows: Array.from({ length: rows }, () => found), state, lag: null, stems: null });

@@ -4,9 +4,10 @@
  * to append, to read what was applied, and to wait until it has been.
  */
 import { randomUUID } from 'node:crypto';
-import { type Database, InMemoryEventStore, type RecordedEvent, testAppendContext } from '@factledger/store';
+import { CheckpointedConsumer } from '@factledger/projections';
+import { type Database, InMemoryEventStore, type RecordedEvent } from '@factledger/store';
 import { sql } from 'kysely';
-import { CheckpointedConsumer } from './checkpointed-consumer';
+import { testAppendContext } from './test-database';
 
 const ctx = testAppendContext({ tenant: 't' });
 

@@ -9,9 +9,10 @@ import { systemClock } from '@factledger/domain';
 import { UseLiteEmbedder } from '@factledger/embeddings';
 import { type LedgerHandle, ledgerOn } from '@factledger/ledger';
 import { type RecallHandle, type RecallSettings, recallOn } from '@factledger/recall';
-import { type Backend, createTestDatabase, type TestDatabase } from '@factledger/store';
-import type { ServerOptions } from './app.module';
-import { createServer } from './create-server';
+import type { Backend } from '@factledger/store';
+import { createTestDatabase, type TestDatabase } from '@factledger/testing';
+import type { ServerOptions } from '../src/app.module';
+import { createServer } from '../src/create-server';
 
 let embedder: UseLiteEmbedder | null = null;
 

@@ -5,9 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { type Backend, type Database, openDatabase } from './database';
-import type { AppendContext } from './event-store.port';
-import { migrate } from './migrations';
+import { type AppendContext, type Backend, type Database, migrate, openDatabase } from '@factledger/store';
 
 export interface TestDatabase extends Database {
   name: string;

@@ -1,0 +1,261 @@
+/**
+ * The ledger's answers, each in one home: a zod schema (what the HTTP API documents, under the
+ * name its `.openapi()` gives) and the type inferred from it (what the ledger returns, the Nest
+ * module hands on and the server sends), with the mappers from the read model's rows.
+ */
+import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
+import { FRAME_HOLDS, MEMORY_STATUSES, OUTCOMES, ROLLBACK_RESULTS } from '@factledger/domain';
+import type { HistoryRow, MemoryRow, ResemblingMemory } from '@factledger/projections';
+import type { RecordedEvent } from '@factledger/store';
+import { z } from 'zod';
+
+extendZodWithOpenApi(z);
+
+export const instantSchema = z.string().openapi({ format: 'date-time', example: '2026-03-01T00:00:00.000Z' });
+export const scopeSchema = z.record(z.string(), z.string());
+
+export const restatementDecisionSchema = z
+  .object({
+    memoryId: z.string().openapi({ description: 'The earlier memory the statement was aligned with.' }),
+    text: z.string().openapi({ description: "The earlier memory's text." }),
+    action: z.enum(['replace', 'keep-both']),
+    holds: z.enum(FRAME_HOLDS).openapi({ description: 'What the frame was judged to hold: one value, a set, or unsure.' }),
+    rule: z.string().openapi({ description: 'The rule that decided, in words.' }),
+    frame: z.string().openapi({ description: 'The shared frame, the value\'s place marked "…".', example: 'staging database runs on …' }),
+    earlierValue: z.string(),
+    nextValue: z.string(),
+    score: z.number().openapi({ description: 'Share of the two statements\' tokens the frame covers.' }),
+    effect: z.enum(['retracted', 'withdrawn', 'filled-history', 'kept']),
+  })
+  .openapi('RestatementDecision');
+
+export const partDecisionSchema = z
+  .object({
+    memoryId: z.string().openapi({ description: 'The earlier memory whose statements were replaced; its text stays whole on record.' }),
+    parts: z.array(z.object({ start: z.number().int(), end: z.number().int(), text: z.string() })).openapi({ description: 'The replaced statements: spans of its text, left out of what recall shows from now on.' }),
+    kind: z.string().openapi({ description: 'The shape of the value: quantity, count, date, time, version, ordinal.' }),
+    earlierValue: z.string(),
+    nextValue: z.string(),
+    rule: z.string(),
+  })
+  .openapi('PartDecision');
+
+export const writeResultSchema = z
+  .object({
+    outcome: z.enum(OUTCOMES).openapi({ description: 'What the write did: created, superseded, reinforced, duplicate, quarantined, …', example: 'created' }),
+    memoryId: z.string(),
+    position: z.number().int().openapi({ description: 'Log position of the write; pass it as minPosition to read your own write.' }),
+    replayed: z.boolean().openapi({ description: 'The commandId was seen before; nothing new was appended.' }),
+    restated: z
+      .array(restatementDecisionSchema)
+      .optional()
+      .openapi({ description: 'For prose: the earlier memories it restates with another value (frame alignment), and what was done to each; replaced ones carry the batch label `restatement:<memoryId>` unless the write gave one.' }),
+    replacedParts: z
+      .array(partDecisionSchema)
+      .optional()
+      .openapi({ description: 'For prose: statements inside earlier memories of the same speaker that it changes (a value said to hold now, of the same shape and topic); in the same batch as the restatements.' }),
+  })
+  .openapi('WriteResult');
+
+export const rollbackResultSchema = z
+  .object({
+    batch: z.string(),
+    position: z.number().int(),
+    items: z.array(
+      z.object({
+        eventId: z.string(),
+        memoryId: z.string(),
+        change: z.string(),
+        result: z.enum(ROLLBACK_RESULTS),
+        detail: z.string(),
+      }),
+    ),
+  })
+  .openapi('RollbackResult');
+
+export const memoryViewSchema = z
+  .object({
+    memoryId: z.string(),
+    kind: z.string(),
+    subject: z.string().nullable(),
+    relation: z.string().nullable(),
+    scope: scopeSchema,
+    value: z.string().nullable(),
+    text: z.string(),
+    type: z.string(),
+    originalType: z.string(),
+    speaker: z.string(),
+    source: z.string().nullable(),
+    authority: z.number().int(),
+    cardinality: z.string(),
+    core: z.boolean(),
+    status: z.enum(MEMORY_STATUSES).openapi({ example: 'active' }),
+    validFrom: instantSchema,
+    validTo: instantSchema.nullable(),
+    confirmations: z.number().int(),
+    saidAt: instantSchema.openapi({ description: 'When the statement was said (a message\'s time, a document\'s date); `recordedAt` is when the ledger learned it.' }),
+    recordedAt: instantSchema,
+    supersededBy: z.string().nullable(),
+    hiddenParts: z
+      .array(z.object({ start: z.number().int(), end: z.number().int(), text: z.string(), by: z.string(), from: z.string(), at: z.string(), undoneAt: z.string().nullable() }))
+      .openapi({ description: 'Statements inside its text that newer memories replaced (the text stays whole): recall leaves them out from `from` (valid time), as known from `at` until `undoneAt` (a rollback).' }),
+    dependsOn: z.array(z.string()).openapi({ description: 'The memories it hangs on: when one changes, it is marked unconfirmed (or a rule applies).' }),
+    unconfirmed: z
+      .object({ premise: z.string(), by: z.string().nullable(), event: z.string(), position: z.number().int(), depth: z.number().int() })
+      .nullable()
+      .openapi({ description: 'While a memory it hangs on (`premise`) has changed since (`event` at log `position`, `by` the memory that took its place): it stays in the read paths, shown with why. Null when confirmed.' }),
+  })
+  .openapi('Memory');
+
+export const versionFields = {
+  memoryId: z.string(),
+  value: z.string().nullable(),
+  text: z.string(),
+  type: z.string(),
+  speaker: z.string(),
+  source: z.string().nullable(),
+  validFrom: instantSchema,
+  validTo: instantSchema.nullable(),
+  recordedAt: instantSchema,
+};
+export const versionViewSchema = z.object(versionFields).openapi('FactVersion');
+
+export const factViewSchema = z
+  .object({
+    subject: z.string(),
+    relation: z.string(),
+    scope: scopeSchema,
+    cardinality: z.string().nullable(),
+    value: z.string().nullable().openapi({ description: 'The value of a `one` key (null when none holds); null for a set, see `values`.' }),
+    values: z.array(z.string()),
+    versions: z.array(versionViewSchema),
+    validAt: instantSchema,
+    knownAt: instantSchema,
+  })
+  .openapi('Fact');
+
+export const subjectFactSchema = z.object({ ...versionFields, relation: z.string().nullable(), scope: scopeSchema });
+export const subjectViewSchema = z
+  .object({ subject: z.string(), facts: z.array(subjectFactSchema), validAt: instantSchema, knownAt: instantSchema })
+  .openapi('Subject');
+
+const causedBy = z.object({
+  position: z.number().int(),
+  event: z.string(),
+  actor: z.string().nullable().openapi({ description: 'Who caused the event: the id of the API key of the request (never its secret), or the actor id a host application passed; null when nobody was named.' }),
+  batch: z.string().nullable().openapi({ description: 'Its batch label: what `rollback` takes to undo it.' }),
+  causation: z.string().nullable().openapi({ description: 'The causation id the write carried (what caused it: a message, a ticket); null when none.' }),
+});
+const closedBy = causedBy.extend({
+  reason: z.string().nullable().openapi({ description: 'The closing event\'s reason (a retraction by resolution names the message and the rule).' }),
+  by: z.string().nullable().openapi({ description: 'The memory that took its place: the superseding or correcting version, or the statement that replaced it (a restatement, a change in other words).' }),
+});
+export const historyEntrySchema = z.object({
+  memoryId: z.string(),
+  value: z.string().nullable(),
+  text: z.string(),
+  type: z.string(),
+  status: z.string().openapi({ description: "The memory's status now, as GET /memories/{id} gives it: active, retired, quarantined or overruled." }),
+  shownAs: z.string().openapi({ description: 'How this row shows its version over its valid period while it was known: active, quarantined or overruled.' }),
+  validFrom: instantSchema,
+  validTo: instantSchema.nullable(),
+  knownFrom: instantSchema.nullable(),
+  knownTo: instantSchema.nullable(),
+  openedBy: causedBy,
+  closedBy: closedBy.nullable(),
+});
+export const historyViewSchema = z
+  .object({ subject: z.string(), relation: z.string(), scope: scopeSchema, entries: z.array(historyEntrySchema) })
+  .openapi('History');
+export const memoryHistorySchema = z.object({ memoryId: z.string(), entries: z.array(historyEntrySchema) }).openapi('MemoryHistory');
+
+export const batchViewSchema = z
+  .object({
+    batch: z.string(),
+    events: z.array(
+      z.object({
+        position: z.number().int(),
+        type: z.string(),
+        memoryId: z.string().nullable(),
+        recordedAt: instantSchema,
+        actor: z.string().nullable().openapi({ description: 'The id of the API key that wrote it, or the actor id a host passed; null when nobody was named.' }),
+        reason: z.string().nullable(),
+      }),
+    ),
+    memories: z.array(memoryViewSchema).openapi({ description: 'Each memory the events touched, as it stands now.' }),
+  })
+  .openapi('Batch');
+
+export type RestatementDecisionView = z.infer<typeof restatementDecisionSchema>;
+export type PartDecision = z.infer<typeof partDecisionSchema>;
+export type WriteResult = z.infer<typeof writeResultSchema>;
+export type RollbackResult = z.infer<typeof rollbackResultSchema>;
+export type MemoryView = z.infer<typeof memoryViewSchema>;
+export type VersionView = z.infer<typeof versionViewSchema>;
+export type FactView = z.infer<typeof factViewSchema>;
+export type SubjectView = z.infer<typeof subjectViewSchema>;
+/** One row of a bitemporal history: a version over its valid period while it was known. */
+export type HistoryView = z.infer<typeof historyEntrySchema>;
+export type KeyHistoryView = z.infer<typeof historyViewSchema>;
+export type MemoryHistoryView = z.infer<typeof memoryHistorySchema>;
+export type BatchView = z.infer<typeof batchViewSchema>;
+
+// ---- from the read model's rows ------------------------------------------------------------
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+export const isoDate = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+/** What resolution compares of an earlier memory (Ledger.resembling). */
+export type ResemblingView = Pick<MemoryView, 'memoryId' | 'kind' | 'subject' | 'relation' | 'scope' | 'text' | 'type' | 'validFrom' | 'saidAt'>;
+
+/** A memory as resolution and forgetting compare it, with its times as ISO text. */
+export const resemblingView = (m: ResemblingMemory): ResemblingView => ({ ...m, validFrom: iso(m.validFrom)!, saidAt: iso(m.saidAt)! });
+
+export function memoryView(m: MemoryRow): MemoryView {
+  return {
+    memoryId: m.memoryId,
+    kind: m.kind,
+    subject: m.subject,
+    relation: m.relation,
+    scope: m.scope,
+    value: m.value,
+    text: m.text,
+    type: m.type,
+    originalType: m.originalType,
+    speaker: m.speaker,
+    source: m.source,
+    authority: m.authority,
+    cardinality: m.cardinality,
+    core: m.core,
+    status: m.status,
+    validFrom: iso(m.validFrom)!,
+    validTo: iso(m.validTo),
+    confirmations: m.confirmations,
+    saidAt: iso(m.saidAt)!,
+    recordedAt: m.recordedAt.toISOString(),
+    supersededBy: m.supersededBy,
+    hiddenParts: m.hiddenParts.map((p) => ({ start: p.start, end: p.end, text: m.text.slice(p.start, p.end), by: p.by, from: iso(p.from)!, at: iso(p.at)!, undoneAt: iso(p.undoneAt) })),
+    dependsOn: m.dependsOn,
+    unconfirmed: m.unconfirmed,
+  };
+}
+
+/** A string field of an event's data (its memory, reason, the memory that took its place), or null. */
+export function eventText(e: RecordedEvent | undefined, name: 'memoryId' | 'reason' | 'by'): string | null {
+  const v = (e?.data as Record<string, unknown> | null | undefined)?.[name];
+  return typeof v === 'string' ? v : null;
+}
+
+export function versionView(h: HistoryRow): VersionView {
+  return {
+    memoryId: h.memoryId,
+    value: h.value,
+    text: h.text,
+    type: h.type,
+    speaker: h.speaker,
+    source: h.source,
+    validFrom: h.validFrom.toISOString(),
+    validTo: isoDate(h.validTo),
+    recordedAt: h.txFrom.toISOString(),
+  };
+}
