@@ -6,7 +6,8 @@ import type { LedgerHandle } from '@factledger/ledger';
 import type { RecallHandle } from '@factledger/recall';
 import { testBackends } from '@factledger/testing';
 import type { z } from 'zod';
-import { answerSchema, answerViewSchema, answerWriteResultSchema, errorSchema, verificationSchema } from './api.schemas';
+import { answerSchema, answerViewSchema, answerWriteResultSchema, verificationSchema } from '@factledger/ledger';
+import { errorSchema } from './api.schemas';
 import { startTestServer, type TestServer } from '../test/test-server';
 
 interface Reply {

@@ -7,7 +7,8 @@ import { type ChatModel, LlmBadResponseError } from '@factledger/llm';
 import { z } from 'zod';
 import { parse } from './ledger.schemas';
 import { tenantSchema } from './ledger.schemas';
-import type { ClaimVerdict, ClaimVerifier } from './verify-claims';
+import type { ClaimVerifier } from './verify-claims';
+import type { Revision } from './views';
 
 const claimsReply = z.object({
   claims: z.array(z.object({ says: z.string().min(1), speaker: z.enum(['user', 'assistant', 'tool', 'document']).optional() })).max(50),
@@ -23,14 +24,6 @@ export const reviseAnswerSchema = z
   .object({ question: z.string().max(10_000).default(''), answer: z.string().trim().min(1, 'the answer text is required').max(20_000) })
   .strict();
 
-export interface Revision {
-  answer: string;
-  /** How many times the model rewrote the answer. */
-  revisions: number;
-  verdicts: ClaimVerdict[];
-  /** True when every claim of the final answer is supported. */
-  settled: boolean;
-}
 
 export class AnswerReviser {
   constructor(

@@ -27,6 +27,7 @@ import { decideAgainOnConflict } from './decide-again';
 import { commandFingerprint } from './command-id';
 import { parse } from './ledger.schemas';
 import { tenantSchema } from './ledger.schemas';
+import type { AnswerView, AnswerWriteResult } from './views';
 
 export const recordAnswerSchema = z
   .object({
@@ -43,17 +44,7 @@ export const reopenedQuerySchema = z.object({ minPosition: z.coerce.number().int
 export const citingQuerySchema = z.object({ memoryId: z.string().trim().min(1).max(200), minPosition: z.coerce.number().int().min(0).optional() }).strict();
 export const reviewAnswerSchema = z.object({ answerId: z.string().trim().min(1).max(200), note: z.string().max(2000).optional(), commandId: z.string().min(1).max(200).optional() }).strict();
 
-export interface AnswerWriteResult {
-  answerId: string;
-  position: number;
-  /** False when the command changed nothing (already open, not open, or a replayed command id). */
-  changed: boolean;
-}
 
-export interface AnswerView extends AnswerRow {
-  /** Each cited version as it was, and what became of it. */
-  citations: (AnswerRow['citations'][number] & { now: { status: string; supersededBy: string | null } | null })[];
-}
 
 export const answerStreamId = (answerId: string): string => `answer-${answerId}`;
 

@@ -9,61 +9,17 @@ import { beliefChanges, type Clock, normalizeTerm } from '@factledger/domain';
 import type { FactReader, HistoryRow, ProjectionRunner } from '@factledger/projections';
 import type { EventStore, RecordedEvent } from '@factledger/store';
 import { parse } from './ledger.schemas';
-import { eventText, type VersionView, versionView } from './views';
+import { type BeliefDiffView, type BelievedView, type BeliefView, type ChangeEventView, eventText, versionView } from './views';
 import { auditDiffQuerySchema, auditQuerySchema, tenantSchema } from './ledger.schemas';
 
 const DEFAULT_LIMIT = 1_000;
 /** Streams read at once for a diff's events. */
 const READ_AT_ONCE = 16;
 
-/** One memory as the audit shows it: its version, and the key it is under (null for prose). */
-export interface BelievedView extends VersionView {
-  kind: string;
-  subject: string | null;
-  relation: string | null;
-  scope: Record<string, string>;
-}
 
-export interface BeliefView {
-  knownAt: string;
-  validAt: string;
-  subject: string | null;
-  memories: BelievedView[];
-  /** True when there were more than `limit`. */
-  truncated: boolean;
-}
 
-/** An event that changed a belief: where it is in the log, what it was, under which batch and by whom. */
-export interface ChangeEventView {
-  position: number;
-  type: string;
-  memoryId: string | null;
-  recordedAt: string;
-  batch: string | null;
-  /** The API key's id (or the host's actor id) that wrote it; null when nobody was named. */
-  actor: string | null;
-}
 
-export interface BeliefChangeView {
-  kind: string;
-  subject: string | null;
-  relation: string | null;
-  scope: Record<string, string>;
-  before: BelievedView[];
-  after: BelievedView[];
-  /** The events recorded between the two moments on this key; none when only valid time moved (a value that began or ended). */
-  events: ChangeEventView[];
-}
 
-export interface BeliefDiffView {
-  from: string;
-  to: string;
-  /** The valid time both sides were read at; null when each side was read at its own moment. */
-  validAt: string | null;
-  subject: string | null;
-  changes: BeliefChangeView[];
-  truncated: boolean;
-}
 
 const believedView = (h: HistoryRow): BelievedView => ({ ...versionView(h), kind: h.kind, subject: h.subject, relation: h.relation, scope: h.scope });
 

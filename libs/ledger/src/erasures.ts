@@ -39,6 +39,7 @@ import { parse } from './ledger.schemas';
 import { tenantSchema } from './ledger.schemas';
 import type { FrameCache } from './frame-cache';
 import type { StreamCache } from './stream-cache';
+import type { ErasureResult } from './views';
 
 export const erasureSchema = z
   .object({
@@ -48,24 +49,6 @@ export const erasureSchema = z
   })
   .strict();
 
-export interface ErasureResult {
-  /** Null when there was nothing to erase (and nothing was recorded). */
-  erasureId: string | null;
-  target: 'memory' | 'subject' | 'all';
-  /** Position of the erasure's record; for a memory erased earlier, that erasure's. */
-  position: number;
-  erasedAt: string | null;
-  /** The memories erased now (every version of each erased fact). */
-  memoryIds: string[];
-  /** Events whose data was rewritten. */
-  events: number;
-  /** Message records emptied or trimmed. */
-  messages: number;
-  /** Answers that cited an erased memory: their words are gone and they are reopened. */
-  answers: string[];
-  /** True when the memory asked for had been erased before: nothing was done now. */
-  alreadyErased: boolean;
-}
 
 /** The message records read per page while looking for those that name an erased memory. */
 const MESSAGE_PAGE = 500;

@@ -20,7 +20,7 @@ export * from './verify-claims';
 export * from './answer-revision';
 export * from './ingest/admission-policy';
 export * from './ingest/message-ingestor';
-export { ingestMessageSchema, type IngestMessageInput, type IngestResult, messageIdSchema } from './ingest/message-record';
+export { ingestMessageSchema, type IngestMessageInput, messageIdSchema } from './ingest/message-record';
 export * from './ingest/message-triager';
 export * from './ingest/message-extractor';
 export * from './triage/memory-judge';

@@ -11,6 +11,7 @@ import type { FactReader, MemoryRow } from '@factledger/projections';
 import { z } from 'zod';
 import { parse } from './ledger.schemas';
 import { isoTime, tenantSchema } from './ledger.schemas';
+import type { ClaimVerdict } from './views';
 
 export const verifyClaimsSchema = z
   .object({
@@ -30,17 +31,7 @@ export const verifyClaimsSchema = z
   })
   .strict();
 
-export type Verdict = 'supported' | 'distorted' | 'stale' | 'fabricated';
 
-export interface ClaimVerdict {
-  verdict: Verdict;
-  says: string;
-  /** The memory the verdict rests on, when there is one. */
-  memory: { memoryId: string; value: string | null; text: string; speaker: string; status: string } | null;
-  /** For `stale` and `distorted`: what memory says now. */
-  current: { memoryId: string; value: string | null; text: string }[];
-  reason: string;
-}
 
 /** Whether a memory says what a statement says: it states the statement's value (a fact in its value, prose in its text). */
 export function says(statement: string | ClaimValue, m: StatingMemory): boolean {

@@ -200,6 +200,240 @@ export type KeyHistoryView = z.infer<typeof historyViewSchema>;
 export type MemoryHistoryView = z.infer<typeof memoryHistorySchema>;
 export type BatchView = z.infer<typeof batchViewSchema>;
 
+
+// ---- the audit, messages, erasures, answers and their verification --------------------------------------
+
+/** What a claim can be found to be, checked against memory. */
+export const VERDICTS = ['supported', 'distorted', 'stale', 'fabricated'] as const;
+/** The languages triage tells apart. */
+const LANGUAGE_CODES = ['en', 'ko', 'other'] as const;
+
+// ---- the audit: what the ledger believed, and what changed in it ---------------------------------
+
+export const believedSchema = z.object({
+  ...versionFields,
+  kind: z.string().openapi({ description: '`fact` (under a key) or `prose`.' }),
+  subject: z.string().nullable(),
+  relation: z.string().nullable(),
+  scope: scopeSchema,
+});
+export const beliefViewSchema = z
+  .object({
+    knownAt: instantSchema,
+    validAt: instantSchema,
+    subject: z.string().nullable(),
+    memories: z.array(believedSchema).openapi({ description: 'Every memory in the read paths at (validAt, knownAt), by subject, relation, scope and value.' }),
+    truncated: z.boolean().openapi({ description: 'True when there were more than `limit`.' }),
+  })
+  .openapi('Belief');
+export const changeEventSchema = z.object({
+  position: z.number().int(),
+  type: z.string(),
+  memoryId: z.string().nullable(),
+  recordedAt: instantSchema,
+  batch: z.string().nullable().openapi({ description: 'Its batch label: what `rollback` takes to undo it.' }),
+  actor: z.string().nullable().openapi({ description: 'The id of the API key that wrote it (never its secret), or the actor id a host passed; null when nobody was named.' }),
+});
+export const beliefChangeSchema = z.object({
+  kind: z.string(),
+  subject: z.string().nullable(),
+  relation: z.string().nullable(),
+  scope: scopeSchema,
+  before: z.array(believedSchema),
+  after: z.array(believedSchema),
+  events: z.array(changeEventSchema).openapi({ description: 'The events recorded on this key between the two moments; none when only valid time moved (a value that began or ended).' }),
+});
+export const beliefDiffSchema = z
+  .object({
+    from: instantSchema,
+    to: instantSchema,
+    validAt: instantSchema.nullable(),
+    subject: z.string().nullable(),
+    changes: z.array(beliefChangeSchema),
+    truncated: z.boolean(),
+  })
+  .openapi('BeliefDiff');
+
+// ---- messages --------------------------------------------------------------------------------
+
+export const gateFindingSchema = z.object({ gate: z.string().openapi({ example: 'role-play guard' }), passed: z.boolean(), detail: z.string() });
+
+export const resolvedMemorySchema = z
+  .object({
+    memoryId: z.string(),
+    text: z.string(),
+    action: z.enum(['supersede', 'correct', 'retract', 'keep-both']),
+    rule: z.string().openapi({ description: 'Why, in words: the slot, the values and the cue it rested on.' }),
+    scores: z.object({
+      slotOverlap: z.number().int(),
+      sharedClasses: z.array(z.string()),
+      valueKind: z.string().nullable(),
+      oldValue: z.string().nullable(),
+      newValue: z.string().nullable(),
+    }),
+    effect: z.enum(['retracted', 'withdrawn', 'kept']).openapi({ description: 'retracted from the statement\'s valid time; withdrawn (a correction: it never held); kept.' }),
+    frame: z
+      .object({
+        frame: z.string(),
+        holds: z.enum(FRAME_HOLDS),
+        score: z.number(),
+        effect: z.enum(['retracted', 'withdrawn', 'filled-history', 'kept']),
+      })
+      .optional()
+      .openapi({ description: 'When frame alignment decided (the same sentence with one value changed): the shared frame, what it holds, the alignment score, and the effect.' }),
+  })
+  .openapi('ResolvedMemory');
+
+export const ingestedCandidateSchema = z
+  .object({
+    verdict: z.enum(['admitted', 'rejected', 'retyped']),
+    proposedType: z.string().openapi({ description: 'The type extraction proposed first.' }),
+    type: z.string().nullable().openapi({ description: 'The type it was stored as; null when rejected.' }),
+    gates: z.array(gateFindingSchema).openapi({ description: 'Every gate it met, passed or failed, in order.' }),
+    reason: z.string(),
+    memoryKind: z.enum(['fact', 'prose']),
+    subject: z.string().nullable(),
+    relation: z.string().nullable(),
+    value: z.string().nullable(),
+    text: z.string(),
+    validFrom: instantSchema,
+    rule: z.string().openapi({ description: 'The extraction rule that produced it.' }),
+    outcome: z.enum(OUTCOMES).nullable().openapi({ description: 'What the write did (created, superseded, reinforced, duplicate, …); null when nothing was written.' }),
+    memoryId: z.string().nullable(),
+    resolution: z
+      .array(resolvedMemorySchema)
+      .optional()
+      .openapi({ description: 'Earlier memories this candidate changes in other words (retired) or resembles without enough evidence (kept); absent when resolution did not run.' }),
+  })
+  .openapi('IngestedCandidate');
+
+export const ingestResultSchema = z
+  .object({
+    messageId: z.string(),
+    position: z.number().int().openapi({ description: 'Log position of the record and its memories; pass it as minPosition to read them.' }),
+    replayed: z.boolean().openapi({ description: 'This messageId was ingested before; this is the stored record and nothing new was appended.' }),
+    actor: z.string().nullable().openapi({ description: 'Who sent the message: the API key id of the request, or a host application\'s actor id.' }),
+    kind: z.enum(['inform', 'ask']).openapi({ description: 'A question (ask) is never a source of memories.' }),
+    topic: z.string().openapi({ example: 'home' }),
+    language: z.enum(LANGUAGE_CODES),
+    speaker: z.string(),
+    source: z.string(),
+    triage: z.array(z.string()).openapi({ description: 'Why the message was judged informing or asking.' }),
+    candidates: z.array(ingestedCandidateSchema),
+    stored: z.array(z.string()).openapi({ description: 'The memories the message is now in: new versions or confirmations of existing ones.' }),
+    resolved: z
+      .object({ retired: z.number().int(), keptUnsure: z.number().int(), batch: z.string().nullable() })
+      .openapi({ description: 'Earlier memories retired because the message changed them in other words, resembling ones kept as unsure, and the batch label that rolls the retirements back.' }),
+    erased: z.string().nullable().openapi({ description: 'The erasure that emptied this record (it produced an erased memory): every text is gone, ids and decisions stay.' }),
+    forgotten: z
+      .object({
+        requests: z.number().int().openapi({ description: 'Sentences of the user\'s that asked to forget ("please erase that from your memory", "don\'t keep my passport number", "그거 지워줘"): stored nowhere.' }),
+        statements: z.number().int().openapi({ description: 'Statements of this message a request named ("My PIN is 1234. Forget that."): in no memory, and left out of the record\'s text.' }),
+        memoryIds: z.array(z.string()).openapi({ description: 'The earlier memories taken away: the user\'s that a request named, and the assistant\'s turns that repeat a value of them (an erased fact with every version of it).' }),
+        how: z.enum(['erased', 'quarantined']).openapi({ description: 'erased: their words are gone, as POST /erasures leaves them; quarantined: a log that cannot be rewritten (KurrentDB) keeps their words, out of every read and context.' }),
+        erasureId: z.string().nullable(),
+        ambiguous: z
+          .array(z.object({ memoryIds: z.array(z.string()) }))
+          .openapi({ description: 'Requests that named several memories with nothing to tell them apart (say "my address" for a home and an office address): nothing was taken for them; erase the one meant by id, or say which.' }),
+        unmatched: z.number().int().openapi({ description: 'Requests that named nothing the user had said.' }),
+      })
+      .nullable()
+      .openapi({ description: 'What the message\'s requests to forget took away (ids and counts, never words); null when it made none. Over the chat only the user\'s own memories (and the assistant\'s repeats of them) are reached: see docs/security.md, Erasure.' }),
+  })
+  .openapi('IngestResult');
+
+// ---- erasure ---------------------------------------------------------------------------------
+
+
+export const erasureResultSchema = z
+  .object({
+    erasureId: z.string().nullable().openapi({ description: 'Null when there was nothing to erase (nothing was recorded).' }),
+    target: z.enum(['memory', 'subject', 'all']),
+    position: z.number().int().openapi({ description: "The erasure record's log position (for a memory erased before: that erasure's)." }),
+    erasedAt: z.string().nullable(),
+    memoryIds: z.array(z.string()).openapi({ description: 'The memories erased now.' }),
+    events: z.number().int().openapi({ description: 'Events whose data was rewritten.' }),
+    messages: z.number().int().openapi({ description: 'Message records emptied or trimmed.' }),
+    answers: z.array(z.string()).openapi({ description: 'Answers that cited an erased memory: their words are gone, and they are reopened.' }),
+    alreadyErased: z.boolean(),
+  })
+  .openapi('ErasureResult');
+
+export const citationSchema = z.object({
+  memoryId: z.string(),
+  value: z.string().nullable(),
+  text: z.string(),
+  speaker: z.string(),
+  erased: z.boolean().optional().openapi({ description: 'The cited memory was erased since, and its words with it.' }),
+});
+
+export const answerWriteResultSchema = z
+  .object({
+    answerId: z.string(),
+    position: z.number().int(),
+    changed: z.boolean().openapi({ description: 'False when the command changed nothing (already open, not open, or a replayed command id).' }),
+  })
+  .openapi('AnswerWriteResult');
+
+export const answerSchema = z
+  .object({
+    answerId: z.string(),
+    question: z.string(),
+    text: z.string(),
+    citations: z.array(citationSchema).openapi({ description: 'The memory versions it cited, as they were when it was recorded.' }),
+    status: z.enum(['answered', 'reopened', 'reviewed']),
+    reopened: z
+      .object({ answerId: z.string(), memoryId: z.string(), reason: z.string(), cause: z.object({ position: z.number().int(), event: z.string() }), at: instantSchema })
+      .nullable()
+      .openapi({ description: 'Why the re-review saga reopened it, while it waits for review.' }),
+    recordedAt: instantSchema,
+    position: z.number().int(),
+  })
+  .openapi('Answer');
+
+export const citationNowSchema = citationSchema.extend({
+  now: z.object({ status: z.string(), supersededBy: z.string().nullable() }).nullable().openapi({ description: 'What became of the cited version; null when it is gone.' }),
+});
+
+export const answerViewSchema = answerSchema.extend({ citations: z.array(citationNowSchema) }).openapi('AnswerWithCitations');
+
+export const claimVerdictSchema = z
+  .object({
+    verdict: z.enum(VERDICTS),
+    says: z.string(),
+    memory: z.object({ memoryId: z.string(), value: z.string().nullable(), text: z.string(), speaker: z.string(), status: z.string() }).nullable(),
+    current: z.array(z.object({ memoryId: z.string(), value: z.string().nullable(), text: z.string() })).openapi({ description: 'For stale and distorted: what memory says now.' }),
+    reason: z.string(),
+  })
+  .openapi('ClaimVerdict');
+
+export const verificationSchema = z.object({ verdicts: z.array(claimVerdictSchema) }).openapi('Verification');
+
+export const revisionSchema = z
+  .object({
+    answer: z.string(),
+    revisions: z.number().int().openapi({ description: 'How many times the model rewrote the answer.' }),
+    verdicts: z.array(claimVerdictSchema),
+    settled: z.boolean().openapi({ description: 'Every claim of the final answer is supported.' }),
+  })
+  .openapi('Revision');
+
+export type BelievedView = z.infer<typeof believedSchema>;
+export type BeliefView = z.infer<typeof beliefViewSchema>;
+export type ChangeEventView = z.infer<typeof changeEventSchema>;
+export type BeliefChangeView = z.infer<typeof beliefChangeSchema>;
+export type BeliefDiffView = z.infer<typeof beliefDiffSchema>;
+export type IngestResult = z.infer<typeof ingestResultSchema>;
+export type ErasureResult = z.infer<typeof erasureResultSchema>;
+export type AnswerWriteResult = z.infer<typeof answerWriteResultSchema>;
+/** An answer as recorded, with its citations as they were. */
+export type Answer = z.infer<typeof answerSchema>;
+/** An answer with what became of each version it cited. */
+export type AnswerView = z.infer<typeof answerViewSchema>;
+export type ClaimVerdict = z.infer<typeof claimVerdictSchema>;
+export type Verdict = ClaimVerdict['verdict'];
+export type Revision = z.infer<typeof revisionSchema>;
+
 // ---- from the read model's rows ------------------------------------------------------------
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());

@@ -67,11 +67,11 @@ import { commandFingerprint } from '../command-id';
 import type { Ledger } from '../ledger';
 import type { LedgerOp } from '../ledger-writes';
 import { parse } from '../ledger.schemas';
-import type { ResemblingView } from '../views';
+import type { IngestResult, ResemblingView } from '../views';
 import { RULE_TYPE } from '../cascade.saga';
 import { tenantSchema } from '../ledger.schemas';
 import { AdmissionPolicies } from './admission-policy';
-import { asResolved, ingestMessageSchema, type IngestResult, messageIdSchema, resultOf, sameMessage } from './message-record';
+import { asResolved, ingestMessageSchema, messageIdSchema, resultOf, sameMessage } from './message-record';
 import { type MessageExtractor, ruleExtractor } from './message-extractor';
 import { type MessageTriager, ruleTriager } from './message-triager';
 

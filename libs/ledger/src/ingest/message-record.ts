@@ -2,9 +2,10 @@
  * What an ingest takes (a message: its text, speaker, source, id and time), what it answers, and
  * how the answer is read back from the message's record in the log (MessageIngested).
  */
-import { type Forgotten, type IngestedCandidate, type Language, type MessageIngested, type ResolvedMemory, type RestatementDecision, SPEAKERS, STORED_OUTCOMES } from '@factledger/domain';
+import { type MessageIngested, type ResolvedMemory, type RestatementDecision, SPEAKERS, STORED_OUTCOMES } from '@factledger/domain';
 import { z } from 'zod';
 import { isoTime } from '../ledger.schemas';
+import type { IngestResult } from '../views';
 
 /** A message's id: what `messageId` may be when a message is sent or read back. */
 export const messageIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/, 'letters, digits, ".", "_", ":" or "-", at most 200 characters');
@@ -22,30 +23,6 @@ export const ingestMessageSchema = z
 
 export type IngestMessageInput = z.input<typeof ingestMessageSchema>;
 
-export interface IngestResult {
-  messageId: string;
-  /** Log position of the record (and of the memories it stored): a `minPosition` for reads. */
-  position: number;
-  /** True when this call found the message already ingested (same `messageId`) and appended nothing. */
-  replayed: boolean;
-  /** Who sent it: the API key's id, or the actor id a host application passed; null when nobody was named. */
-  actor: string | null;
-  kind: 'inform' | 'ask';
-  topic: string;
-  language: Language;
-  speaker: string;
-  source: string;
-  triage: string[];
-  candidates: IngestedCandidate[];
-  /** The memories the message's content is now in: new versions, or confirmations of existing ones. */
-  stored: string[];
-  /** Earlier memories retired by resolution, resembling ones kept as unsure, and the batch label of the retirements. */
-  resolved: { retired: number; keptUnsure: number; batch: string | null };
-  /** The erasure that emptied this record (it produced an erased memory): its texts are gone, its shape stays. Null otherwise. */
-  erased: string | null;
-  /** What the message's requests to forget took away, and those it could not tell apart; null when it asked none. */
-  forgotten: Forgotten | null;
-}
 
 export function resultOf(record: MessageIngested['data'], position: number, replayed: boolean, actor: string | null): IngestResult {
   return {
