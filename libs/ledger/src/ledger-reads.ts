@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { factStreamId, MemoryErasedError, type MemoryStatus, normalizeTerm, UnknownBatchError, UnknownMemoryError } from '@factledger/domain';
-import type { MemoryRow } from '@factledger/projections';
+import type { AsOf, MemoryRow } from '@factledger/projections';
 import type { LedgerDeps } from './ledger-deps';
 import { batchQuerySchema, factQuerySchema, historyQuerySchema, memoryQuerySchema, parse, subjectQuerySchema, tenantSchema } from './ledger.schemas';
 import {
@@ -45,9 +45,7 @@ export class LedgerReads {
   async fact(tenant: string, input: z.input<typeof factQuerySchema>): Promise<FactView> {
     const t = parse(tenantSchema, tenant);
     const q = parse(factQuerySchema, input);
-    await this.deps.runner.awaitPosition(q.minPosition, 'facts');
-    const now = this.deps.clock.now();
-    const at = { validAt: q.validAt ?? now, knownAt: q.knownAt ?? now };
+    const at = await this.momentOf(q);
     const streamId = factStreamId({ subject: q.subject, relation: q.relation, scope: q.scope ?? {} });
     const rows = await this.deps.reader.valuesAt(t, streamId, at);
     const card = rows[0]?.cardinality ?? null;
@@ -64,12 +62,17 @@ export class LedgerReads {
     };
   }
 
+  /** A query's moment: its valid and known times (now where it names none), once the read model has reached its minPosition. */
+  private async momentOf(q: { minPosition?: number; validAt?: Date; knownAt?: Date }): Promise<AsOf> {
+    await this.deps.runner.awaitPosition(q.minPosition, 'facts');
+    const now = this.deps.clock.now();
+    return { validAt: q.validAt ?? now, knownAt: q.knownAt ?? now };
+  }
+
   async subject(tenant: string, input: z.input<typeof subjectQuerySchema>): Promise<SubjectView> {
     const t = parse(tenantSchema, tenant);
     const q = parse(subjectQuerySchema, input);
-    await this.deps.runner.awaitPosition(q.minPosition, 'facts');
-    const now = this.deps.clock.now();
-    const at = { validAt: q.validAt ?? now, knownAt: q.knownAt ?? now };
+    const at = await this.momentOf(q);
     const rows = await this.deps.reader.subjectAt(t, normalizeTerm(q.subject), at);
     return {
       subject: q.subject,
