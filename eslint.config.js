@@ -34,7 +34,21 @@ function moduleBoundaries(withTestDoubles) {
 }
 
 module.exports = [
-  { ignores: ['dist/**', 'node_modules/**', '.nx/**', 'coverage/**', 'bin/**', 'scripts/**', '*.config.js', 'eslint.config.js', 'examples/*/node_modules/**', 'examples/*/dist/**', 'clients/python/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.nx/**',
+      'coverage/**',
+      'bin/**',
+      'scripts/**',
+      '*.config.js',
+      'eslint.config.js',
+      'examples/*/node_modules/**',
+      'examples/*/dist/**',
+      'clients/python/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
@@ -49,7 +63,12 @@ module.exports = [
   {
     files: ['**/*.ts'],
     ignores: ['libs/store/src/kurrentdb/kurrentdb-client.ts', 'libs/testing/src/kurrentdb/protocol-server*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@eventstore/db-client', '@eventstore/db-client/*', '@kurrent/*'], message: 'import the KurrentDB client through libs/store/src/kurrentdb/kurrentdb-client.ts' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@eventstore/db-client', '@eventstore/db-client/*', '@kurrent/*'], message: 'import the KurrentDB client through libs/store/src/kurrentdb/kurrentdb-client.ts' }] },
+      ],
+    },
   },
   {
     files: ['libs/domain/src/**/*.ts'],
@@ -81,7 +100,7 @@ module.exports = [
         { selector: 'Literal[value=/\\bfl_events\\b/]', message: 'read the log through the EventStore port (libs/store), not its table' },
         {
           selector: 'TemplateElement[value.raw=/\\bfl_(memories|fact_history|erased_memories|checkpoints|projected_streams|answers)\\b/]',
-          message: "read the fact projection through libs/projections (its readers, or its read views fl_read_*), not its tables",
+          message: 'read the fact projection through libs/projections (its readers, or its read views fl_read_*), not its tables',
         },
       ],
     },

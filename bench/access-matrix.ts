@@ -167,9 +167,11 @@ export async function runAccessMatrix(options: MatrixOptions): Promise<MatrixRes
   const decide = (name: string, tenant: string | null, scope: AccessScope) => refusal(decideAccess(options.keys[name]!.key, tenant, scope, new Date()));
   const inTurn = async <T>(items: T[], work: (item: T) => Promise<void>): Promise<void> => {
     const queue = [...items];
-    await Promise.all(Array.from({ length: options.concurrency ?? 6 }, async () => {
-      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
-    }));
+    await Promise.all(
+      Array.from({ length: options.concurrency ?? 6 }, async () => {
+        for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
+      }),
+    );
   };
 
   const operations = contractOperations(options.contract);

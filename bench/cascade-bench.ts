@@ -51,9 +51,7 @@ async function main(): Promise<void> {
         marked += carried;
       }
     }
-    const unconfirmed = Number(
-      (await sql<{ n: number }>`SELECT count(*)::int AS n FROM fl_read_memories WHERE tenant = 'b' AND unconfirmed IS NOT NULL`.execute(database.db)).rows[0]!.n,
-    );
+    const unconfirmed = Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM fl_read_memories WHERE tenant = 'b' AND unconfirmed IS NOT NULL`.execute(database.db)).rows[0]!.n);
     if (unconfirmed !== (ROUNDS + WARMUP) * DEPENDENTS) throw new Error(`${unconfirmed} memories read as unconfirmed, expected ${(ROUNDS + WARMUP) * DEPENDENTS}`);
     const s = summarize(samples);
     const perDependent = s.p50 / DEPENDENTS;

@@ -53,7 +53,10 @@ function rate(reports: ScenarioReport[], pick: (s: Step) => boolean, passed: (s:
 
 async function main(): Promise<void> {
   if (!existsSync(DIR)) throw new Error(`no ${SET} scenarios at ${DIR} (set FL_${ENV}_DIR)`);
-  const files = readdirSync(DIR).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(DIR, f));
+  const files = readdirSync(DIR)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort()
+    .map((f) => join(DIR, f));
   const started = tick();
   const runs: { name: string; reports: ScenarioReport[] }[] = [];
   log(`[${SET}] factledger on ${BACKEND}: ${files.length} conversations`);
@@ -73,7 +76,11 @@ async function main(): Promise<void> {
         all: rate(r.reports, () => true),
         ...(SETS[SET].leaveOut ? { [`without ${SETS[SET].leaveOut}`]: rate(r.reports, (s) => !s.note?.includes(SETS[SET].leaveOut!)) } : {}),
         // The new value's message whole, and no message that stated the old one opening the context.
-        newOnly: rate(r.reports, (s) => staleOpenings(s).length > 0, (s) => s.status === 'passed' && !staleOpenings(s).some((o) => contextShows(s.context?.text ?? '', o))),
+        newOnly: rate(
+          r.reports,
+          (s) => staleOpenings(s).length > 0,
+          (s) => s.status === 'passed' && !staleOpenings(s).some((o) => contextShows(s.context?.text ?? '', o)),
+        ),
         byNote: Object.fromEntries([...new Set(r.reports.flatMap((x) => x.steps.map((s) => s.note).filter((n): n is string => !!n)))].sort().map((n) => [n, rate(r.reports, (s) => s.note === n)])),
         oneEvidenceTurn: rate(r.reports, (s) => s.expected === 1),
         twoOrMore: rate(r.reports, (s) => (s.expected ?? 0) > 1),
@@ -92,9 +99,7 @@ async function main(): Promise<void> {
     summary,
     perFile: own.map((r) => ({ file: r.file, passed: r.passed, failed: r.failed })),
     // Each conversation (a tenant) apart: a change that helps one and hurts another is a fit.
-    perConversation: Object.fromEntries(
-      [...new Set(own.flatMap((r) => r.steps.map((s) => s.tenant).filter((t): t is string => !!t)))].map((t) => [t, rate(own, (s) => s.tenant === t)]),
-    ),
+    perConversation: Object.fromEntries([...new Set(own.flatMap((r) => r.steps.map((s) => s.tenant).filter((t): t is string => !!t)))].map((t) => [t, rate(own, (s) => s.tenant === t)])),
     runtimeMs: Math.round(msSince(started)),
     markdown,
   };

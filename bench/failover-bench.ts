@@ -43,13 +43,12 @@ async function main(): Promise<void> {
     return worker;
   };
   const until = async (what: () => boolean | Promise<boolean>, label: string): Promise<void> => {
-    for (const t0 = Date.now(); !(await what()); ) {
+    for (const t0 = Date.now(); !(await what());) {
       if (Date.now() - t0 > 60_000) throw new Error(`timed out waiting for ${label}:\n${workers.map((w) => w.output).join('\n---\n')}`);
       await new Promise((r) => setTimeout(r, 2));
     }
   };
-  const checkpoint = async (): Promise<number> =>
-    Number((await sql<{ p: string }>`SELECT prepare AS p FROM fl_checkpoints WHERE name = 'answers'`.execute(database.db)).rows[0]?.p ?? 0);
+  const checkpoint = async (): Promise<number> => Number((await sql<{ p: string }>`SELECT prepare AS p FROM fl_checkpoints WHERE name = 'answers'`.execute(database.db)).rows[0]?.p ?? 0);
   try {
     const cited = await handle.ledger.assert('f', { subject: 'api', relation: 'port', value: '8000' });
     const record = (n: number) => handle.answers.record('f', { answerId: `a-${n}`, text: `Answer ${n}.`, cites: [cited.memoryId] });

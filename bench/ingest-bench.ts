@@ -303,7 +303,17 @@ interface Tally {
   retiredSamples: { earlier: string; now: string; rule: string }[];
 }
 
-const newTally = (): Tally => ({ messages: 0, asked: 0, written: 0, memoriesStored: 0, verdicts: { admitted: 0, retyped: 0, rejected: 0 }, outcomes: {}, retired: 0, keptUnsure: 0, retiredSamples: [] });
+const newTally = (): Tally => ({
+  messages: 0,
+  asked: 0,
+  written: 0,
+  memoriesStored: 0,
+  verdicts: { admitted: 0, retyped: 0, rejected: 0 },
+  outcomes: {},
+  retired: 0,
+  keptUnsure: 0,
+  retiredSamples: [],
+});
 
 function count(t: Tally, r: IngestResult): void {
   t.messages++;
@@ -432,10 +442,7 @@ async function runBackend(backend: Backend, messages: BenchMessage[], embedder: 
     const withoutResolution = new MessageIngestor({ ledger: timedLedger(plain.ledger, sink), store: plain.store, clock, policies: POLICIES, embedder, embedderLanguages: ['en'], resolution: false });
     const server = (await sql<{ v: string }>`SELECT version() AS v`.execute(database.db)).rows[0]!.v.split(',')[0]!;
     const settings = Object.fromEntries(
-      (await sql<{ name: string; setting: string }>`SELECT name, setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit')`.execute(database.db)).rows.map((r) => [
-        r.name,
-        r.setting,
-      ]),
+      (await sql<{ name: string; setting: string }>`SELECT name, setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit')`.execute(database.db)).rows.map((r) => [r.name, r.setting]),
     );
     log(`[${backend}] ${server} — database ${database.name}`);
     const ingest = async (path: Path, phase: Phase, m: BenchMessage): Promise<IngestResult> => {
@@ -604,8 +611,7 @@ const lat = (s: LatencySummary): string => `${fmtMs(s.p50)} / ${fmtMs(s.p95)} / 
 const pct = (x: number): string => `${(x * 100).toFixed(0)}%`;
 const split = (s: PathResult['split']): string =>
   `${fmtMs(s.domainMeanMs)} ms (${pct(s.domainShare)}) / ${fmtMs(s.writeMeanMs)} ms (${pct(s.writeShare)}) / ${fmtMs(s.restMeanMs)} ms (${pct(s.restShare)})`;
-const per100 = (t: Tally): string =>
-  `${((t.written / t.messages) * 100).toFixed(0)} (${t.verdicts.rejected ?? 0} candidates rejected, ${t.verdicts.retyped ?? 0} retyped)`;
+const per100 = (t: Tally): string => `${((t.written / t.messages) * 100).toFixed(0)} (${t.verdicts.rejected ?? 0} candidates rejected, ${t.verdicts.retyped ?? 0} retyped)`;
 
 function markdownTable(results: BackendResult[]): string {
   const rows: string[][] = [];
@@ -632,7 +638,14 @@ function markdownTable(results: BackendResult[]): string {
         `≥ ${TARGET.messagesPerSec} messages/s`,
         mark(g.sequential.messagesPerSec >= TARGET.messagesPerSec),
       ],
-      [`${name}: latency per message, p50/p95/p99`, lat(g.sequential.latency), lat(b.sequential.latency), `${r.gatedOverBaseline.p99.toFixed(2)}× at p99`, `p99 ≤ ${TARGET.p99Ms} ms`, mark(g.sequential.latency.p99 <= TARGET.p99Ms)],
+      [
+        `${name}: latency per message, p50/p95/p99`,
+        lat(g.sequential.latency),
+        lat(b.sequential.latency),
+        `${r.gatedOverBaseline.p99.toFixed(2)}× at p99`,
+        `p99 ≤ ${TARGET.p99Ms} ms`,
+        mark(g.sequential.latency.p99 <= TARGET.p99Ms),
+      ],
       [`${name}: concurrency ${g.concurrent.concurrency}, n=${fmtInt(g.concurrent.n)}`, c(g), c(b), `${r.gatedOverBaseline.concurrentRate.toFixed(2)}×`, 'reported', '—'],
       [`${name}: per message, pure triage+extraction+admission / write / rest`, split(g.split), split(b.split), '—', 'reported', '—'],
       [`${name}: candidates written per 100 messages`, per100(g.outcomes), per100(b.outcomes), '—', 'reported', '—'],
@@ -648,7 +661,11 @@ async function main(): Promise<void> {
   const messages = messageStream(rng, Math.max(MESSAGES, WARMUP));
   log(`[ingest] spread over ${USERS} users: a fresh tenant per user, per path and per phase`);
   const mix = Object.fromEntries(MIX.map(([c]) => [c, messages.slice(0, MESSAGES).filter((m) => m.category === c).length]));
-  log(`[ingest] ${fmtInt(MESSAGES)} messages (seed ${SEED}): ${Object.entries(mix).map(([c, n]) => `${c} ${n}`).join(', ')}`);
+  log(
+    `[ingest] ${fmtInt(MESSAGES)} messages (seed ${SEED}): ${Object.entries(mix)
+      .map(([c, n]) => `${c} ${n}`)
+      .join(', ')}`,
+  );
 
   // Embedding excluded: every text a similarity gate will ask for is embedded now, into the cache.
   const counter = new CountingEmbedder(new UseLiteEmbedder({ maxBatchSize: 128 }));
@@ -692,7 +709,14 @@ async function main(): Promise<void> {
     }
   }
   const runtimeMs = Math.round(msSince(started));
-  const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, memGiB: Math.round(totalmem() / 2 ** 30), node: process.version, nodeFlags: process.execArgv.join(' '), date: new Date().toISOString() };
+  const machine = {
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model,
+    memGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    nodeFlags: process.execArgv.join(' '),
+    date: new Date().toISOString(),
+  };
   const note =
     `_${machine.cpu}, ${machine.cpus} cores, Node ${machine.node}; ${fmtInt(MESSAGES)} mixed EN/KO chat messages from ${USERS} users, a fresh tenant each per path (seed ${SEED}), ` +
     `embedding excluded (${fmtInt(prewarm.texts)} gate texts pre-embedded into an in-memory cache; model calls while timed: ` +
@@ -706,7 +730,17 @@ async function main(): Promise<void> {
     `${JSON.stringify(
       {
         machine,
-        sizes: { messages: MESSAGES, concurrentMessages: CONCURRENT_MESSAGES, concurrency: CONCURRENCY, warmup: WARMUP, round: ROUND, domainPasses: DOMAIN_PASSES, profiled: PROFILED, users: USERS, seed: SEED },
+        sizes: {
+          messages: MESSAGES,
+          concurrentMessages: CONCURRENT_MESSAGES,
+          concurrency: CONCURRENCY,
+          warmup: WARMUP,
+          round: ROUND,
+          domainPasses: DOMAIN_PASSES,
+          profiled: PROFILED,
+          users: USERS,
+          seed: SEED,
+        },
         mix,
         targets: TARGET,
         noGatePolicy: NO_GATES,

@@ -115,7 +115,10 @@ async function main(): Promise<void> {
     console.log(markdown);
     const out = join(__dirname, '..', '..', 'bench', 'results');
     mkdirSync(out, { recursive: true });
-    writeFileSync(join(out, 'mcp.json'), JSON.stringify({ date: new Date().toISOString(), cpus: cpus().length, backend: backend.name, facts: FACTS, runs: RUNS, inProcess: a, overMcp: b, overhead, markdown }, null, 2));
+    writeFileSync(
+      join(out, 'mcp.json'),
+      JSON.stringify({ date: new Date().toISOString(), cpus: cpus().length, backend: backend.name, facts: FACTS, runs: RUNS, inProcess: a, overMcp: b, overhead, markdown }, null, 2),
+    );
   } finally {
     await backend.close();
   }

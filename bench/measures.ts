@@ -233,10 +233,7 @@ export async function measureAppend(b: Bench): Promise<AppendMeasure> {
   const factledger = rate(events, fl);
   const floorJsonbFig = rate(events, fa);
   const floorValuesFig = rate(events, fb);
-  const floor =
-    floorJsonbFig.eventsPerSec >= floorValuesFig.eventsPerSec
-      ? { ...floorJsonbFig, method: 'jsonb_to_recordset' }
-      : { ...floorValuesFig, method: 'INSERT … VALUES' };
+  const floor = floorJsonbFig.eventsPerSec >= floorValuesFig.eventsPerSec ? { ...floorJsonbFig, method: 'jsonb_to_recordset' } : { ...floorValuesFig, method: 'INSERT … VALUES' };
   return {
     batchEvents: appendBatch,
     rounds,
@@ -420,15 +417,21 @@ export async function measureRebuild(b: Bench): Promise<RebuildMeasure> {
   const measured = runs.filter((r) => !r.profiled);
   const best = measured.reduce((a, r) => (r.ms < a.ms ? r : a), measured[0]!);
   const floorMs = Math.min(...floorRuns);
-  const counts = (await sql<{ memories: number; history: number; open: number }>`
+  const counts = (
+    await sql<{ memories: number; history: number; open: number }>`
     SELECT (SELECT count(*) FROM fl_memories)::int AS memories, (SELECT count(*) FROM fl_fact_history)::int AS history,
-           (SELECT count(*) FROM fl_fact_history WHERE upper_inf(tx))::int AS open`.execute(b.database.db)).rows[0]!;
+           (SELECT count(*) FROM fl_fact_history WHERE upper_inf(tx))::int AS open`.execute(b.database.db)
+  ).rows[0]!;
   const c = b.workload.counts;
   return {
     events,
     runs,
     factledger: { ms: best.ms, eventsPerSec: best.eventsPerSec },
-    floor: { ms: Math.round(floorMs), eventsPerSec: Math.round((events / floorMs) * 1000), method: 'page the log by primary key (1000/page) + jsonb_to_recordset copy into an unindexed table, one transaction' },
+    floor: {
+      ms: Math.round(floorMs),
+      eventsPerSec: Math.round((events / floorMs) * 1000),
+      method: 'page the log by primary key (1000/page) + jsonb_to_recordset copy into an unindexed table, one transaction',
+    },
     ratio: round(events / floorMs / (events / best.ms), 2),
     check: { memories: counts.memories, expectedMemories: c.created + c.superseded + c.setMembers, historyRows: counts.history, openHistoryRows: counts.open },
     profile,
@@ -506,9 +509,11 @@ export async function measureReads(b: Bench): Promise<LatencyMeasure> {
     one,
     floor,
   });
-  const db = (await sql<{ memories: number; history: number; keys: number }>`
+  const db = (
+    await sql<{ memories: number; history: number; keys: number }>`
     SELECT (SELECT count(*) FROM fl_memories)::int AS memories, (SELECT count(*) FROM fl_fact_history)::int AS history,
-           (SELECT count(DISTINCT stream_id) FROM fl_memories)::int AS keys`.execute(b.database.db)).rows[0]!;
+           (SELECT count(DISTINCT stream_id) FROM fl_memories)::int AS keys`.execute(b.database.db)
+  ).rows[0]!;
   return {
     ...latencyFigures(fl, fp),
     floorMethod: 'SELECT * FROM fl_memories WHERE (tenant, memory_id) = primary key',
@@ -554,11 +559,13 @@ export async function measureAsserts(b: Bench): Promise<LatencyMeasure> {
     const key = keys[b.workload.random.int(keys.length)]!;
     const t0 = tick();
     await raw(b, 'SELECT version FROM fl_streams WHERE tenant = $1 AND stream_id = $2', [b.tenant, key.streamId]);
-    await raw(
-      b,
-      `INSERT INTO bench_floor_events (${FLOOR_COLUMNS}) VALUES ($1, $2, 0, $3::uuid, 'FactAsserted', $4::jsonb, NULL, NULL, NULL, NULL, $5::timestamptz)`,
-      [b.tenant, key.streamId, randomUUID(), JSON.stringify({ memoryId: randomUUID(), subject: key.subject, relation: key.relation.name, value: key.lastValue }), b.clock.now().toISOString()],
-    );
+    await raw(b, `INSERT INTO bench_floor_events (${FLOOR_COLUMNS}) VALUES ($1, $2, 0, $3::uuid, 'FactAsserted', $4::jsonb, NULL, NULL, NULL, NULL, $5::timestamptz)`, [
+      b.tenant,
+      key.streamId,
+      randomUUID(),
+      JSON.stringify({ memoryId: randomUUID(), subject: key.subject, relation: key.relation.name, value: key.lastValue }),
+      b.clock.now().toISOString(),
+    ]);
     fp.add(phase, msSince(t0));
   };
   const profile = await assertRounds(b, fl, one, floor);
@@ -604,8 +611,14 @@ export async function measureProseAsserts(b: Bench, plain: LedgerHandle, stored:
   for (let done = 0; done < stored; done += 500) {
     const texts = Array.from({ length: Math.min(500, stored - done) }, statement);
     b.clock.advance(1000);
-    await b.handle.ledger.writeMany(aligned, texts.map((text) => ({ assert: { text, speaker: 'document' } })));
-    await plain.ledger.writeMany(without, texts.map((text) => ({ assert: { text, speaker: 'document' } })));
+    await b.handle.ledger.writeMany(
+      aligned,
+      texts.map((text) => ({ assert: { text, speaker: 'document' } })),
+    );
+    await plain.ledger.writeMany(
+      without,
+      texts.map((text) => ({ assert: { text, speaker: 'document' } })),
+    );
   }
   // Steady state, as before the other latency measures: the tables the fill grew vacuumed and analyzed
   // (a word index fresh from thousands of inserts and retirements is several times slower to scan

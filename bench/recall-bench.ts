@@ -41,7 +41,38 @@ const E2E_PROBES = 100;
 const TENANT = 'bench';
 const log = (m: string): void => void process.stderr.write(`${m}\n`);
 
-const FIRST = ['Minji', 'Jisoo', 'Hana', 'Seojun', 'Ana', 'Bruno', 'Carla', 'Diego', 'Elena', 'Farid', 'Greta', 'Hugo', 'Ines', 'Jonas', 'Kenji', 'Lena', 'Marta', 'Nils', 'Olga', 'Pablo', 'Quinn', 'Rosa', 'Sven', 'Tomas', 'Uma', 'Vera', 'Wei', 'Xavier', 'Yara', 'Zoe'];
+const FIRST = [
+  'Minji',
+  'Jisoo',
+  'Hana',
+  'Seojun',
+  'Ana',
+  'Bruno',
+  'Carla',
+  'Diego',
+  'Elena',
+  'Farid',
+  'Greta',
+  'Hugo',
+  'Ines',
+  'Jonas',
+  'Kenji',
+  'Lena',
+  'Marta',
+  'Nils',
+  'Olga',
+  'Pablo',
+  'Quinn',
+  'Rosa',
+  'Sven',
+  'Tomas',
+  'Uma',
+  'Vera',
+  'Wei',
+  'Xavier',
+  'Yara',
+  'Zoe',
+];
 const LAST = ['Kim', 'Lee', 'Park', 'Choi', 'Silva', 'Costa', 'Weber', 'Novak', 'Rossi', 'Garcia', 'Muller', 'Dubois', 'Tanaka', 'Ivanova', 'Jensen', 'Smith', 'Nowak', 'Horvat', 'Moreau', 'Santos'];
 const SERVICES = ['payment', 'billing', 'search', 'checkout', 'auth', 'ledger', 'catalog', 'shipping', 'invoice', 'profile'];
 
@@ -56,7 +87,13 @@ interface Template {
 const person = (rng: Rng): string => `${rng.pick(FIRST)} ${rng.pick(LAST)} ${100 + rng.int(900)}`;
 const TEMPLATES: Template[] = [
   { relation: 'locker number', subject: person, value: (r) => String(1000 + r.int(9000)), text: (s, v) => `${s}'s locker number is ${v}.`, question: (s) => `What is ${s}'s locker number?` },
-  { relation: 'phone extension', subject: person, value: (r) => String(200 + r.int(800)), text: (s, v) => `The phone extension of ${s} is ${v}.`, question: (s) => `Which phone extension does ${s} have?` },
+  {
+    relation: 'phone extension',
+    subject: person,
+    value: (r) => String(200 + r.int(800)),
+    text: (s, v) => `The phone extension of ${s} is ${v}.`,
+    question: (s) => `Which phone extension does ${s} have?`,
+  },
   { relation: 'desk', subject: person, value: (r) => `${1 + r.int(12)}-${10 + r.int(90)}`, text: (s, v) => `${s} sits at desk ${v}.`, question: (s) => `Where does ${s} sit?` },
   {
     relation: 'listens on port',
@@ -152,7 +189,10 @@ async function load(handle: ReturnType<typeof ledgerOn>, rng: Rng, facts: number
 
 /** Answers `embed` from precomputed vectors: assembly timed without the query's embedding. */
 class PrecomputedEmbedder implements Embedder {
-  constructor(private readonly inner: Embedder, private readonly vectors: Map<string, Embedding>) {}
+  constructor(
+    private readonly inner: Embedder,
+    private readonly vectors: Map<string, Embedding>,
+  ) {}
   get model(): string {
     return this.inner.model;
   }
@@ -286,12 +326,20 @@ async function main(): Promise<void> {
           ln(1 + (greatest((SELECT docs FROM corpus) + 10 - coalesce(s.docs, 0), 0) + 0.5) / (coalesce(s.docs, 0) + 0.5)) AS idf
         FROM unnest(to_tsvector('english', ${question})) x
         LEFT JOIN fl_recall_terms s ON s.tenant = ${TENANT} AND s.model = ${model} AND s.stem = x.lexeme)`;
-    const bm25 = sql.raw(`(SELECT coalesce(sum(t.idf), 0) FROM terms t WHERE i.stems @@ t.q) * (${lexical.k1 + 1} / (1 + ${lexical.k1} * (1 - ${lexical.b} + ${lexical.b} * length(i.stems) / (SELECT avglen FROM corpus))))`);
+    const bm25 = sql.raw(
+      `(SELECT coalesce(sum(t.idf), 0) FROM terms t WHERE i.stems @@ t.q) * (${lexical.k1 + 1} / (1 + ${lexical.k1} * (1 - ${lexical.b} + ${lexical.b} * length(i.stems) / (SELECT avglen FROM corpus))))`,
+    );
     const scan = sql.raw(String(lexical.scan));
     const floor = async (question: string, vector: Embedding): Promise<void> => {
       const q = toVectorBinary(vector);
       const words = cleanQuery(question);
-      const trigramOf = (glue: string) => (words.distinctive.length ? sql.join(trigramWords(words.distinctive).map((t) => sql`${t} <% text`), sql.raw(` ${glue} `)) : sql`false`);
+      const trigramOf = (glue: string) =>
+        words.distinctive.length
+          ? sql.join(
+              trigramWords(words.distinctive).map((t) => sql`${t} <% text`),
+              sql.raw(` ${glue} `),
+            )
+          : sql`false`;
       const trigramAll = trigramOf('AND');
       const trigramAny = trigramOf('OR');
       // The nearest versions and the nearest passages (migration 020), in one statement as recall issues them.

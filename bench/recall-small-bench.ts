@@ -65,14 +65,15 @@ async function main(): Promise<void> {
   const backends: Backend[] = process.env.FL_PG_ADMIN_URL ? ['pglite', 'postgres'] : ['pglite'];
   const results: Measured[] = [];
   for (const backend of backends) results.push(await measure(backend));
-  const rows = results.map(
-    (r) => `| ${r.backend} | ${fmtMs(r.before.p50)} / ${fmtMs(r.before.p95)} ms | ${fmtMs(r.after.p50)} / ${fmtMs(r.after.p95)} ms | ${r.ratioP50}× |`,
-  );
+  const rows = results.map((r) => `| ${r.backend} | ${fmtMs(r.before.p50)} / ${fmtMs(r.before.p95)} ms | ${fmtMs(r.after.p50)} / ${fmtMs(r.after.p95)} ms | ${r.ratioP50}× |`);
   const markdown = [`| backend | p50 / p95, no statistics yet | p50 / p95, after one statistics pass | p50 ratio |`, `|---|---|---|---|`, ...rows].join('\n');
   process.stdout.write(`${markdown}\n`);
   const dir = join(__dirname, '..', '..', 'bench', 'results');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'recall-small.json'), JSON.stringify({ date: new Date().toISOString().slice(0, 10), cpus: cpus().length, load: loadavg()[0], facts: FACTS, notes: FACTS / 3, runs: RUNS, results, markdown }, null, 2));
+  writeFileSync(
+    join(dir, 'recall-small.json'),
+    JSON.stringify({ date: new Date().toISOString().slice(0, 10), cpus: cpus().length, load: loadavg()[0], facts: FACTS, notes: FACTS / 3, runs: RUNS, results, markdown }, null, 2),
+  );
 }
 
 main().catch((error) => {

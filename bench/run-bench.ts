@@ -347,7 +347,11 @@ function markdownTable(r: Omit<BackendResult, 'markdown'>): string {
       mark(targets.assertP99Ms!.met),
     ],
     [
-      `Prose assert with frame alignment (${fmtInt(proseAssert.stored)} statements stored; restated: ${Object.entries(proseAssert.restated).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}), n=${fmtInt(proseAssert.n)}, p50/p95/p99`,
+      `Prose assert with frame alignment (${fmtInt(proseAssert.stored)} statements stored; restated: ${
+        Object.entries(proseAssert.restated)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ') || 'none'
+      }), n=${fmtInt(proseAssert.n)}, p50/p95/p99`,
       lat(proseAssert.factledger),
       `${lat(proseAssert.floor)} (the same assert, alignment off)`,
       `${proseAssert.ratioP99.toFixed(1)}× at p99`,
@@ -388,8 +392,7 @@ function markdownTable(r: Omit<BackendResult, 'markdown'>): string {
     ],
   ];
   const head = '| measure | factledger | floor | ratio | target | met? |\n|---|---|---|---|---|---|';
-  const cold = (name: string, m: LatencyMeasure, warmup: number): string =>
-    `${name} ${lat(m.warmup.factledger)} (floor ${lat(m.warmup.floor)}) over the ${fmtInt(warmup)} warm-up calls`;
+  const cold = (name: string, m: LatencyMeasure, warmup: number): string => `${name} ${lat(m.warmup.factledger)} (floor ${lat(m.warmup.floor)}) over the ${fmtInt(warmup)} warm-up calls`;
   const footnote = `_Warm-up, not counted above (V8 still compiling the paths): ${cold('assert', assert, r.sizes.assertWarmup)}; ${cold('as-of read', read, r.sizes.readWarmup)}._`;
   return `${head}\n${rows.map((cols) => `| ${cols.join(' | ')} |`).join('\n')}\n\n${footnote}`;
 }
@@ -399,10 +402,7 @@ function profileText(title: string, p: ProfileReport, unit: string): string {
     .filter((x) => x.ms >= 0.005)
     .slice(0, 9)
     .map((x) => `    ${x.kind.padEnd(40)} ${String(x.queries).padStart(6)} q  ${x.ms.toFixed(3).padStart(8)} ms  ${x.share.padStart(6)}`);
-  return [
-    `  ${title}: ${p.wallMsPerUnit} ms per ${unit} = ${p.dbBusyMsPerUnit} ms waiting on queries + ${p.jsMsPerUnit} ms JavaScript/event loop`,
-    ...lines,
-  ].join('\n');
+  return [`  ${title}: ${p.wallMsPerUnit} ms per ${unit} = ${p.dbBusyMsPerUnit} ms waiting on queries + ${p.jsMsPerUnit} ms JavaScript/event loop`, ...lines].join('\n');
 }
 
 async function main(): Promise<void> {
@@ -456,10 +456,7 @@ async function main(): Promise<void> {
   }
   const header = `_${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}${machine.nodeFlags ? ` (${machine.nodeFlags})` : ''}, ${machine.date.slice(0, 10)}; total bench runtime ${(totalMs / 1000).toFixed(0)} s (plus build)._`;
   const markdown = `${header}\n\n${sections.join('\n\n')}\n`;
-  writeFileSync(
-    join(outDir, 'latest.json'),
-    `${JSON.stringify({ machine, totalRuntimeMs: totalMs, targets: TARGETS, results, errors, markdown }, null, 2)}\n`,
-  );
+  writeFileSync(join(outDir, 'latest.json'), `${JSON.stringify({ machine, totalRuntimeMs: totalMs, targets: TARGETS, results, errors, markdown }, null, 2)}\n`);
   process.stdout.write(`${markdown}\n`);
   // Where the time goes (profiled passes, not the figures above).
   for (const backend of backends) {

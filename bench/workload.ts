@@ -6,16 +6,7 @@
  * value of a `one` key takes over), with correct expected versions.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  type AssertMemory,
-  type Cardinality,
-  decide,
-  evolve,
-  factStreamId,
-  initialState,
-  type MemoryEvent,
-  type StreamState,
-} from '@factledger/domain';
+import { type AssertMemory, type Cardinality, decide, evolve, factStreamId, initialState, type MemoryEvent, type StreamState } from '@factledger/domain';
 import type { StreamAppend } from '@factledger/store';
 import { Rng } from './stats';
 

@@ -29,9 +29,41 @@ interface Entry {
 }
 
 const PYTHON_KEYWORDS = new Set([
-  'False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else', 'except',
-  'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try',
-  'while', 'with', 'yield',
+  'False',
+  'None',
+  'True',
+  'and',
+  'as',
+  'assert',
+  'async',
+  'await',
+  'break',
+  'class',
+  'continue',
+  'def',
+  'del',
+  'elif',
+  'else',
+  'except',
+  'finally',
+  'for',
+  'from',
+  'global',
+  'if',
+  'import',
+  'in',
+  'is',
+  'lambda',
+  'nonlocal',
+  'not',
+  'or',
+  'pass',
+  'raise',
+  'return',
+  'try',
+  'while',
+  'with',
+  'yield',
 ]);
 const VERBS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 // Names a method's own arguments already take.
@@ -55,7 +87,10 @@ function className(name: string): string {
   return /^[0-9]/.test(s) || PYTHON_KEYWORDS.has(s) ? `_${s}` : s;
 }
 
-const pascal = (name: string): string => snake(name).replace(/_$/, '').replace(/(^|_)([a-z0-9])/g, (_, _sep: string, c: string) => c.toUpperCase());
+const pascal = (name: string): string =>
+  snake(name)
+    .replace(/_$/, '')
+    .replace(/(^|_)([a-z0-9])/g, (_, _sep: string, c: string) => c.toUpperCase());
 
 // A JSON string literal is a Python string literal too: the same escapes (\" \\ \n \uXXXX), and
 // JSON.stringify escapes every control character, so no contract text can end the literal early.
@@ -228,7 +263,7 @@ export function generatePythonClient(document: { paths: Record<string, any>; com
 
   return [
     '# Generated from clients/openapi.json by `npm run clients:generate` (clients/python-generator.ts).',
-    '# Do not edit by hand: change the server\'s routes or schemas, then generate again.',
+    "# Do not edit by hand: change the server's routes or schemas, then generate again.",
     '"""The factledger HTTP API: one method per operation of its contract, on Client (see _client.py)."""',
     'from typing import Any, Dict, List, Literal, Optional, TypedDict',
     '',

@@ -39,7 +39,9 @@ describe('the TypeScript client', () => {
     const history = await ok(api.GET('/v1/tenants/{tenant}/history', { params: { path, query: { subject: 'billing-api', relation: 'port' } } }));
     expect(history.entries.map((e) => e.value)).toEqual(expect.arrayContaining(['8000', '8080']));
     // A lifecycle change under a batch, and the batch rolled back.
-    const quarantined = await ok(api.POST('/v1/tenants/{tenant}/memories/{memoryId}/quarantine', { params: { path: { ...path, memoryId: second.memoryId } }, body: { batch: 'review-1', reason: 'unverified' } }));
+    const quarantined = await ok(
+      api.POST('/v1/tenants/{tenant}/memories/{memoryId}/quarantine', { params: { path: { ...path, memoryId: second.memoryId } }, body: { batch: 'review-1', reason: 'unverified' } }),
+    );
     const rolled = await ok(api.POST('/v1/tenants/{tenant}/batches/{batch}/rollback', { params: { path: { ...path, batch: 'review-1' } }, body: {} }));
     expect(rolled.position).toBeGreaterThan(quarantined.position);
     const back = await ok(api.GET('/v1/tenants/{tenant}/memories/{memoryId}', { params: { path: { ...path, memoryId: second.memoryId }, query: { minPosition: rolled.position } } }));
@@ -50,7 +52,10 @@ describe('the TypeScript client', () => {
     const bad = ok(api.POST('/v1/tenants/{tenant}/memories', { params: { path }, body: { subject: 'x', relation: 'y' } as never }));
     await expect(bad).rejects.toBeInstanceOf(InvalidInputError);
     await expect(bad).rejects.toMatchObject({ status: 400, code: 'invalid_input', issues: expect.arrayContaining([expect.objectContaining({ path: expect.any(String) })]) });
-    await expect(ok(api.GET('/v1/tenants/{tenant}/memories/{memoryId}', { params: { path: { ...path, memoryId: 'nope' } } }))).rejects.toMatchObject({ constructor: NotFoundError, code: 'unknown_memory' });
+    await expect(ok(api.GET('/v1/tenants/{tenant}/memories/{memoryId}', { params: { path: { ...path, memoryId: 'nope' } } }))).rejects.toMatchObject({
+      constructor: NotFoundError,
+      code: 'unknown_memory',
+    });
     const stranger = createFactledgerClient({ baseUrl: server.base, apiKey: 'wrong' });
     await expect(ok(stranger.GET('/v1/tenants/{tenant}/answers', { params: { path } }))).rejects.toBeInstanceOf(UnauthenticatedError);
     // Another tenant's key sees nothing here: 404, as for anything that is not there.
@@ -60,7 +65,9 @@ describe('the TypeScript client', () => {
     await expect(ok(reader.POST('/v1/tenants/{tenant}/memories', { params: { path }, body: { text: 'A note.' } }))).rejects.toBeInstanceOf(ForbiddenError);
     // A value of one cardinality asserted as another: a conflict.
     await ok(api.POST('/v1/tenants/{tenant}/memories', { params: { path }, body: { subject: 'alice', relation: 'speaks', value: 'French', cardinality: 'many' } }));
-    await expect(ok(api.POST('/v1/tenants/{tenant}/memories', { params: { path }, body: { subject: 'alice', relation: 'speaks', value: 'German', cardinality: 'one' } }))).rejects.toBeInstanceOf(ConflictError);
+    await expect(ok(api.POST('/v1/tenants/{tenant}/memories', { params: { path }, body: { subject: 'alice', relation: 'speaks', value: 'German', cardinality: 'one' } }))).rejects.toBeInstanceOf(
+      ConflictError,
+    );
   });
 
   it('covers every operation of the contract by a typed path', async () => {

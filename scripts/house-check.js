@@ -48,11 +48,14 @@ const product = sources.filter((path) => !rel(path).startsWith('libs/testing/'))
 async function main() {
   const problems = [];
 
-  const graph = await madge(['libs', 'apps', 'bench', 'clients', 'test'].map((d) => join(root, d)), {
-    fileExtensions: ['ts'],
-    tsConfig: join(root, 'tsconfig.base.json'),
-    excludeRegExp: [/node_modules/, /[\\/]dist[\\/]/],
-  });
+  const graph = await madge(
+    ['libs', 'apps', 'bench', 'clients', 'test'].map((d) => join(root, d)),
+    {
+      fileExtensions: ['ts'],
+      tsConfig: join(root, 'tsconfig.base.json'),
+      excludeRegExp: [/node_modules/, /[\\/]dist[\\/]/],
+    },
+  );
   for (const circle of graph.circular()) problems.push(`import circle: ${circle.join(' > ')}`);
 
   for (const path of product) {
@@ -87,7 +90,9 @@ async function main() {
     for (const p of problems) console.error(`house: ${p}`);
     process.exit(1);
   }
-  console.log(`house: 0 circles; ${product.length} product files, none over ${MAX_LINES} lines; ${builderCalls} typed builder calls, no Kysely<any>; one stopword list in each of ${languages} language files`);
+  console.log(
+    `house: 0 circles; ${product.length} product files, none over ${MAX_LINES} lines; ${builderCalls} typed builder calls, no Kysely<any>; one stopword list in each of ${languages} language files`,
+  );
 }
 
 main().catch((error) => {

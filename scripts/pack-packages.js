@@ -32,6 +32,13 @@ const workspace = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const VERSION = workspace.version;
 
 const CORE_LIBS = ['domain', 'store', 'projections', 'ledger', 'recall', 'embeddings', 'llm'];
+/**
+ * Packages core loads only when a host configures what needs them (the OpenAI SDK for an
+ * OpenAI-compatible model or embedder, the KurrentDB client and its gRPC stack for KURRENTDB_URL):
+ * optional peers, so a lean install (a Nest host on PGlite) has none of them in node_modules, and a
+ * host that configures one installs it (OptionalPackageMissingError names it otherwise).
+ */
+const OPTIONAL_PEERS = ['@eventstore/db-client', 'openai'];
 /** What a Nest host brings itself: peers of @factledger/nest, with the majors it is built and tested on. */
 const NEST_PEERS = ['@nestjs/common', '@nestjs/core', '@nestjs/cqrs', 'reflect-metadata', 'rxjs'];
 
@@ -44,6 +51,7 @@ const PACKAGES = [
     extra: [{ from: 'migrations', to: 'migrations' }],
     // The root is the ledger's entry point; each library is a subpath of its own.
     entries: { '.': 'ledger', ...Object.fromEntries(CORE_LIBS.map((lib) => [`./${lib}`, lib])) },
+    optionalPeers: OPTIONAL_PEERS,
   },
   {
     dir: 'nest',
@@ -66,6 +74,8 @@ const PACKAGES = [
     // The inspector is looked for as dist/inspector beside the package.json (apps/server/src/inspector.ts).
     extra: [{ from: 'dist/inspector', to: 'dist/inspector', built: true }],
     entries: { '.': 'server' },
+    // An application runs every configuration of its environment: it installs core's optional peers.
+    alsoDepends: OPTIONAL_PEERS,
     bin: { factledger: 'bin/factledger.js', 'factledger-server': 'bin/factledger-server.js' },
   },
   {
@@ -158,7 +168,10 @@ function makePackage(p) {
       if (name && name !== p.name) uses.add(name);
     }
   }
-  const peers = p.peers ?? [];
+  const optional = p.optionalPeers ?? [];
+  for (const name of optional) if (!uses.has(name)) throw new Error(`${p.name} lists ${name} as an optional peer and loads it nowhere`);
+  for (const name of p.alsoDepends ?? []) uses.add(name);
+  const peers = [...(p.peers ?? []), ...optional];
   const sorted = (names) => Object.fromEntries([...names].sort().map((n) => [n, versionOf(n)]));
   const exportsMap = Object.fromEntries(
     Object.entries(p.entries).map(([sub, folder]) => {
@@ -168,8 +181,14 @@ function makePackage(p) {
   );
   if (p.bin) {
     mkdirSync(join(dir, 'bin'), { recursive: true });
-    writeFileSync(join(dir, 'bin', 'factledger.js'), "#!/usr/bin/env node\n// The command line: migrate, keys, ingest, context, eval, log, erase, mcp, worker…\nrequire('../cli/main.js');\n", { mode: 0o755 });
-    writeFileSync(join(dir, 'bin', 'factledger-server.js'), "#!/usr/bin/env node\n// The HTTP server (PORT, HOST, DATABASE_URL or FACTLEDGER_DATA_DIR…; see the README's Configuration).\nrequire('../server/main.js');\n", { mode: 0o755 });
+    writeFileSync(join(dir, 'bin', 'factledger.js'), "#!/usr/bin/env node\n// The command line: migrate, keys, ingest, context, eval, log, erase, mcp, worker…\nrequire('../cli/main.js');\n", {
+      mode: 0o755,
+    });
+    writeFileSync(
+      join(dir, 'bin', 'factledger-server.js'),
+      "#!/usr/bin/env node\n// The HTTP server (PORT, HOST, DATABASE_URL or FACTLEDGER_DATA_DIR…; see the README's Configuration).\nrequire('../server/main.js');\n",
+      { mode: 0o755 },
+    );
   }
   const main = exportsMap['.'];
   const manifest = {
@@ -183,11 +202,20 @@ function makePackage(p) {
     exports: { ...exportsMap, './package.json': './package.json' },
     // For TypeScript's older resolution (moduleResolution node10), which reads no `exports`: subpaths by folder.
     ...(Object.keys(exportsMap).length > 1
-      ? { typesVersions: { '*': Object.fromEntries(Object.keys(exportsMap).filter((s) => s !== '.').map((s) => [s.slice(2), [`${s.slice(2)}/index.d.ts`]])) } }
+      ? {
+          typesVersions: {
+            '*': Object.fromEntries(
+              Object.keys(exportsMap)
+                .filter((s) => s !== '.')
+                .map((s) => [s.slice(2), [`${s.slice(2)}/index.d.ts`]]),
+            ),
+          },
+        }
       : {}),
     ...(p.bin ? { bin: p.bin } : {}),
     dependencies: sorted([...uses].filter((n) => !peers.includes(n))),
     ...(peers.length ? { peerDependencies: sorted(peers) } : {}),
+    ...(optional.length ? { peerDependenciesMeta: Object.fromEntries([...optional].sort().map((n) => [n, { optional: true }])) } : {}),
   };
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   writeFileSync(join(dir, 'README.md'), `# ${p.name}\n\n${p.description}.\n\nPart of factledger: see its README for the install and the first steps.\n`);

@@ -67,13 +67,7 @@ const PROBES = 6;
 const ms = (d: string): number => Date.parse(`${d}T00:00:00Z`);
 const DATE_MS = DATES.map(ms);
 /** Valid-time points: before all, each date, each midpoint, between the dates and the clock, far after. */
-const VALID_AT: number[] = [
-  ms('2025-12-15'),
-  ...DATE_MS,
-  ...DATE_MS.slice(1).map((d, i) => (d + DATE_MS[i]!) / 2),
-  ms('2026-09-01'),
-  ms('2030-01-01'),
-].sort((a, b) => a - b);
+const VALID_AT: number[] = [ms('2025-12-15'), ...DATE_MS, ...DATE_MS.slice(1).map((d, i) => (d + DATE_MS[i]!) / 2), ms('2026-09-01'), ms('2030-01-01')].sort((a, b) => a - b);
 
 interface Key {
   subject: string;
@@ -113,8 +107,7 @@ interface Probe {
   knownAt: number;
 }
 
-const weighted = (...weights: number[]): fc.Arbitrary<number> =>
-  fc.oneof(...weights.map((weight, i) => ({ weight, arbitrary: fc.constant(i) })));
+const weighted = (...weights: number[]): fc.Arbitrary<number> => fc.oneof(...weights.map((weight, i) => ({ weight, arbitrary: fc.constant(i) })));
 const keyPick = {
   subject: weighted(3, 1),
   /** The same key spelled otherwise: must land on the same stream. */
@@ -174,51 +167,43 @@ function keyOf(p: KeyPick): Key & { spelled: string } {
 const withBatch = (b: string | null): { batch?: string } => (b ? { batch: b } : {});
 const withScope = (scope: Record<string, string>): { scope?: Record<string, string> } => (Object.keys(scope).length ? { scope } : {});
 
+/** A command's value under its key (spelled as the command spells it), from its valid time when it names one. */
+const valueOfKey = (k: ReturnType<typeof keyOf>, cmd: { value: number; validFrom: number | null }) => ({
+  subject: k.spelled,
+  relation: k.relation,
+  value: VALUES[cmd.value],
+  ...withScope(k.scope),
+  ...(cmd.validFrom === null ? {} : { validFrom: DATES[cmd.validFrom] }),
+});
+
 /** Runs one command through the Ledger; returns the memory id it named, if any, and its log position. */
 async function run(ledger: Ledger, tenant: string, cmd: Cmd, ids: string[]): Promise<{ memoryId?: string; position: number }> {
   const pick = (r: number): string => (ids.length ? ids[r % ids.length]! : 'no-such-memory');
   switch (cmd.op) {
     case 'assert': {
       const k = keyOf(cmd);
-      return (
-        await ledger.assert(tenant, {
-          subject: k.spelled,
-          relation: k.relation,
-          value: VALUES[cmd.value],
-          ...withScope(k.scope),
-          ...(cmd.validFrom === null ? {} : { validFrom: DATES[cmd.validFrom] }),
-          ...(cmd.validTo === null ? {} : { validTo: DATES[cmd.validTo] }),
-          ...(cmd.text === null ? {} : { text: TEXTS[cmd.text] }),
-          cardinality: RELATIONS[cmd.relation]!.cardinality,
-          mode: cmd.mode,
-          authority: cmd.authority,
-          ...withBatch(cmd.batch),
-        })
-      );
+      return await ledger.assert(tenant, {
+        ...valueOfKey(k, cmd),
+        ...(cmd.validTo === null ? {} : { validTo: DATES[cmd.validTo] }),
+        ...(cmd.text === null ? {} : { text: TEXTS[cmd.text] }),
+        cardinality: RELATIONS[cmd.relation]!.cardinality,
+        mode: cmd.mode,
+        authority: cmd.authority,
+        ...withBatch(cmd.batch),
+      });
     }
     case 'prose':
       return await ledger.assert(tenant, { text: PROSE[cmd.text], ...withBatch(cmd.batch) });
     case 'retract': {
       const k = keyOf(cmd);
-      return (
-        await ledger.retract(tenant, {
-          subject: k.spelled,
-          relation: k.relation,
-          value: VALUES[cmd.value],
-          ...withScope(k.scope),
-          ...(cmd.validFrom === null ? {} : { validFrom: DATES[cmd.validFrom] }),
-          ...withBatch(cmd.batch),
-        })
-      );
+      return await ledger.retract(tenant, { ...valueOfKey(k, cmd), ...withBatch(cmd.batch) });
     }
     case 'retractId':
-      return (
-        await ledger.retract(tenant, {
-          memoryId: pick(cmd.ref),
-          ...(cmd.validFrom === null ? {} : { validFrom: DATES[cmd.validFrom] }),
-          ...withBatch(cmd.batch),
-        })
-      );
+      return await ledger.retract(tenant, {
+        memoryId: pick(cmd.ref),
+        ...(cmd.validFrom === null ? {} : { validFrom: DATES[cmd.validFrom] }),
+        ...withBatch(cmd.batch),
+      });
     case 'quarantine':
       return await ledger.quarantine(tenant, { memoryId: pick(cmd.ref), ...withBatch(cmd.batch) });
     case 'restore':
@@ -317,9 +302,7 @@ class Env {
   /** After a run that broke the projection: skip its events, so the next runs start from a working one. */
   async skipPoisonedEvents(): Promise<void> {
     await this.eventsOf('');
-    await sql`UPDATE fl_checkpoints SET commit = ${this.cursor.commit}::xid8, prepare = ${this.cursor.prepare} WHERE name = 'facts'`.execute(
-      this.database.db,
-    );
+    await sql`UPDATE fl_checkpoints SET commit = ${this.cursor.commit}::xid8, prepare = ${this.cursor.prepare} WHERE name = 'facts'`.execute(this.database.db);
   }
 }
 

@@ -14,7 +14,10 @@ import { evalFile } from '../apps/cli/src/eval/run-eval';
 import type { ScenarioReport } from '../apps/cli/src/eval/scenario-runner';
 
 const OWN = join(__dirname, 'scenarios');
-const files = readdirSync(OWN).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(OWN, f));
+const files = readdirSync(OWN)
+  .filter((f) => f.endsWith('.jsonl'))
+  .sort()
+  .map((f) => join(OWN, f));
 const label = (file: string): string => file.slice(join(__dirname, '..').length + 1);
 const SUPPORTED = new Set(['assert', 'retract', 'quarantine', 'restore', 'retype', 'rollback', 'fact', 'query', 'answer', 'expect', 'verify', 'note', 'message']);
 
@@ -28,9 +31,7 @@ describe.each([...testBackends(), 'kurrentdb'] as const)('dev scenarios on %s', 
     for (const s of report.steps.filter((x) => x.status === 'failed' && SUPPORTED.has(x.step))) {
       expect(s.detail).toContain('after a step this build does not support yet');
     }
-    expect(report.steps.filter((s) => s.step === 'query' && s.status === 'passed').length).toBe(
-      report.steps.filter((s) => s.step === 'query' && s.supported).length,
-    );
+    expect(report.steps.filter((s) => s.step === 'query' && s.status === 'passed').length).toBe(report.steps.filter((s) => s.step === 'query' && s.supported).length);
     expect(report.steps.length).toBeGreaterThan(0);
     for (const s of report.steps.filter((x) => !SUPPORTED.has(x.step))) {
       expect(s).toMatchObject({ status: 'failed', supported: false, detail: expect.stringContaining('not supported yet') });

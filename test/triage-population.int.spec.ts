@@ -42,7 +42,10 @@ describe('population triage of 2,000+ planted milestones (rule judge, PGlite)', 
     const members = population(2_080);
     for (let i = 0; i < members.length; i += 260) {
       const chunk = members.slice(i, i + 260);
-      const r = await handle.ledger.writeMany('t', chunk.map((m) => ({ assert: { text: m.text, type: 'milestone', speaker: 'user' } })));
+      const r = await handle.ledger.writeMany(
+        't',
+        chunk.map((m) => ({ assert: { text: m.text, type: 'milestone', speaker: 'user' } })),
+      );
       r.results.forEach((w, j) => truth.set(w.memoryId, chunk[j]!.truth));
     }
     // Another tenant's milestones are never part of this tenant's population.

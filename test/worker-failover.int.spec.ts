@@ -49,7 +49,7 @@ native('workers holding the projections through leases, killed and taken over', 
     return worker;
   }
   async function until(what: () => boolean, label: string, ms = 60_000): Promise<void> {
-    for (const started = Date.now(); !what(); ) {
+    for (const started = Date.now(); !what();) {
       if (Date.now() - started > ms) throw new Error(`timed out waiting for ${label}; workers said:\n${workers.map((w) => w.output).join('\n---\n')}`);
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -65,7 +65,7 @@ native('workers holding the projections through leases, killed and taken over', 
     await until(() => standby.output.includes('worker started'), 'the second worker to start');
     for (let n = 0; n < 20; n++) await record(n);
     // Read-your-writes across processes: this process waits for a worker's checkpoint.
-    expect((await handle.answers.answer('w', { answerId: 'a-19', minPosition: (await handle.store.head()) })).text).toBe('Answer 19.');
+    expect((await handle.answers.answer('w', { answerId: 'a-19', minPosition: await handle.store.head() })).text).toBe('Answer 19.');
     expect(holding(standby)).toBe(false);
 
     let holder = first;

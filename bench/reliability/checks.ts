@@ -32,7 +32,7 @@ const STORED = new Set(['created', 'superseded', 'corrected', 'filled-history', 
 
 async function wholeLog(handle: LedgerHandle): Promise<RecordedEvent[]> {
   const events: RecordedEvent[] = [];
-  for (let from = LOG_START; ; ) {
+  for (let from = LOG_START; ;) {
     const page = await handle.store.readAll(from, 5000);
     if (page.length === 0) return events;
     events.push(...page);
@@ -77,7 +77,8 @@ export async function checkStore(handle: LedgerHandle, acknowledged: Acknowledge
     const together = new Set(append.map((e) => (e.data as { memoryId?: string }).memoryId));
     const candidates = (record.data as { candidates: { memoryId: string | null; outcome: string | null }[] }).candidates;
     for (const c of candidates) {
-      if (c.memoryId && c.outcome && STORED.has(c.outcome) && !together.has(c.memoryId)) violations.push(`message ${messageId}: its record names memory ${c.memoryId}, whose event is not in the same append`);
+      if (c.memoryId && c.outcome && STORED.has(c.outcome) && !together.has(c.memoryId))
+        violations.push(`message ${messageId}: its record names memory ${c.memoryId}, whose event is not in the same append`);
     }
   }
 
@@ -85,7 +86,10 @@ export async function checkStore(handle: LedgerHandle, acknowledged: Acknowledge
     if (w.kind === 'memory') {
       const m = await handle.ledger.memory(w.tenant, { memoryId: w.memoryId ?? '' }).catch((error: unknown) => error as Error);
       const logged = log.filter((e) => e.commandId === w.commandId).map((e) => `${e.type} ${(e.data as { memoryId?: string }).memoryId ?? ''} at ${e.globalPosition}`);
-      if (m instanceof Error) violations.push(`acknowledged memory ${w.memoryId} (${w.commandId}) (answered ${w.outcome}) does not read back: ${m.message}; the log holds for its command: ${logged.join(', ') || 'nothing'}`);
+      if (m instanceof Error)
+        violations.push(
+          `acknowledged memory ${w.memoryId} (${w.commandId}) (answered ${w.outcome}) does not read back: ${m.message}; the log holds for its command: ${logged.join(', ') || 'nothing'}`,
+        );
       else if (m.value !== w.value) violations.push(`acknowledged memory ${w.memoryId} reads back ${JSON.stringify(m.value)}, not ${JSON.stringify(w.value)}`);
     } else if (!records.has(w.messageId!)) {
       violations.push(`acknowledged message ${w.messageId} has no record in the log`);

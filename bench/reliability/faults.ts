@@ -64,7 +64,10 @@ const SMALL_DISK_MB = 256;
 /** Mounts the small disk and makes it a tablespace; the reason when this machine refuses. */
 async function smallDisk(sql: (text: string) => Promise<void>): Promise<SmallDisk | string> {
   const dir = mkdtempSync(join(tmpdir(), 'fl-disk-'));
-  const tablespace = `fl_disk_${dir.slice(-6).replace(/[^a-zA-Z0-9]/g, '_').toLowerCase()}`;
+  const tablespace = `fl_disk_${dir
+    .slice(-6)
+    .replace(/[^a-zA-Z0-9]/g, '_')
+    .toLowerCase()}`;
   try {
     const uid = execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim();
     const gid = execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim();
@@ -158,7 +161,8 @@ async function faultsOn(disk: SmallDisk | string): Promise<FaultsCellResult> {
       statuses[String(res.status)] = (statuses[String(res.status)] ?? 0) + 1;
       if (res.status === 503) answers503++;
       if (res.status === 503 && body?.error === 'database_full') answersFull++;
-      if (res.status >= 500 && !(res.status === 503 && /^(database_|projection_lag)/.test(String(body?.error)))) violations.push(`${init?.method ?? 'GET'} ${path}: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+      if (res.status >= 500 && !(res.status === 503 && /^(database_|projection_lag)/.test(String(body?.error))))
+        violations.push(`${init?.method ?? 'GET'} ${path}: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
       return { status: res.status, body };
     } catch (error) {
       violations.push(`${init?.method ?? 'GET'} ${path}: no answer after ${Date.now() - t0} ms (${error instanceof Error ? error.message : String(error)})`);
@@ -166,7 +170,11 @@ async function faultsOn(disk: SmallDisk | string): Promise<FaultsCellResult> {
     }
   };
   const write = async (w: { commandId: string; value: string; subject: string }): Promise<boolean> => {
-    const r = await request(`/v1/tenants/${TENANT}/memories`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ subject: w.subject, relation: 'port', value: w.value, commandId: w.commandId }) });
+    const r = await request(`/v1/tenants/${TENANT}/memories`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ subject: w.subject, relation: 'port', value: w.value, commandId: w.commandId }),
+    });
     if (!r || r.status >= 300) return false;
     acknowledged.push({ kind: 'memory', commandId: w.commandId, tenant: TENANT, memoryId: String(r.body?.memoryId), value: w.value, outcome: String(r.body?.outcome) });
     return true;
@@ -177,7 +185,12 @@ async function faultsOn(disk: SmallDisk | string): Promise<FaultsCellResult> {
     while (!stop) {
       const n = next++;
       if (n % 3 === 0) await request(`/v1/tenants/${TENANT}/memories?limit=5`);
-      else if (n % 7 === 0) await request(`/v1/tenants/${TENANT}/context`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `service ${n - 7} port`, budgetTokens: 100 }) });
+      else if (n % 7 === 0)
+        await request(`/v1/tenants/${TENANT}/context`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: `service ${n - 7} port`, budgetTokens: 100 }),
+        });
       else {
         const w = { commandId: `faults-${n}`, value: String(2000 + n), subject: `service ${n}` };
         if (!(await write(w))) pending.push(w);

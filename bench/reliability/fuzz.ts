@@ -137,10 +137,15 @@ class Generator {
     if (s.enum) return fc.constantFrom(...s.enum);
     const alternatives = s.anyOf ?? s.oneOf;
     if (alternatives) return fc.oneof(...alternatives.map((a) => this.valid(a, depth + 1)));
-    if (s.allOf) return this.valid({ type: 'object', properties: Object.assign({}, ...s.allOf.map((a) => this.resolve(a).properties ?? {})), required: s.allOf.flatMap((a) => this.resolve(a).required ?? []) }, depth);
+    if (s.allOf)
+      return this.valid(
+        { type: 'object', properties: Object.assign({}, ...s.allOf.map((a) => this.resolve(a).properties ?? {})), required: s.allOf.flatMap((a) => this.resolve(a).required ?? []) },
+        depth,
+      );
     switch (s.type) {
       case 'string':
-        if (s.format === 'date-time' || s.format === 'date') return fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
+        if (s.format === 'date-time' || s.format === 'date')
+          return fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
         return fc.string({ minLength: s.minLength ?? 0, maxLength: Math.max(s.minLength ?? 0, Math.min(s.maxLength ?? 24, 24)) });
       case 'integer':
         return fc.integer({ min: Math.max(s.minimum ?? -1000, -1e9), max: Math.min(s.maximum ?? 1000, 1e9) });
@@ -209,7 +214,12 @@ class Generator {
           ? fc.oneof(
               { arbitrary: this.body(schema).map(({ value, mutation }) => ({ contentType: 'application/json', body: JSON.stringify(value) ?? 'null', mutation })), weight: 8 },
               { arbitrary: fc.constantFrom('{', '{"a":', '[1,2', "{'single': 1}", '\u0000', '').map((b) => ({ contentType: 'application/json', body: b, mutation: 'not JSON' })), weight: 1 },
-              { arbitrary: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/xml').map((t) => ({ contentType: t, body: 'subject=a&relation=b', mutation: `sent as ${t}` })), weight: 1 },
+              {
+                arbitrary: fc
+                  .constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/xml')
+                  .map((t) => ({ contentType: t, body: 'subject=a&relation=b', mutation: `sent as ${t}` })),
+                weight: 1,
+              },
               { arbitrary: fc.constant({ contentType: null, body: null, mutation: 'no body' }), weight: 1 },
             )
           : fc.constant({ contentType: null, body: null, mutation: 'no body (none taken)' });
@@ -230,7 +240,15 @@ class Generator {
             const spelled = s < spellings.length ? spellings[s]! : spellings[0]!;
             const q = query.toString();
             const mutation = spelled.name === 'canonical' ? b.mutation : `${b.mutation}; path ${spelled.name}`;
-            return { method: m, path: q ? `${spelled.path}?${q}` : spelled.path, operation: `${method.toUpperCase()} ${template}`, ...b, mutation, key: k, open: Array.isArray(op.security) && op.security.length === 0 };
+            return {
+              method: m,
+              path: q ? `${spelled.path}?${q}` : spelled.path,
+              operation: `${method.toUpperCase()} ${template}`,
+              ...b,
+              mutation,
+              key: k,
+              open: Array.isArray(op.security) && op.security.length === 0,
+            };
           }),
         );
       }

@@ -164,7 +164,10 @@ export async function halfwayCell(backend: CrashLog, kills: number, seed = 11): 
       const plant = (tenant: string): Promise<void> =>
         withLedger(async (handle) => {
           for (let b = 0; b < ERASED_MEMBERS; b += 200) {
-            await handle.ledger.writeMany(tenant, Array.from({ length: 200 }, (_, i) => ({ assert: { subject: `host ${b + i}`, relation: 'address', value: `${tenant}-${b + i}` } })));
+            await handle.ledger.writeMany(
+              tenant,
+              Array.from({ length: 200 }, (_, i) => ({ assert: { subject: `host ${b + i}`, relation: 'address', value: `${tenant}-${b + i}` } })),
+            );
           }
           memories += ERASED_MEMBERS;
         });
@@ -202,7 +205,10 @@ export async function halfwayCell(backend: CrashLog, kills: number, seed = 11): 
     const population = milestonePopulation(TRIAGE_MEMBERS);
     await withLedger(async (handle) => {
       for (let i = 0; i < population.length; i += 260) {
-        await handle.ledger.writeMany('triaged', population.slice(i, i + 260).map((m) => ({ assert: { text: m.text, type: 'milestone', speaker: 'user' } })));
+        await handle.ledger.writeMany(
+          'triaged',
+          population.slice(i, i + 260).map((m) => ({ assert: { text: m.text, type: 'milestone', speaker: 'user' } })),
+        );
       }
     });
     memories += population.length;
@@ -227,7 +233,10 @@ export async function halfwayCell(backend: CrashLog, kills: number, seed = 11): 
     // A rollback of a batch nobody applied ends right after the CLI's start-up.
     const noBatch = await runCli(['triage', 'rollback', 'no-such-batch', '--tenant', 'triaged'], env, null);
     const halfBatch = (what: string, run: { ms: number; killed: boolean }, now: Triaged): void => {
-      if (!same(now, untouched) && !same(now, judgedAs)) violations.push(`after a triage ${what} ${run.killed ? 'killed' : 'ended'} at ${run.ms} ms the population shows ${JSON.stringify(now)}, neither before nor as judged (${JSON.stringify(judgedAs)}): half a batch`);
+      if (!same(now, untouched) && !same(now, judgedAs))
+        violations.push(
+          `after a triage ${what} ${run.killed ? 'killed' : 'ended'} at ${run.ms} ms the population shows ${JSON.stringify(now)}, neither before nor as judged (${JSON.stringify(judgedAs)}): half a batch`,
+        );
     };
     // Each round applies the file under a batch label of its own (after a rollback its memories
     // are as they were frozen again), killed once, then run to its end; then rolls it back the same way.

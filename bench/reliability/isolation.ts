@@ -106,7 +106,16 @@ export async function isolationCell(rounds: number): Promise<IsolationCellResult
         subject,
         marker,
       };
-      const unknown: Record<string, string> = { ...ids, tenant: 'gamma', memoryId: randomUUID(), answerId: 'no-such-answer', messageId: 'no-such-message', batch: 'no-such-batch', id: randomUUID(), subject: 'no such subject' };
+      const unknown: Record<string, string> = {
+        ...ids,
+        tenant: 'gamma',
+        memoryId: randomUUID(),
+        answerId: 'no-such-answer',
+        messageId: 'no-such-message',
+        batch: 'no-such-batch',
+        id: randomUUID(),
+        subject: 'no such subject',
+      };
       // What alpha holds, as alpha reads it (the audit's own timestamps left out).
       const alphaState = async (): Promise<string> =>
         JSON.stringify([(await a('GET', '/audit?limit=1000')).memories, await a('GET', '/memories?limit=1000'), await a('GET', '/answers'), await a('GET', '/messages/alpha-message-1')]);
@@ -131,7 +140,13 @@ export async function isolationCell(rounds: number): Promise<IsolationCellResult
       for (const { template, method } of routes) {
         // Erasure and rollback run last: each would change what the others look at if it crossed.
         const pairs = [
-          { what: "alpha's tenant in the path", foreign: fill(template, ids, 'alpha'), control: fill(template, unknown, 'gamma'), body: bodyFor(template, ids), controlBody: bodyFor(template, unknown) },
+          {
+            what: "alpha's tenant in the path",
+            foreign: fill(template, ids, 'alpha'),
+            control: fill(template, unknown, 'gamma'),
+            body: bodyFor(template, ids),
+            controlBody: bodyFor(template, unknown),
+          },
           { what: "alpha's ids under beta", foreign: fill(template, ids, 'beta'), control: fill(template, unknown, 'beta'), body: bodyFor(template, ids), controlBody: bodyFor(template, unknown) },
         ];
         for (const p of pairs) {
@@ -147,7 +162,8 @@ export async function isolationCell(rounds: number): Promise<IsolationCellResult
             const { foreign, control } = got as { foreign: { status: number; text: string; ms: number }; control: { status: number; text: string; ms: number } };
             f.push(foreign.ms);
             c.push(control.ms);
-            if (foreign.text.includes(secret) || (!sent.includes(marker) && foreign.text.includes(marker))) violations.push(`${method} ${template} (${p.what}): beta's answer holds alpha's data: ${foreign.text.slice(0, 200)}`);
+            if (foreign.text.includes(secret) || (!sent.includes(marker) && foreign.text.includes(marker)))
+              violations.push(`${method} ${template} (${p.what}): beta's answer holds alpha's data: ${foreign.text.slice(0, 200)}`);
             if (i === 0 && (foreign.status !== control.status || codeOf(foreign.text) !== codeOf(control.text))) {
               violations.push(`${method} ${template} (${p.what}): ${foreign.status} ${codeOf(foreign.text) ?? ''}, where nobody's ids get ${control.status} ${codeOf(control.text) ?? ''}`);
             }
@@ -155,7 +171,8 @@ export async function isolationCell(rounds: number): Promise<IsolationCellResult
           }
           // Time is an oracle only where the answer is "not there": compared over enough rounds, for those.
           const [fm, cm] = [median(f), median(c)];
-          if (refused && rounds >= 5 && Math.abs(fm - cm) > 5 && (fm > 2 * cm || cm > 2 * fm)) violations.push(`${method} ${template} (${p.what}): median ${fm.toFixed(1)} ms against ${cm.toFixed(1)} ms for nobody's ids`);
+          if (refused && rounds >= 5 && Math.abs(fm - cm) > 5 && (fm > 2 * cm || cm > 2 * fm))
+            violations.push(`${method} ${template} (${p.what}): median ${fm.toFixed(1)} ms against ${cm.toFixed(1)} ms for nobody's ids`);
           foreignMs.push(...f);
           controlMs.push(...c);
         }

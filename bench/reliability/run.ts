@@ -42,7 +42,10 @@ const ROOT = join(__dirname, '..', '..', '..');
 /** A figure as the table shows it: a list item by item, an object as its name–value pairs. */
 function figureOf(v: unknown): string {
   if (Array.isArray(v)) return v.map((x) => (typeof x === 'object' && x !== null ? Object.values(x).join(' ') : String(x))).join(', ');
-  if (typeof v === 'object' && v !== null) return Object.entries(v).map(([a, b]) => (typeof b === 'object' && b !== null ? `${a} (${figureOf(b)})` : `${a} ${b}`)).join(', ');
+  if (typeof v === 'object' && v !== null)
+    return Object.entries(v)
+      .map(([a, b]) => (typeof b === 'object' && b !== null ? `${a} (${figureOf(b)})` : `${a} ${b}`))
+      .join(', ');
   return String(v);
 }
 
@@ -52,7 +55,9 @@ function markdownOf(cells: Cell[], scale: string): string {
     `|---|---|---|---|---|`,
     ...cells.map((c) => {
       const { cell, backend, violations, ms, kills, ...figures } = c;
-      const shown = Object.entries(figures).map(([k, v]) => `${k}: ${figureOf(v)}`).join('; ');
+      const shown = Object.entries(figures)
+        .map(([k, v]) => `${k}: ${figureOf(v)}`)
+        .join('; ');
       return `| ${cell} | ${backend} | ${kills ?? '–'} kills, ${Math.round(ms / 1000)} s | ${shown} | ${violations.length === 0 ? '0' : `**${violations.length}**: ${violations.slice(0, 3).join('; ')}`} |`;
     }),
   ];

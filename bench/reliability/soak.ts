@@ -67,11 +67,21 @@ function svgOf(samples: Sample[]): string {
   const consumers = [...new Set(samples.flatMap((s) => Object.keys(s.lag)))];
   const colors = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e'];
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${2 * H}" style="background:white;font-family:sans-serif">
-    ${chart('Lag per consumer (events not applied yet)', 0, consumers.map((c, i) => ({ name: c, color: colors[i % colors.length]!, values: samples.map((s) => s.lag[c] ?? 0) })), '')}
-    ${chart('Server memory (MB)', H, [
-      { name: 'RSS', color: '#1f77b4', values: samples.map((s) => s.rss / 2 ** 20) },
-      { name: 'V8 heap used', color: '#d62728', values: samples.map((s) => s.heap / 2 ** 20) },
-    ], ' MB')}
+    ${chart(
+      'Lag per consumer (events not applied yet)',
+      0,
+      consumers.map((c, i) => ({ name: c, color: colors[i % colors.length]!, values: samples.map((s) => s.lag[c] ?? 0) })),
+      '',
+    )}
+    ${chart(
+      'Server memory (MB)',
+      H,
+      [
+        { name: 'RSS', color: '#1f77b4', values: samples.map((s) => s.rss / 2 ** 20) },
+        { name: 'V8 heap used', color: '#d62728', values: samples.map((s) => s.heap / 2 ** 20) },
+      ],
+      ' MB',
+    )}
   </svg>`;
 }
 
@@ -98,15 +108,39 @@ export async function soakCell(seconds: number, plotPath: string | null): Promis
   try {
     // Something to read as of, and to recall.
     for (let i = 0; i < 20; i++) {
-      await fetch(`${server.base}/v1/tenants/soak/memories`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ subject: `service ${i}`, relation: 'port', value: String(8000 + i), validFrom: '2026-01-01' }) });
+      await fetch(`${server.base}/v1/tenants/soak/memories`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ subject: `service ${i}`, relation: 'port', value: String(8000 + i), validFrom: '2026-01-01' }),
+      });
     }
     let n = 0;
     const json = { 'content-type': 'application/json' };
     const streams = {
-      writes: { method: 'POST' as const, path: '/v1/tenants/soak/memories', setupRequest: (r: autocannon.Request) => ({ ...r, headers: json, body: JSON.stringify({ subject: `service ${n++ % 500}`, relation: 'port', value: String(9000 + n) }) }) },
-      messages: { method: 'POST' as const, path: '/v1/tenants/soak/messages', setupRequest: (r: autocannon.Request) => ({ ...r, headers: json, body: JSON.stringify({ speaker: 'user', text: `I moved build agent ${n++ % 200} to the ${['Frankfurt', 'Dublin', 'Oslo'][n % 3]} region this week.` }) }) },
-      recalls: { method: 'POST' as const, path: '/v1/tenants/soak/context', setupRequest: (r: autocannon.Request) => ({ ...r, headers: json, body: JSON.stringify({ query: `Which port does service ${n++ % 500} listen on?`, budgetTokens: 300 }) }) },
-      'as-of reads': { method: 'GET' as const, path: '/v1/tenants/soak/facts', setupRequest: (r: autocannon.Request) => ({ ...r, path: `/v1/tenants/soak/facts?subject=${encodeURIComponent(`service ${n++ % 20}`)}&relation=port&validAt=2026-06-01` }) },
+      writes: {
+        method: 'POST' as const,
+        path: '/v1/tenants/soak/memories',
+        setupRequest: (r: autocannon.Request) => ({ ...r, headers: json, body: JSON.stringify({ subject: `service ${n++ % 500}`, relation: 'port', value: String(9000 + n) }) }),
+      },
+      messages: {
+        method: 'POST' as const,
+        path: '/v1/tenants/soak/messages',
+        setupRequest: (r: autocannon.Request) => ({
+          ...r,
+          headers: json,
+          body: JSON.stringify({ speaker: 'user', text: `I moved build agent ${n++ % 200} to the ${['Frankfurt', 'Dublin', 'Oslo'][n % 3]} region this week.` }),
+        }),
+      },
+      recalls: {
+        method: 'POST' as const,
+        path: '/v1/tenants/soak/context',
+        setupRequest: (r: autocannon.Request) => ({ ...r, headers: json, body: JSON.stringify({ query: `Which port does service ${n++ % 500} listen on?`, budgetTokens: 300 }) }),
+      },
+      'as-of reads': {
+        method: 'GET' as const,
+        path: '/v1/tenants/soak/facts',
+        setupRequest: (r: autocannon.Request) => ({ ...r, path: `/v1/tenants/soak/facts?subject=${encodeURIComponent(`service ${n++ % 20}`)}&relation=port&validAt=2026-06-01` }),
+      },
     };
     const runs = Object.entries(streams).map(([name, request]) =>
       autocannon({ url: server.base, connections: 2, overallRate: RATES[name as keyof typeof RATES], duration: seconds, requests: [request] }).then((result) => [name, result] as const),

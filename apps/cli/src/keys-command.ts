@@ -38,7 +38,8 @@ export function keysCommand(config: () => LedgerConfig): Command {
       const all = await withKeys(config, (k) => k.list());
       if (o.json) return console.log(JSON.stringify(all, null, 2));
       if (all.length === 0) return console.log('no keys');
-      for (const k of all) console.log(`${k.keyId}  ${k.state.padEnd(7)}  tenant ${k.tenant}  scopes ${k.scopes.join(',')}${k.name ? `  ${k.name}` : ''}${k.expiresAt ? `  expires ${k.expiresAt}` : ''}`);
+      for (const k of all)
+        console.log(`${k.keyId}  ${k.state.padEnd(7)}  tenant ${k.tenant}  scopes ${k.scopes.join(',')}${k.name ? `  ${k.name}` : ''}${k.expiresAt ? `  expires ${k.expiresAt}` : ''}`);
     });
   keys
     .command('revoke')

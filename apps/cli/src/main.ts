@@ -1,6 +1,7 @@
 /**
  * `factledger` — the command line: migrate, rebuild, history, as-of, context, trace, answers, verify, ingest, message, triage, keys, log verify, eval.
- * Commands and queries go through the same FactLedgerModule handlers as the HTTP API.
+ * Commands and queries go through the same FactLedgerModule handlers as the HTTP API; with `--url`
+ * (FACTLEDGER_URL) the commands that have an HTTP route call a running server instead (remote.ts).
  */
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
@@ -33,18 +34,28 @@ import { keysCommand } from './keys-command';
 import { logCommand } from './log-command';
 import { eraseCommand } from './erase-command';
 import { workerCommand } from './worker-command';
+import { namesFrom } from './arguments';
 import { mcpCommand } from './mcp-command';
 import { triageCommand } from './triage-command';
+import { callServer, NoHttpRouteError, type RemoteCall, remoteServer } from './remote';
 
 const program = new Command()
   .name('factledger')
   .description('An event-sourced, bitemporal fact ledger: the long-term memory of AI agents.')
   .option('--database-url <url>', 'PostgreSQL connection string (default: $DATABASE_URL, else embedded PGlite)')
   .option('--data-dir <dir>', 'embedded PGlite data folder (default: $FACTLEDGER_DATA_DIR or .data/factledger)')
+  .option(
+    '--url <base>',
+    'call the server at this URL instead of opening the database it holds (default: $FACTLEDGER_URL); for history, as-of, context, trace, answers, verify, ingest, message, erase',
+  )
+  .option('--key <apiKey>', 'the API key sent to --url (default: $FACTLEDGER_KEY)')
+  .addHelpText('after', '\nMore: README.md ("Command line"), docs/packages.md ("The command line against a running server"), docs/testing.md ("factledger eval").')
   .showHelpAfterError();
 
+/** The local database's configuration; refused when --url names a server (the command has no route, or would read the wrong data). */
 function config() {
-  const o = program.opts<{ databaseUrl?: string; dataDir?: string }>();
+  const o = program.opts<{ databaseUrl?: string; dataDir?: string; url?: string }>();
+  if (o.url) throw new NoHttpRouteError();
   return loadConfig(process.env, {
     ...(o.databaseUrl ? { databaseUrl: o.databaseUrl } : {}),
     ...(o.dataDir ? { dataDir: o.dataDir } : {}),
@@ -58,10 +69,7 @@ function intArg(value: string): number {
 
 /** `--baseline bm25,rrf`: names from BASELINES, each once. */
 function parseBaselines(value: string): BaselineName[] {
-  const names = [...new Set(value.split(',').map((n) => n.trim()).filter(Boolean))];
-  const unknown = names.filter((n) => !(BASELINES as readonly string[]).includes(n));
-  if (unknown.length || !names.length) throw new InvalidArgumentError(`unknown baseline ${unknown.join(', ') || '(none)'}; choose from ${BASELINES.join(', ')}`);
-  return names as BaselineName[];
+  return namesFrom(value, BASELINES, 'baseline');
 }
 
 function json(value: string): Record<string, string> {
@@ -100,9 +108,18 @@ async function withBuses<T>(work: (buses: Buses) => Promise<T>, options: { index
   }
 }
 
-/** Runs `work` with the ledger's query bus, on the configured database. */
-function withQueries<T>(work: (bus: QueryBus) => Promise<T>, options: { indexFirst?: boolean; sagaFirst?: boolean } = {}): Promise<T> {
-  return withBuses(({ queries }) => work(queries), options);
+/** The server given by --url / FACTLEDGER_URL, if any. */
+const server = () => remoteServer(program.opts<{ url?: string; key?: string }>());
+
+/** `remote` on the server given by --url, else `local` with the ledger's buses on the configured database. */
+function run<T>(remote: RemoteCall, local: (buses: Buses) => Promise<T>, options: { indexFirst?: boolean; sagaFirst?: boolean; sagaAfter?: boolean } = {}): Promise<T> {
+  const target = server();
+  return target ? callServer<T>(target, remote) : withBuses(local, options);
+}
+
+/** A query: its HTTP route on the server given by --url, else the ledger's query bus on the configured database. */
+function query<T>(remote: RemoteCall, work: (bus: QueryBus) => Promise<T>, options: { indexFirst?: boolean; sagaFirst?: boolean } = {}): Promise<T> {
+  return run(remote, ({ queries }) => work(queries), options);
 }
 
 const print = (value: unknown): void => console.log(JSON.stringify(value, null, 2));
@@ -163,7 +180,9 @@ program
   .option('--scope <json>', 'scope qualifiers as a JSON object', json)
   .option('--tenant <tenant>', 'memory space', 'default')
   .action(async (o: { subject: string; relation: string; scope?: Record<string, string>; tenant: string }) => {
-    print(await withQueries((bus) => bus.execute(new GetHistoryQuery(o.tenant, { subject: o.subject, relation: o.relation, scope: o.scope }))));
+    const input = { subject: o.subject, relation: o.relation, scope: o.scope };
+    const remote: RemoteCall = { method: 'GET', tenant: o.tenant, path: 'history', query: { ...input, scope: o.scope && JSON.stringify(o.scope) } };
+    print(await query(remote, (bus) => bus.execute(new GetHistoryQuery(o.tenant, input))));
   });
 
 program
@@ -177,8 +196,11 @@ program
   .option('--tenant <tenant>', 'memory space', 'default')
   .action(async (o: { subject: string; relation?: string; scope?: Record<string, string>; validAt?: string; knownAt?: string; tenant: string }) => {
     const at = { validAt: o.validAt, knownAt: o.knownAt };
+    const remote: RemoteCall = o.relation
+      ? { method: 'GET', tenant: o.tenant, path: 'facts', query: { subject: o.subject, relation: o.relation, scope: o.scope && JSON.stringify(o.scope), ...at } }
+      : { method: 'GET', tenant: o.tenant, path: `subjects/${encodeURIComponent(o.subject)}`, query: at };
     print(
-      await withQueries<unknown>((bus) =>
+      await query<unknown>(remote, (bus) =>
         o.relation
           ? bus.execute(new GetFactQuery(o.tenant, { subject: o.subject, relation: o.relation, scope: o.scope, ...at }))
           : bus.execute(new GetSubjectQuery(o.tenant, { subject: o.subject, ...at })),
@@ -196,7 +218,8 @@ program
   .option('--known-at <date>', 'as the ledger knew it then (default now)')
   .action(async (message: string, o: { tenant: string; budget: number; validAt?: string; knownAt?: string }) => {
     const input = { query: message, budgetTokens: o.budget, validAt: o.validAt, knownAt: o.knownAt };
-    print(await withQueries((bus) => bus.execute(new AssembleContextQuery(o.tenant, input)), { indexFirst: true }));
+    const remote: RemoteCall = { method: 'POST', tenant: o.tenant, path: 'context', body: input };
+    print(await query(remote, (bus) => bus.execute(new AssembleContextQuery(o.tenant, input)), { indexFirst: true }));
   });
 
 program
@@ -205,7 +228,7 @@ program
   .argument('<id>', 'trace id')
   .option('--tenant <tenant>', 'memory space', 'default')
   .action(async (id: string, o: { tenant: string }) => {
-    print(await withQueries((bus) => bus.execute(new GetTraceQuery(o.tenant, { id }))));
+    print(await query({ method: 'GET', tenant: o.tenant, path: `traces/${encodeURIComponent(id)}` }, (bus) => bus.execute(new GetTraceQuery(o.tenant, { id }))));
   });
 
 program
@@ -214,11 +237,11 @@ program
   .argument('[answer-id]', 'one answer')
   .option('--tenant <tenant>', 'memory space', 'default')
   .action(async (answerId: string | undefined, o: { tenant: string }) => {
+    const remote: RemoteCall = { method: 'GET', tenant: o.tenant, path: answerId ? `answers/${encodeURIComponent(answerId)}` : 'answers' };
     print(
-      await withQueries(
-        (bus): Promise<unknown> => (answerId ? bus.execute(new GetAnswerQuery(o.tenant, { answerId })) : bus.execute(new ListReopenedAnswersQuery(o.tenant, {}))),
-        { sagaFirst: true },
-      ),
+      await query(remote, (bus): Promise<unknown> => (answerId ? bus.execute(new GetAnswerQuery(o.tenant, { answerId })) : bus.execute(new ListReopenedAnswersQuery(o.tenant, {}))), {
+        sagaFirst: true,
+      }),
     );
   });
 
@@ -234,7 +257,8 @@ program
   })
   .option('--tenant <tenant>', 'memory space', 'default')
   .action(async (o: { claims: unknown; tenant: string }) => {
-    print(await withQueries((bus) => bus.execute(new VerifyClaimsQuery(o.tenant, parse(verifyClaimsSchema, { claims: o.claims })))));
+    const input = parse(verifyClaimsSchema, { claims: o.claims });
+    print(await query({ method: 'POST', tenant: o.tenant, path: 'verifications', body: input }, (bus) => bus.execute(new VerifyClaimsQuery(o.tenant, input))));
   });
 
 program
@@ -246,8 +270,9 @@ program
   .option('--message-id <id>', 'its id, so a retry appends nothing twice (default: a new one)')
   .option('--json', 'print the whole result as JSON')
   .action(async (text: string, o: { speaker: string; tenant: string; messageId?: string; json?: boolean }) => {
-    const input = { text, speaker: o.speaker, messageId: o.messageId };
-    const result = await withBuses(({ commands }) => commands.execute(new IngestMessageCommand(o.tenant, parse(ingestMessageSchema, input))), { sagaAfter: true });
+    const input = parse(ingestMessageSchema, { text, speaker: o.speaker, messageId: o.messageId });
+    const remote: RemoteCall = { method: 'POST', tenant: o.tenant, path: 'messages', body: input };
+    const result = await run<IngestResult>(remote, ({ commands }) => commands.execute(new IngestMessageCommand(o.tenant, input)), { sagaAfter: true });
     if (o.json) print(result);
     else console.log(formatIngest(result));
   });
@@ -258,14 +283,18 @@ program
   .argument('<message-id>', 'the id `ingest` printed')
   .option('--tenant <tenant>', 'memory space', 'default')
   .action(async (messageId: string, o: { tenant: string }) => {
-    print(await withQueries((bus) => bus.execute(new GetMessageQuery(o.tenant, { messageId }))));
+    print(await query({ method: 'GET', tenant: o.tenant, path: `messages/${encodeURIComponent(messageId)}` }, (bus) => bus.execute(new GetMessageQuery(o.tenant, { messageId }))));
   });
 
 program
   .command('eval')
-  .description('run memory scenarios (JSON Lines, see shared/eval/FORMAT.md), each on a fresh ledger')
+  .description('run memory scenarios (JSON Lines; the step kinds are in docs/testing.md, "factledger eval"), each on a fresh ledger')
   .argument('<files...>', 'scenario files')
-  .addOption(new Option('--backend <backend>', 'where the fresh ledgers live (kurrentdb: the log at KURRENTDB_URL or a local protocol server, the read models in PostgreSQL)').choices([...EVAL_BACKENDS]).default('pglite'))
+  .addOption(
+    new Option('--backend <backend>', 'where the fresh ledgers live (kurrentdb: the log at KURRENTDB_URL or a local protocol server, the read models in PostgreSQL)')
+      .choices([...EVAL_BACKENDS])
+      .default('pglite'),
+  )
   .option('--json <file>', 'also write a machine-readable report (every query step with its context text)')
   .option('--baseline <names>', `also run each file through baselines (comma-separated: ${BASELINES.join(', ')}) and compare the query steps`, parseBaselines)
   .option('--traces', "with --json: keep each query's whole trace (pool, scores, cuts) beside its context")
@@ -273,31 +302,34 @@ program
   .option('--verbose', 'print every step, not only checks and failures')
   .option('--quiet', 'print only the totals and the comparison, not every failed step')
   .option('--only-supported', 'exit 0 when the only failures are step kinds this build does not support yet')
-  .action(async (files: string[], o: { backend: EvalBackend; json?: string; baseline?: BaselineName[]; recall?: string; traces?: boolean; verbose?: boolean; quiet?: boolean; onlySupported?: boolean }) => {
-    const recallTuning = o.recall ?? process.env.FACTLEDGER_RECALL;
-    const reports: ScenarioReport[] = [];
-    for (const file of files) reports.push(await evalFile(file, o.backend, { recallTuning, traces: o.traces }));
-    const show = (rs: typeof reports) => (o.quiet ? rs.map((r) => `${r.file}: ${r.passed} passed, ${r.failed} failed`).join('\n') : formatReport(rs, o.verbose));
-    console.log(show(reports));
-    const baselines: { name: BaselineName; reports: typeof reports }[] = [];
-    for (const name of o.baseline ?? []) {
-      const run: ScenarioReport[] = [];
-      for (const file of files) run.push(await evalFile(file, o.backend, { baseline: name }));
-      baselines.push({ name, reports: run });
-      console.log(`\n== baseline: ${name}`);
-      console.log(show(run));
-    }
-    if (baselines.length) console.log(`\n== factledger beside ${baselines.map((b) => b.name).join(', ')}\n${compareRuns([{ name: 'factledger', reports }, ...baselines])}`);
-    else if (reports.some((r) => r.steps.some((s) => s.note && s.step === 'query'))) console.log(`\n${compareRuns([{ name: 'factledger', reports }])}`);
-    if (o.json) writeFileSync(o.json, JSON.stringify({ backend: o.backend, reports, ...(baselines.length ? { baselines: Object.fromEntries(baselines.map((b) => [b.name, b.reports])) } : {}) }, null, 2));
-    const failures = reports.flatMap((r) => r.steps).filter((st) => st.status === 'failed');
-    const blocking = o.onlySupported ? failures.filter((st) => st.supported) : failures;
-    if (o.onlySupported) console.log(`scenario steps of supported kinds: ${blocking.length} failed; ${failures.length - blocking.length} of kinds not supported yet`);
-    if (blocking.length > 0) process.exitCode = 1;
-  });
+  .action(
+    async (files: string[], o: { backend: EvalBackend; json?: string; baseline?: BaselineName[]; recall?: string; traces?: boolean; verbose?: boolean; quiet?: boolean; onlySupported?: boolean }) => {
+      const recallTuning = o.recall ?? process.env.FACTLEDGER_RECALL;
+      const reports: ScenarioReport[] = [];
+      for (const file of files) reports.push(await evalFile(file, o.backend, { recallTuning, traces: o.traces }));
+      const show = (rs: typeof reports) => (o.quiet ? rs.map((r) => `${r.file}: ${r.passed} passed, ${r.failed} failed`).join('\n') : formatReport(rs, o.verbose));
+      console.log(show(reports));
+      const baselines: { name: BaselineName; reports: typeof reports }[] = [];
+      for (const name of o.baseline ?? []) {
+        const run: ScenarioReport[] = [];
+        for (const file of files) run.push(await evalFile(file, o.backend, { baseline: name }));
+        baselines.push({ name, reports: run });
+        console.log(`\n== baseline: ${name}`);
+        console.log(show(run));
+      }
+      if (baselines.length) console.log(`\n== factledger beside ${baselines.map((b) => b.name).join(', ')}\n${compareRuns([{ name: 'factledger', reports }, ...baselines])}`);
+      else if (reports.some((r) => r.steps.some((s) => s.note && s.step === 'query'))) console.log(`\n${compareRuns([{ name: 'factledger', reports }])}`);
+      if (o.json)
+        writeFileSync(o.json, JSON.stringify({ backend: o.backend, reports, ...(baselines.length ? { baselines: Object.fromEntries(baselines.map((b) => [b.name, b.reports])) } : {}) }, null, 2));
+      const failures = reports.flatMap((r) => r.steps).filter((st) => st.status === 'failed');
+      const blocking = o.onlySupported ? failures.filter((st) => st.supported) : failures;
+      if (o.onlySupported) console.log(`scenario steps of supported kinds: ${blocking.length} failed; ${failures.length - blocking.length} of kinds not supported yet`);
+      if (blocking.length > 0) process.exitCode = 1;
+    },
+  );
 
 program.addCommand(logCommand(config));
-program.addCommand(eraseCommand(config));
+program.addCommand(eraseCommand(config, server));
 program.addCommand(workerCommand(config));
 program.addCommand(mcpCommand(config));
 program.addCommand(triageCommand(config));

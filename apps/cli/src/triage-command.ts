@@ -5,17 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { systemClock } from '@factledger/domain';
-import {
-  AdmissionPolicies,
-  createLedger,
-  type LedgerConfig,
-  LlmJudge,
-  type MemoryJudge,
-  PopulationTriage,
-  RuleJudge,
-  type TriageCounts,
-  type TriagePlan,
-} from '@factledger/ledger';
+import { AdmissionPolicies, createLedger, type LedgerConfig, LlmJudge, type MemoryJudge, PopulationTriage, RuleJudge, type TriageCounts, type TriagePlan } from '@factledger/ledger';
 import { LlmNotConfiguredError, OpenAiChatModel } from '@factledger/llm';
 import { CachedEmbedder, PostgresEmbeddingCache } from '@factledger/embeddings';
 import { embedderFrom } from '@factledger/recall';
@@ -32,14 +22,21 @@ function readControls(file: string): unknown[] {
   const text = readFileSync(file, 'utf8').trim();
   try {
     if (text.startsWith('[')) return JSON.parse(text) as unknown[];
-    return text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as unknown);
+    return text
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as unknown);
   } catch (error) {
     throw new InvalidArgumentError(`${file} is not a JSON array or JSON Lines: ${(error as Error).message}`);
   }
 }
 
 const formatCounts = (c: TriageCounts): string =>
-  `${c.total} memories: keep ${c.keep}, quarantine ${c.quarantine}, retype ${Object.entries(c.retype).map(([t, n]) => `${n} to ${t}`).join(', ') || '0'}`;
+  `${c.total} memories: keep ${c.keep}, quarantine ${c.quarantine}, retype ${
+    Object.entries(c.retype)
+      .map(([t, n]) => `${n} to ${t}`)
+      .join(', ') || '0'
+  }`;
 
 const formatPlan = (p: TriagePlan): string[] => [
   `batch ${p.batch} (tenant ${p.tenant})`,
@@ -49,7 +46,10 @@ const formatPlan = (p: TriagePlan): string[] => [
 ];
 
 /** The triage use case on the configured database; closed when `work` is done. */
-async function withTriage<T>(config: () => LedgerConfig, work: (t: PopulationTriage, extra: { judge(name: string, tenant: string): MemoryJudge; settle(): Promise<unknown> }) => Promise<T>): Promise<T> {
+async function withTriage<T>(
+  config: () => LedgerConfig,
+  work: (t: PopulationTriage, extra: { judge(name: string, tenant: string): MemoryJudge; settle(): Promise<unknown> }) => Promise<T>,
+): Promise<T> {
   const settings = config();
   const handle = await createLedger(settings);
   const policies = AdmissionPolicies.fromFile(settings.admissionPolicy);
@@ -95,7 +95,9 @@ export function triageCommand(config: () => LedgerConfig): Command {
         );
         process.stderr.write('\n');
         writeFileSync(o.out, `${JSON.stringify(frozen, null, 2)}\n`);
-        console.log(`controls: ${frozen.controls.total - frozen.controls.missed.length}/${frozen.controls.total} as expected (miss rate ${(frozen.controls.missRate * 100).toFixed(1)}%, at most ${(frozen.controls.maxMissRate * 100).toFixed(1)}%)`);
+        console.log(
+          `controls: ${frozen.controls.total - frozen.controls.missed.length}/${frozen.controls.total} as expected (miss rate ${(frozen.controls.missRate * 100).toFixed(1)}%, at most ${(frozen.controls.maxMissRate * 100).toFixed(1)}%)`,
+        );
         console.log(`verdicts by ${frozen.judge}: ${formatCounts(frozen.counts)}`);
         console.log(`frozen to ${o.out} (checksum ${frozen.checksum.slice(0, 12)}); next: factledger triage apply ${o.out} --dry-run`);
       });
@@ -121,7 +123,11 @@ export function triageCommand(config: () => LedgerConfig): Command {
           [
             ...formatPlan(applied),
             `applied at position ${applied.position}${applied.replayed ? ' (already applied: nothing appended)' : ''}`,
-            `count check: the store shows ${applied.observed.quarantined} quarantined, ${Object.entries(applied.observed.retyped).map(([k, n]) => `${n} retyped to ${k}`).join(', ') || '0 retyped'} — as frozen`,
+            `count check: the store shows ${applied.observed.quarantined} quarantined, ${
+              Object.entries(applied.observed.retyped)
+                .map(([k, n]) => `${n} retyped to ${k}`)
+                .join(', ') || '0 retyped'
+            } — as frozen`,
             `undo with: factledger triage rollback ${applied.batch} --tenant ${applied.tenant}`,
           ].join('\n'),
         );

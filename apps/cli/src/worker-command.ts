@@ -9,16 +9,14 @@ import { systemClock } from '@factledger/domain';
 import { createLedger, LEDGER_JOBS, type LedgerConfig } from '@factledger/ledger';
 import { LeasedWorker, type WorkerJob } from '@factledger/projections';
 import { RECALL_JOBS, recallOn } from '@factledger/recall';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
+import { namesFrom } from './arguments';
 
 /** Every job a worker can run: the ledger's and recall's, whose lists carry their names (namedJobs). */
 export const WORKER_JOBS = [...LEDGER_JOBS, ...RECALL_JOBS] as const;
 
 function jobsArg(value: string): string[] {
-  const names = [...new Set(value.split(',').map((n) => n.trim()).filter(Boolean))];
-  const unknown = names.filter((n) => !(WORKER_JOBS as readonly string[]).includes(n));
-  if (unknown.length || !names.length) throw new InvalidArgumentError(`unknown job ${unknown.join(', ') || '(none)'}; choose from ${WORKER_JOBS.join(', ')}`);
-  return names;
+  return namesFrom(value, WORKER_JOBS, 'job');
 }
 
 export function workerCommand(config: () => LedgerConfig): Command {
@@ -32,11 +30,15 @@ export function workerCommand(config: () => LedgerConfig): Command {
       const recall = recallOn(handle.database, handle.runner, systemClock, settings);
       // The same jobs a server with FACTLEDGER_WORKERS=internal runs in its own process.
       const all: WorkerJob[] = [...handle.jobs, ...recall.jobs];
-      const worker = new LeasedWorker(handle.database, all.filter((j) => !o.only || o.only.includes(j.name)), {
-        intervalMs: settings.indexIntervalMs,
-        onError: (error) => console.error(`factledger worker: ${String(error)}`),
-        onLease: (job, held) => console.log(`${held ? 'holding' : 'lost'} ${job}`),
-      });
+      const worker = new LeasedWorker(
+        handle.database,
+        all.filter((j) => !o.only || o.only.includes(j.name)),
+        {
+          intervalMs: settings.indexIntervalMs,
+          onError: (error) => console.error(`factledger worker: ${String(error)}`),
+          onLease: (job, held) => console.log(`${held ? 'holding' : 'lost'} ${job}`),
+        },
+      );
       worker.start();
       console.log(`worker started (pid ${process.pid})`);
       await new Promise<void>((resolve) => {

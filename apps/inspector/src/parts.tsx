@@ -17,7 +17,12 @@ export function Time({ iso }: { iso: string | null }) {
 }
 
 export function Loaded<T>({ read, empty, children }: { read: Read<T>; empty?: (data: T) => string | null; children: (data: T) => ComponentChildren }) {
-  if (read.state === 'loading') return <p class="state" role="status">Loading…</p>;
+  if (read.state === 'loading')
+    return (
+      <p class="state" role="status">
+        Loading…
+      </p>
+    );
   if (read.state === 'failed') return <Problem message={explain(read.error)} />;
   const nothing = empty?.(read.data);
   if (nothing) return <p class="state">{nothing}</p>;
@@ -25,7 +30,23 @@ export function Loaded<T>({ read, empty, children }: { read: Read<T>; empty?: (d
 }
 
 /** An event of the log: its type (a link when given), position, batch and the key that wrote it. */
-export function EventRef({ type, position, batch, actor, causation, href, tenant }: { type: string; position: number; batch?: string | null; actor?: string | null; causation?: string | null; href?: string; tenant?: string }) {
+export function EventRef({
+  type,
+  position,
+  batch,
+  actor,
+  causation,
+  href,
+  tenant,
+}: {
+  type: string;
+  position: number;
+  batch?: string | null;
+  actor?: string | null;
+  causation?: string | null;
+  href?: string;
+  tenant?: string;
+}) {
   return (
     <>
       {href ? <a href={href}>{type}</a> : type} #{position}
@@ -37,7 +58,17 @@ export function EventRef({ type, position, batch, actor, causation, href, tenant
 }
 
 /** A form whose fields become the page's query string on submit (with the `keep` parameters of the page's own). */
-export function QueryForm({ fields, submit, initial, keep = [] }: { fields: { name: string; label: string; required?: boolean; hint?: string }[]; submit: string; initial: URLSearchParams; keep?: string[] }) {
+export function QueryForm({
+  fields,
+  submit,
+  initial,
+  keep = [],
+}: {
+  fields: { name: string; label: string; required?: boolean; hint?: string }[];
+  submit: string;
+  initial: URLSearchParams;
+  keep?: string[];
+}) {
   const [values, setValues] = useState(() => Object.fromEntries(fields.map((f) => [f.name, initial.get(f.name) ?? ''])));
   const go = (e: Event) => {
     e.preventDefault();
@@ -56,7 +87,6 @@ export function QueryForm({ fields, submit, initial, keep = [] }: { fields: { na
     </form>
   );
 }
-
 
 /** What went wrong, said where it happened (nothing when nothing did). */
 export function Problem({ message }: { message: string | null }) {

@@ -3,7 +3,16 @@
  * types only (erased from the bundle; the inspector reaches the ledger through HTTP alone), so that
  * a change to a reply fails this build rather than the page.
  */
-export type { AnswerView, BatchView, IngestResult, BeliefDiffView as BeliefDiff, BeliefView as Belief, BelievedView as Believed, HistoryView as HistoryEntry, MemoryView as Memory } from '@factledger/ledger';
+export type {
+  AnswerView,
+  BatchView,
+  IngestResult,
+  BeliefDiffView as BeliefDiff,
+  BeliefView as Belief,
+  BelievedView as Believed,
+  HistoryView as HistoryEntry,
+  MemoryView as Memory,
+} from '@factledger/ledger';
 export type { AnswerRow as CitingAnswer } from '@factledger/projections';
 
 /** A stored assembly trace as GET /traces/{id} gives it (the API documents it as an open object); the stages the funnel reads. */

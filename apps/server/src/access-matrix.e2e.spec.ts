@@ -37,7 +37,12 @@ describe.each(testBackends())('the authorization matrix on %s', (backend) => {
   it('reads every operation of the committed contract, each public or naming its scope, and the server serves the same', async () => {
     const operations = contractOperations(CONTRACT);
     expect(operations.length).toBeGreaterThanOrEqual(29);
-    expect(operations.filter((o) => o.scope === null).map((o) => o.template).sort()).toEqual(['/health', '/metrics', '/openapi.json']);
+    expect(
+      operations
+        .filter((o) => o.scope === null)
+        .map((o) => o.template)
+        .sort(),
+    ).toEqual(['/health', '/metrics', '/openapi.json']);
     const served = (await (await fetch(`${server.base}/openapi.json`)).json()) as Contract;
     expect(contractOperations(served)).toEqual(operations);
   });

@@ -32,7 +32,10 @@ const minPosition = memoryQuerySchema.shape.minPosition;
 export const listMemoriesQuerySchema = z
   .object({
     limit: z.coerce.number().int().min(1).max(1000).optional().openapi({ description: 'At most this many, newest first (default 100).' }),
-    status: z.enum(['active', 'quarantined', 'retired', 'overruled']).optional().openapi({ description: 'Default `active`: the memories in the read paths now. Any other status: the memories that have it, whatever their valid time.' }),
+    status: z
+      .enum(['active', 'quarantined', 'retired', 'overruled'])
+      .optional()
+      .openapi({ description: 'Default `active`: the memories in the read paths now. Any other status: the memories that have it, whatever their valid time.' }),
     minPosition,
   })
   .strict();
@@ -76,10 +79,7 @@ export const rollbackBody = rollbackSchema.omit({ batch: true }).openapi('Rollba
 
 // ---- query strings: a scope travels as JSON text ----------------------------------------------
 
-const scopeParam = z
-  .string()
-  .optional()
-  .openapi({ description: 'Scope as a JSON object of strings.', example: '{"env":"prod"}' });
+const scopeParam = z.string().optional().openapi({ description: 'Scope as a JSON object of strings.', example: '{"env":"prod"}' });
 export const factQueryParams = factQuerySchema.omit({ scope: true }).extend({ scope: scopeParam });
 export const historyQueryParams = historyQuerySchema.omit({ scope: true }).extend({ scope: scopeParam });
 export const subjectQueryParams = subjectQuerySchema.omit({ subject: true });
@@ -118,9 +118,15 @@ export type Health = z.infer<typeof healthSchema>;
 
 export const errorSchema = z
   .object({
-    error: z.string().openapi({ description: 'Stable code: invalid_input, unknown_memory, memory_erased, unknown_batch, unknown_message, cardinality_conflict, illegal_lifecycle, slot_taken, version_conflict, projection_lag, …' }),
+    error: z.string().openapi({
+      description:
+        'Stable code: invalid_input, unknown_memory, memory_erased, unknown_batch, unknown_message, cardinality_conflict, illegal_lifecycle, slot_taken, version_conflict, projection_lag, …',
+    }),
     message: z.string(),
-    issues: z.array(z.object({ path: z.string(), message: z.string() })).optional().openapi({ description: 'invalid_input only: what is wrong, field by field.' }),
+    issues: z
+      .array(z.object({ path: z.string(), message: z.string() }))
+      .optional()
+      .openapi({ description: 'invalid_input only: what is wrong, field by field.' }),
     erased: z
       .object({ erasureId: z.string(), erasedAt: z.string(), position: z.number().int(), actor: z.string().nullable() })
       .optional()
@@ -135,7 +141,6 @@ export const erasureBody = erasureSchema.openapi('ErasureBody', {
   description: 'Exactly one of: memoryId (that memory, with every version of its fact), subject (every memory kept under it), all: true (the whole tenant).',
 });
 
-
 // ---- recall ----------------------------------------------------------------------------------
 
 export const contextItemSchema = z
@@ -147,7 +152,10 @@ export const contextItemSchema = z
     speaker: z.string(),
     source: z.string().nullable(),
     saidAt: z.string().openapi({ description: 'When it was said (the day its heading shows), not when it was recorded.' }),
-    note: z.string().optional().openapi({ description: 'What the block says beside it: that it is unconfirmed (what it hung on changed, and what took its place), or that it contradicts a memory shown with it, both kept.' }),
+    note: z
+      .string()
+      .optional()
+      .openapi({ description: 'What the block says beside it: that it is unconfirmed (what it hung on changed, and what took its place), or that it contradicts a memory shown with it, both kept.' }),
     scores: z.object({ cosine: z.number().nullable(), textRank: z.number(), trigram: z.number(), fused: z.number().nullable() }),
   })
   .openapi('ContextItem');

@@ -76,7 +76,10 @@ describe.each(testBackends())('Erasure on %s', (backend) => {
     expect(context.body.text.toLowerCase()).toContain('marigold-8812');
     await recall.recall.traces.flush();
     const embedded = (await sql<{ type: string; text: string }>`SELECT type, text FROM fl_memories WHERE tenant = 'er' AND memory_id = ${v2.body.memoryId}`.execute(database.db)).rows[0]!;
-    const cached = async () => Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM fl_embedding_cache WHERE text_sha256 = ${textHash(embeddingText(embedded.type, embedded.text))}`.execute(database.db)).rows[0]!.n);
+    const cached = async () =>
+      Number(
+        (await sql<{ n: number }>`SELECT count(*)::int AS n FROM fl_embedding_cache WHERE text_sha256 = ${textHash(embeddingText(embedded.type, embedded.text))}`.execute(database.db)).rows[0]!.n,
+      );
     expect(await cached()).toBe(1);
     expect(found(await everyRow(), SECRETS)).toEqual(SECRETS); // the check below can fail
     const before = (await sql<{ position: string; type: string; stream: string }>`SELECT global_position AS position, type, stream_id AS stream FROM fl_events ORDER BY 1`.execute(database.db)).rows;
@@ -102,9 +105,18 @@ describe.each(testBackends())('Erasure on %s', (backend) => {
     }
 
     // The log keeps its shape: every position, type and stream, plus the erasures' own events; the chain verifies.
-    const after = (await sql<{ position: string; type: string; stream: string; actor: string | null }>`SELECT global_position AS position, type, stream_id AS stream, actor FROM fl_events ORDER BY 1`.execute(database.db)).rows;
+    const after = (
+      await sql<{ position: string; type: string; stream: string; actor: string | null }>`SELECT global_position AS position, type, stream_id AS stream, actor FROM fl_events ORDER BY 1`.execute(
+        database.db,
+      )
+    ).rows;
     expect(after.slice(0, before.length).map(({ position, type, stream }) => ({ position, type, stream }))).toEqual(before);
-    expect(after.slice(before.length).map((r) => r.type).sort()).toEqual(['AnswerReopened', 'ErasureRecorded', 'ErasureRecorded', 'MemoryErased', 'MemoryErased', 'MemoryErased']);
+    expect(
+      after
+        .slice(before.length)
+        .map((r) => r.type)
+        .sort(),
+    ).toEqual(['AnswerReopened', 'ErasureRecorded', 'ErasureRecorded', 'MemoryErased', 'MemoryErased', 'MemoryErased']);
     expect(await handle.store.verify()).toMatchObject({ ok: true, events: after.length });
 
     // Reads say it was erased; the answer lost its words and waits for review; the rest reads as before.
@@ -117,7 +129,12 @@ describe.each(testBackends())('Erasure on %s', (backend) => {
     expect((await get(`/memories/${bob.body.memoryId}`)).body).toMatchObject({ value: 'Keepme-1234', status: 'active' });
     expect((await get(`/facts?subject=Ingrid&relation=locker%20code`)).body).toMatchObject({ value: null, versions: [] });
     const reopened = await get(`/answers/${answer.body.answerId}`);
-    expect(reopened.body).toMatchObject({ status: 'reopened', question: '', text: '', reopened: { memoryId: v2.body.memoryId, reason: 'the cited memory was erased', cause: { event: 'MemoryErased' } } });
+    expect(reopened.body).toMatchObject({
+      status: 'reopened',
+      question: '',
+      text: '',
+      reopened: { memoryId: v2.body.memoryId, reason: 'the cited memory was erased', cause: { event: 'MemoryErased' } },
+    });
     expect(reopened.body.citations).toEqual([
       expect.objectContaining({ memoryId: v2.body.memoryId, text: '', value: null, erased: true, now: { status: 'erased', supersededBy: null } }),
       expect.objectContaining({ memoryId: bob.body.memoryId, value: 'Keepme-1234' }),
@@ -140,7 +157,12 @@ describe.each(testBackends())('Erasure on %s', (backend) => {
     expect((await get(`/memories/${v2.body.memoryId}`)).status).toBe(410);
     expect((await get(`/answers/${answer.body.answerId}`)).body).toMatchObject({ text: '', citations: [expect.objectContaining({ erased: true }), expect.anything()] });
     // (Ingrid's name is back: the new fact carries it.)
-    expect(found(await everyRow(), SECRETS.filter((w) => w !== 'ingrid'))).toEqual([]);
+    expect(
+      found(
+        await everyRow(),
+        SECRETS.filter((w) => w !== 'ingrid'),
+      ),
+    ).toEqual([]);
     expect(found(await everyRow(), ['fresh-0001', ...KEPT])).toEqual(['fresh-0001', ...KEPT]);
   });
 

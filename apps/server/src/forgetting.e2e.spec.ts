@@ -87,7 +87,10 @@ describe.each(testBackends())('Forgetting in a chat on %s', (backend) => {
     const erasure = (await handle.store.readStream('fg', `erasure-${asked.forgotten.erasureId}`)).events[0]!;
     expect(erasure).toMatchObject({ type: 'ErasureRecorded', actor: key.keyId, causationId: 'message:forget-1' });
     // Sent again, it answers from its record and erases nothing more.
-    expect(await say('Forget what I told you about the storage vault token. And please remove my email from your memory.', 'user', 'forget-1')).toMatchObject({ replayed: true, forgotten: asked.forgotten });
+    expect(await say('Forget what I told you about the storage vault token. And please remove my email from your memory.', 'user', 'forget-1')).toMatchObject({
+      replayed: true,
+      forgotten: asked.forgotten,
+    });
     expect(await handle.store.verify()).toMatchObject({ ok: true });
   });
 });

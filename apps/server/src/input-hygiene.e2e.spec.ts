@@ -50,7 +50,11 @@ describe.each(testBackends())('Unstorable text on every route, on %s', (backend)
             bodyFields: Array.isArray(props) ? props : Object.keys(props),
             timeFields: [
               ...(params as { name: string; schema?: unknown }[]).filter((p) => isTime(p.schema)).map((p) => p.name),
-              ...(Array.isArray(props) ? [] : Object.entries(props).filter(([, s]) => isTime(s)).map(([name]) => name)),
+              ...(Array.isArray(props)
+                ? []
+                : Object.entries(props)
+                    .filter(([, s]) => isTime(s))
+                    .map(([name]) => name)),
             ],
           };
         }),
@@ -79,7 +83,7 @@ describe.each(testBackends())('Unstorable text on every route, on %s', (backend)
     expect(operations.find((o) => o.method === 'GET' && o.path.endsWith('/facts'))?.queryParams).toEqual(expect.arrayContaining(['subject', 'relation']));
   });
 
-  it('says that a position past the log\'s head does not exist, on every read that takes minPosition, and answers one that does', async () => {
+  it("says that a position past the log's head does not exist, on every read that takes minPosition, and answers one that does", async () => {
     const written = await send('POST', '/v1/tenants/hygiene/memories', { subject: 'api', relation: 'port', value: '8000' });
     expect(written.status).toBe(201);
     const far = 999_999_999_999;
@@ -150,7 +154,11 @@ describe.each(testBackends())('Unstorable text on every route, on %s', (backend)
       for (const field of op.timeFields) {
         for (const bad of ['0000-01-01', '0000-06-01T00:00:00Z', '0001-01-01T00:00:00+01:00', '2026-02-30', '2025-02-29', '2026-13-01', '2026-01-01T24:00:00Z']) {
           const inQuery = op.queryParams.includes(field);
-          const needed: Record<string, string> = { ...(op.queryParams.includes('subject') ? { subject: 'clock' } : {}), ...(op.queryParams.includes('relation') ? { relation: 'reads' } : {}), ...(op.queryParams.includes('from') ? { from: '2026-01-01', to: '2026-01-02' } : {}) };
+          const needed: Record<string, string> = {
+            ...(op.queryParams.includes('subject') ? { subject: 'clock' } : {}),
+            ...(op.queryParams.includes('relation') ? { relation: 'reads' } : {}),
+            ...(op.queryParams.includes('from') ? { from: '2026-01-01', to: '2026-01-02' } : {}),
+          };
           const reply = inQuery
             ? await send(op.method, `${fill(op.path, {})}?${new URLSearchParams({ ...needed, [field]: bad })}`, op.method === 'POST' ? {} : undefined)
             : await send(op.method, fill(op.path, {}), { subject: 'clock', relation: 'reads', value: 'midnight', text: 'The clock reads midnight.', query: 'What does the clock read?', [field]: bad });

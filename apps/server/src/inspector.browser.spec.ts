@@ -91,7 +91,7 @@ describeWithBrowser.each(testBackends())('web inspector on %s', (backend) => {
     await page.getByLabel('API key').press('Enter');
   }
 
-  it('signs in with an API key (Enter) and lists the tenant\'s memories, with search and filters', async () => {
+  it("signs in with an API key (Enter) and lists the tenant's memories, with search and filters", async () => {
     const page = await fresh();
     await page.goto(`${server.base}/inspector`);
     await signIn(page, keys.acme!, 'acme');
@@ -136,7 +136,10 @@ describeWithBrowser.each(testBackends())('web inspector on %s', (backend) => {
     await page.getByRole('heading', { name: 'Ada · lives in · Berlin' }).waitFor();
     expect(page.url()).toBe(`${server.base}/inspector/tenants/acme/memories/${ids.berlin}`);
     await page.getByRole('heading', { name: /^History/ }).waitFor();
-    await page.getByText(/FactSuperseded|FactRetracted/).first().waitFor();
+    await page
+      .getByText(/FactSuperseded|FactRetracted/)
+      .first()
+      .waitFor();
     await page.getByRole('link', { name: ids.lisbon! }).waitFor();
     // Each event with its batch, the key that wrote it (none here: written by the host) and its causation.
     const closed = page.locator('tbody tr').filter({ hasText: 'FactSuperseded' }).first();
@@ -165,7 +168,11 @@ describeWithBrowser.each(testBackends())('web inspector on %s', (backend) => {
 
   /** What recall hands the model for `query`, asked over HTTP with tenant acme's key. */
   async function recalled(query: string): Promise<string> {
-    const res = await fetch(`${server.base}/v1/tenants/acme/context`, { method: 'POST', headers: { authorization: `Bearer ${keys.acme}`, 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    const res = await fetch(`${server.base}/v1/tenants/acme/context`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${keys.acme}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    });
     expect(res.status).toBe(200);
     return ((await res.json()) as { text: string }).text;
   }

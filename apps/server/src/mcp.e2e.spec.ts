@@ -49,7 +49,8 @@ describe.each(testBackends())('MCP over streamable HTTP on %s', (backend) => {
     clients.push(client);
     return client;
   }
-  const call = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: any };
+  const call = async (client: Client, name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: any };
   const text = (r: { content: { text: string }[] }) => r.content.map((c) => c.text).join('\n');
   const events = async () => Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM fl_events`.execute(database.db)).rows[0]!.n);
 

@@ -93,7 +93,12 @@ const failures = {
   },
   unknownBatch: { 404: json(errorSchema, 'unknown_batch: no change in this tenant carries the label.') },
   unknownMessage: { 404: json(errorSchema, 'unknown_message: no message with this id was ingested in this tenant.') },
-  conflict: { 409: json(errorSchema, 'cardinality_conflict, illegal_lifecycle, version_conflict, slot_taken (a restore into a slot another memory holds: `heldBy`) or command_id_reused (the command id named another command).') },
+  conflict: {
+    409: json(
+      errorSchema,
+      'cardinality_conflict, illegal_lifecycle, version_conflict, slot_taken (a restore into a slot another memory holds: `heldBy`) or command_id_reused (the command id named another command).',
+    ),
+  },
   lag: { 503: json(errorSchema, 'projection_lag: the read model has not reached minPosition yet; retry.') },
   /** Every route but the public ones: the API key (http/access.ts). */
   keyed: {
@@ -224,16 +229,14 @@ const routeDocs = (): RouteDoc[] => [
       [MemoriesController.prototype.retype, 'retypeMemory', retypeBody, true, 'Give a memory another type (the original type is kept)'],
       [MemoriesController.prototype.retractMemory, 'retractMemory', retractMemoryBody, false, 'Retract a memory from validFrom on (default now)'],
     ] as const
-  ).map(
-    ([handler, operationId, schema, required, summary]): RouteDoc => ({
-      handler,
-      operationId,
-      summary,
-      tags: ['memories'],
-      request: { params: memoryParams, body: body(schema, required) },
-      responses: { 200: json(writeResultSchema, 'The lifecycle change.'), ...failures.invalid, ...failures.unknownMemory, ...failures.conflict },
-    }),
-  ),
+  ).map(([handler, operationId, schema, required, summary]): RouteDoc => ({
+    handler,
+    operationId,
+    summary,
+    tags: ['memories'],
+    request: { params: memoryParams, body: body(schema, required) },
+    responses: { 200: json(writeResultSchema, 'The lifecycle change.'), ...failures.invalid, ...failures.unknownMemory, ...failures.conflict },
+  })),
   {
     handler: MemoriesController.prototype.retract,
     operationId: 'retractByKey',
@@ -404,7 +407,9 @@ export function documentedRoutes(controllers: readonly (abstract new (...args: n
     const docs = entries.filter((d) => d.handler === route.handler);
     if (docs.length !== 1) throw new Error(`${route.name} (${route.method.toUpperCase()} ${route.path}) has ${docs.length} OpenAPI entries, not one`);
     const { handler: _, ...doc } = docs[0]!;
-    const success = Object.keys(doc.responses).map(Number).filter((code) => code >= 200 && code < 300);
+    const success = Object.keys(doc.responses)
+      .map(Number)
+      .filter((code) => code >= 200 && code < 300);
     if (!success.includes(route.status)) throw new Error(`${route.name} answers ${route.status}, but its OpenAPI entry documents ${success.join(', ') || 'no success status'}`);
     if (out.some((o) => o.operationId === doc.operationId)) throw new Error(`${route.name}: the operationId ${doc.operationId} names another route too`);
     // A route that is not public takes a key: the security requirement, the scope the door asks

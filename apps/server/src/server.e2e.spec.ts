@@ -15,7 +15,6 @@ interface Reply {
   body: any;
 }
 
-
 describe.each(testBackends())('HTTP server on %s', (backend) => {
   let server: TestServer;
   let base: string;
@@ -405,20 +404,25 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
       ['fabricated', null],
       ['fabricated', null],
     ]);
-    expect(await verdicts([{ says: 'The staging database password is hunter2', cites: notes.memoryId }, { says: 'the payment port is 9999', cites: manifest.memoryId }])).toEqual([
+    expect(
+      await verdicts([
+        { says: 'The staging database password is hunter2', cites: notes.memoryId },
+        { says: 'the payment port is 9999', cites: manifest.memoryId },
+      ]),
+    ).toEqual([
       ['distorted', notes.memoryId],
       ['distorted', manifest.memoryId],
     ]);
 
     const port = await assertFact('claims', { subject: 'payment service', relation: 'port', value: '8443', text: 'The payment service listens on port 8443.' });
     const host = await assertFact('claims', { text: 'The staging database runs on db-07.internal.' });
-    expect(
-      await verdicts([{ says: 'the payment port is 9999' }, { says: 'The payment service port is 8443' }, { says: 'The staging database is hosted on db-07.internal', speaker: 'user' }]),
-    ).toEqual([
-      ['fabricated', null],
-      ['supported', port.memoryId],
-      ['supported', host.memoryId],
-    ]);
+    expect(await verdicts([{ says: 'the payment port is 9999' }, { says: 'The payment service port is 8443' }, { says: 'The staging database is hosted on db-07.internal', speaker: 'user' }])).toEqual(
+      [
+        ['fabricated', null],
+        ['supported', port.memoryId],
+        ['supported', host.memoryId],
+      ],
+    );
   });
 
   it('answers an unknown route with a JSON 404', async () => {
@@ -477,9 +481,7 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
       const reply = await post(path('roleplay'), { text: '*smiles softly*' });
       expect(reply.status).toBe(201);
       expect(reply.body.stored).toEqual([]);
-      expect(reply.body.candidates).toEqual([
-        expect.objectContaining({ verdict: 'rejected', type: null, outcome: null, memoryId: null, reason: expect.stringMatching(/stage direction/) }),
-      ]);
+      expect(reply.body.candidates).toEqual([expect.objectContaining({ verdict: 'rejected', type: null, outcome: null, memoryId: null, reason: expect.stringMatching(/stage direction/) })]);
       expect((await get(`/v1/tenants/roleplay/memories?${q({ minPosition: reply.body.position })}`)).body).toEqual([]);
     });
 
@@ -490,9 +492,7 @@ describe.each(testBackends())('HTTP server on %s', (backend) => {
       expect(record.status).toBe(200);
       expect(record.body).toMatchObject({ messageId: 'chat-42.7', position: ingested.body.position, kind: 'inform', triage: ingested.body.triage, stored: ingested.body.stored });
       expect(record.body.candidates).toEqual(ingested.body.candidates);
-      expect(record.body.candidates[0].gates).toEqual(
-        expect.arrayContaining([expect.objectContaining({ gate: 'role-play guard', passed: true, detail: expect.any(String) })]),
-      );
+      expect(record.body.candidates[0].gates).toEqual(expect.arrayContaining([expect.objectContaining({ gate: 'role-play guard', passed: true, detail: expect.any(String) })]));
 
       expect(await get(`${path('other')}/chat-42.7`)).toMatchObject({ status: 404, body: { error: 'unknown_message' } });
       expect(await get(`${path('record')}/never-sent`)).toMatchObject({ status: 404, body: { error: 'unknown_message' } });

@@ -35,16 +35,44 @@ function processMetrics(registry: Registry) {
   const registers = [registry];
   return {
     requests: new Counter({ name: 'factledger_http_requests_total', help: 'HTTP requests finished, by method, route pattern and status', labelNames: ['method', 'route', 'status'], registers }),
-    requestSeconds: new Histogram({ name: 'factledger_http_request_duration_seconds', help: 'HTTP request duration, by method and route pattern', labelNames: ['method', 'route'], buckets: LATENCY_BUCKETS, registers }),
-    commandSeconds: new Histogram({ name: 'factledger_command_duration_seconds', help: 'Commands and queries as the ledger module runs them, by message and outcome', labelNames: ['command', 'outcome'], buckets: LATENCY_BUCKETS, registers }),
+    requestSeconds: new Histogram({
+      name: 'factledger_http_request_duration_seconds',
+      help: 'HTTP request duration, by method and route pattern',
+      labelNames: ['method', 'route'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    commandSeconds: new Histogram({
+      name: 'factledger_command_duration_seconds',
+      help: 'Commands and queries as the ledger module runs them, by message and outcome',
+      labelNames: ['command', 'outcome'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
     appends: new Counter({ name: 'factledger_appends_total', help: 'Appends to the log, by outcome (appended, duplicate: a retried command id, failed)', labelNames: ['outcome'], registers }),
     appendedEvents: new Counter({ name: 'factledger_appended_events_total', help: 'Events appended to the log', registers }),
     appendSeconds: new Histogram({ name: 'factledger_append_duration_seconds', help: 'One append, with what projects inline in its transaction', buckets: LATENCY_BUCKETS, registers }),
     consumedEvents: new Counter({ name: 'factledger_consumer_events_total', help: 'Events applied by each checkpointed consumer in this process', labelNames: ['consumer'], registers }),
-    consumerPages: new Counter({ name: 'factledger_consumer_pages_total', help: 'Pages of the log taken by each consumer in this process, by outcome (applied, busy, moved, failed)', labelNames: ['consumer', 'outcome'], registers }),
+    consumerPages: new Counter({
+      name: 'factledger_consumer_pages_total',
+      help: 'Pages of the log taken by each consumer in this process, by outcome (applied, busy, moved, failed)',
+      labelNames: ['consumer', 'outcome'],
+      registers,
+    }),
     recallSeconds: new Histogram({ name: 'factledger_recall_duration_seconds', help: 'One context assembly, end to end', labelNames: ['outcome'], buckets: LATENCY_BUCKETS, registers }),
-    recallStageSeconds: new Histogram({ name: 'factledger_recall_stage_duration_seconds', help: "A recall stage that waits on something (wait, embed, pool, recheck)", labelNames: ['stage'], buckets: LATENCY_BUCKETS, registers }),
-    gateDecisions: new Counter({ name: 'factledger_gate_decisions_total', help: 'Admission decisions on ingested messages, by verdict and the gate that decided', labelNames: ['verdict', 'gate'], registers }),
+    recallStageSeconds: new Histogram({
+      name: 'factledger_recall_stage_duration_seconds',
+      help: 'A recall stage that waits on something (wait, embed, pool, recheck)',
+      labelNames: ['stage'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    gateDecisions: new Counter({
+      name: 'factledger_gate_decisions_total',
+      help: 'Admission decisions on ingested messages, by verdict and the gate that decided',
+      labelNames: ['verdict', 'gate'],
+      registers,
+    }),
   };
 }
 
@@ -173,7 +201,12 @@ export function httpTelemetry(telemetry: ProcessTelemetry) {
 export function appMetrics(handle: LedgerHandle, recall: RecallHandle | null): Registry {
   const registry = new Registry();
   const behind = new Gauge({ name: 'factledger_consumer_lag_events', help: 'Committed events a consumer has not applied yet', labelNames: ['consumer'], registers: [registry] });
-  const age = new Gauge({ name: 'factledger_consumer_lag_seconds', help: 'Age of the oldest event a consumer has not applied yet (0 when caught up)', labelNames: ['consumer'], registers: [registry] });
+  const age = new Gauge({
+    name: 'factledger_consumer_lag_seconds',
+    help: 'Age of the oldest event a consumer has not applied yet (0 when caught up)',
+    labelNames: ['consumer'],
+    registers: [registry],
+  });
   new Gauge({
     name: 'factledger_log_head_position',
     help: "The log's last position",

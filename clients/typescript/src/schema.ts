@@ -919,8 +919,11 @@ export interface components {
             validFrom: string;
             /** @description The extraction rule that produced it. */
             rule: string;
-            /** @description What the write did (created, superseded, reinforced, duplicate, …); null when nothing was written. */
-            outcome: string | null;
+            /**
+             * @description What the write did (created, superseded, reinforced, duplicate, …); null when nothing was written.
+             * @enum {string|null}
+             */
+            outcome: "created" | "superseded" | "corrected" | "filled-history" | "reinforced" | "duplicate" | "overruled" | "retracted" | "quarantined" | "restored" | "retyped" | "parts-superseded" | "unconfirmed" | "confirmed" | "unchanged" | null;
             memoryId: string | null;
             /** @description Earlier memories this candidate changes in other words (retired) or resembles without enough evidence (kept); absent when resolution did not run. */
             resolution?: components["schemas"]["ResolvedMemory"][];

@@ -13,15 +13,7 @@ import { join } from 'node:path';
 import { Injectable, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import {
-  AssertMemoryCommand,
-  FactLedgerModule,
-  GetFactQuery,
-  GetHistoryQuery,
-  GetMemoryQuery,
-  QuarantineMemoryCommand,
-  RollbackBatchCommand,
-} from '@factledger/nest';
+import { AssertMemoryCommand, FactLedgerModule, GetFactQuery, GetHistoryQuery, GetMemoryQuery, QuarantineMemoryCommand, RollbackBatchCommand } from '@factledger/nest';
 import type { FactView, WriteResult } from '@factledger/core';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'factledger-nest-host-'));
@@ -64,7 +56,10 @@ class Auditor {
     const history = await this.queries.execute(new GetHistoryQuery('acme', { subject: 'billing-api', relation: 'port', minPosition: rolledBack.position }));
     const values = history.entries.map((e) => e.value);
     check(values.includes('8000') && values.includes('8080'), `history keeps both values (${values.join(', ')})`);
-    check(history.entries.some((e) => e.memoryId === first.memoryId), 'history names the first memory');
+    check(
+      history.entries.some((e) => e.memoryId === first.memoryId),
+      'history names the first memory',
+    );
     console.log(JSON.stringify({ now: now.value, knownBeforeChange: then.value, history: history.entries.length, rollback: rolledBack.position }));
   }
 }

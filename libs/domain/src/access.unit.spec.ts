@@ -1,7 +1,16 @@
 import { type ApiKey, decideAccess, joinSecret, keyState, parseScopes, splitSecret } from './access';
 
 const now = new Date('2026-12-01T12:00:00Z');
-const key = (over: Partial<ApiKey> = {}): ApiKey => ({ keyId: 'abcdefghijkl', tenant: 'acme', scopes: ['read'], name: null, createdAt: new Date('2026-01-01'), expiresAt: null, revokedAt: null, ...over });
+const key = (over: Partial<ApiKey> = {}): ApiKey => ({
+  keyId: 'abcdefghijkl',
+  tenant: 'acme',
+  scopes: ['read'],
+  name: null,
+  createdAt: new Date('2026-01-01'),
+  expiresAt: null,
+  revokedAt: null,
+  ...over,
+});
 
 describe('access decisions', () => {
   it('lets a key through to its own tenant with the scope it holds, and an operator key to every tenant', () => {

@@ -52,8 +52,28 @@ export function targetKind(target: ErasureTarget): 'memory' | 'subject' | 'all' 
  * labels): kept when the record is emptied. Every other string becomes ''.
  */
 const STRUCTURE = new Set([
-  'messageId', 'memoryId', 'speaker', 'at', 'validFrom', 'kind', 'memoryKind', 'language', 'topic', 'triage', 'triagedBy',
-  'verdict', 'outcome', 'action', 'effect', 'rule', 'type', 'proposedType', 'batch', 'scores', 'gate', 'passed',
+  'messageId',
+  'memoryId',
+  'speaker',
+  'at',
+  'validFrom',
+  'kind',
+  'memoryKind',
+  'language',
+  'topic',
+  'triage',
+  'triagedBy',
+  'verdict',
+  'outcome',
+  'action',
+  'effect',
+  'rule',
+  'type',
+  'proposedType',
+  'batch',
+  'scores',
+  'gate',
+  'passed',
   // What a request to forget did: ids and counts, never words (message.events.ts Forgotten).
   'forgotten',
 ]);

@@ -6,7 +6,10 @@ const erased = new Set(['m-gone']);
 
 describe('erasure rules', () => {
   it("leaves of an erased stream's events only the memory id and the erasure, whatever their type", () => {
-    expect(redactEvent({ type: 'FactAsserted', data: { memoryId: 'm-gone', subject: 'Ingrid', value: 'secret', text: 'Ingrid: secret' } }, erased, 'e1', true)).toEqual({ memoryId: 'm-gone', erased: 'e1' });
+    expect(redactEvent({ type: 'FactAsserted', data: { memoryId: 'm-gone', subject: 'Ingrid', value: 'secret', text: 'Ingrid: secret' } }, erased, 'e1', true)).toEqual({
+      memoryId: 'm-gone',
+      erased: 'e1',
+    });
     expect(redactEvent({ type: 'FactRetracted', data: { memoryId: 'm-gone', reason: 'she said so', validTo: 'x' } }, erased, 'e1', true)).toEqual({ memoryId: 'm-gone', erased: 'e1' });
     // Already erased, and the erasure's own markers: nothing to do again.
     expect(redactEvent({ type: 'FactAsserted', data: { memoryId: 'm-gone', erased: 'e0' } }, erased, 'e1', true)).toBeNull();
@@ -22,6 +25,7 @@ describe('erasure rules', () => {
       kind: 'inform',
       triage: ['statement'],
       candidates: [
+        // prettier-ignore
         { memoryId: 'm-gone', outcome: 'created', verdict: 'admitted', text: 'code: secret', value: 'secret', subject: 'user', gates: [{ gate: 'length', passed: true, detail: 'secret is short' }], scores: { cosine: 0.4 } },
         { memoryId: 'm-other', outcome: 'created', verdict: 'admitted', text: 'other words', value: null, subject: null, gates: [] },
       ],
@@ -29,6 +33,7 @@ describe('erasure rules', () => {
     const left = redactEvent({ type: 'MessageIngested', data: record }, erased, 'e1', false) as typeof record & { erased: string };
     expect(JSON.stringify(left)).not.toMatch(/secret|Ingrid|other words/);
     expect(left).toMatchObject({ messageId: 'm1', speaker: 'user', kind: 'inform', triage: ['statement'], erased: 'e1', text: '', source: '' });
+    // prettier-ignore
     expect(left.candidates[0]).toMatchObject({ memoryId: 'm-gone', outcome: 'created', verdict: 'admitted', text: '', value: '', subject: '', gates: [{ gate: 'length', passed: true, detail: '' }], scores: { cosine: 0.4 } });
     // A record that produced none of them is left alone…
     expect(redactEvent({ type: 'MessageIngested', data: { ...record, candidates: [record.candidates[1]] } }, erased, 'e1', false)).toBeNull();
@@ -68,7 +73,14 @@ describe('erasure rules', () => {
   });
 
   it('empties every string but structure, through arrays and objects', () => {
-    expect(emptyTexts({ a: 'x', n: 1, b: true, z: null, list: ['y', { memoryId: 'keep', t: 'go' }], at: '2026-12-01' })).toEqual({ a: '', n: 1, b: true, z: null, list: ['', { memoryId: 'keep', t: '' }], at: '2026-12-01' });
+    expect(emptyTexts({ a: 'x', n: 1, b: true, z: null, list: ['y', { memoryId: 'keep', t: 'go' }], at: '2026-12-01' })).toEqual({
+      a: '',
+      n: 1,
+      b: true,
+      z: null,
+      list: ['', { memoryId: 'keep', t: '' }],
+      at: '2026-12-01',
+    });
   });
 
   it('a stream replayed past an erasure has no trace of the erased memories', () => {

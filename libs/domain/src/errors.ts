@@ -45,7 +45,10 @@ export class MemoryErasedError extends LedgerError {
 /** A key already has a different cardinality; a relation cannot be both a value and a set. */
 export class CardinalityConflictError extends LedgerError {
   readonly code = 'cardinality_conflict';
-  constructor(readonly expected: string, readonly given: string) {
+  constructor(
+    readonly expected: string,
+    readonly given: string,
+  ) {
     super(`this key holds cardinality '${expected}'; an assert with cardinality '${given}' cannot change it`);
   }
 }
@@ -67,9 +70,7 @@ export class SlotTakenError extends LedgerError {
     readonly heldBy: string,
     readonly validFrom: string,
   ) {
-    super(
-      `memory ${memoryId} cannot be restored: memory ${heldBy} holds its slot (the same key from the same start, ${validFrom}); retract or quarantine ${heldBy} first, or assert the value again`,
-    );
+    super(`memory ${memoryId} cannot be restored: memory ${heldBy} holds its slot (the same key from the same start, ${validFrom}); retract or quarantine ${heldBy} first, or assert the value again`);
   }
 }
 
@@ -114,14 +115,17 @@ export class CommandIdReusedError extends LedgerError {
  */
 export class OptionalPackageMissingError extends LedgerError {
   readonly code = 'optional_package_missing';
-  constructor(readonly packageName: string, readonly feature: string) {
+  constructor(
+    readonly packageName: string,
+    readonly feature: string,
+  ) {
     super(`${feature} needs the package ${packageName}, which is not installed: npm install ${packageName}`);
   }
 }
 
 /**
- * Loads an optional peer package through `load` (a `() => import('<name>')` written at the call
- * site, so the loaded module keeps its types), on first use: a module-not-found of `name` itself
+ * Loads an optional peer package through `load` (a dynamic import of it written at the call site,
+ * so the loaded module keeps its types), on first use: a module-not-found of `name` itself
  * becomes an OptionalPackageMissingError; any other failure is thrown unchanged.
  */
 export async function loadOptionalPackage<T>(name: string, feature: string, load: () => Promise<T>): Promise<T> {

@@ -84,5 +84,21 @@ export interface ConfirmMemory {
 export type MemoryCommand = AssertMemory | RetractMemory | QuarantineMemory | RestoreMemory | RetypeMemory | SupersedeParts | MarkUnconfirmed | ConfirmMemory;
 
 /** What a command did to its stream. */
-export const OUTCOMES = ['created', 'superseded', 'corrected', 'filled-history', 'reinforced', 'duplicate', 'overruled', 'retracted', 'quarantined', 'restored', 'retyped', 'parts-superseded', 'unconfirmed', 'confirmed', 'unchanged'] as const;
+export const OUTCOMES = [
+  'created',
+  'superseded',
+  'corrected',
+  'filled-history',
+  'reinforced',
+  'duplicate',
+  'overruled',
+  'retracted',
+  'quarantined',
+  'restored',
+  'retyped',
+  'parts-superseded',
+  'unconfirmed',
+  'confirmed',
+  'unchanged',
+] as const;
 export type Outcome = (typeof OUTCOMES)[number];

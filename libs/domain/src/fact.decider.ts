@@ -97,11 +97,7 @@ function decideSupersedeParts(cmd: SupersedeParts, state: StreamState): Decision
  */
 function rivals(state: StreamState, value: string | null, exclude?: string): VersionState[] {
   return [...state.versions.values()].filter(
-    (v) =>
-      v.memoryId !== exclude &&
-      inTimeline(v) &&
-      end(v) > v.validFrom &&
-      (state.cardinality !== 'many' || (v.value !== null && value !== null && sameValue(v.value, value))),
+    (v) => v.memoryId !== exclude && inTimeline(v) && end(v) > v.validFrom && (state.cardinality !== 'many' || (v.value !== null && value !== null && sameValue(v.value, value))),
   );
 }
 
@@ -158,9 +154,7 @@ function decideAssert(cmd: AssertMemory, state: StreamState): Decision {
   }
 
   const value = cmd.value ?? '';
-  const exact = [...state.versions.values()].find(
-    (v) => !v.overruled && v.validFrom === from && sameValue(v.value ?? '', value) && normalizeTerm(v.text) === normalizeTerm(cmd.text),
-  );
+  const exact = [...state.versions.values()].find((v) => !v.overruled && v.validFrom === from && sameValue(v.value ?? '', value) && normalizeTerm(v.text) === normalizeTerm(cmd.text));
   if (exact) return { events: [], outcome: 'duplicate', memoryId: exact.memoryId };
 
   // A later statement wins over a present-tense one whose start is unknown: "I live in Seattle",

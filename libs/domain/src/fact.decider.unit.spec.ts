@@ -187,7 +187,16 @@ describe('said time: a later statement wins over a present-tense one whose start
   const t = (at: string): Date => new Date(at);
   /** "I live in …": no start said, so it holds from when it was said. */
   const livesIn = (memoryId: string, city: string, saidAt: string, over: Partial<AssertMemory> = {}): AssertMemory =>
-    assertFact(memoryId, city, '2026-01-01', { subject: 'user', relation: 'lives in', text: `I live in ${city}.`, speaker: 'user', validFrom: t(saidAt), saidAt: t(saidAt), startStated: false, ...over });
+    assertFact(memoryId, city, '2026-01-01', {
+      subject: 'user',
+      relation: 'lives in',
+      text: `I live in ${city}.`,
+      speaker: 'user',
+      validFrom: t(saidAt),
+      saidAt: t(saidAt),
+      startStated: false,
+      ...over,
+    });
   /** "We moved to … last weekend": a start said, before the statement. */
   const movedTo = (memoryId: string, city: string, saidAt: string, from: string, over: Partial<AssertMemory> = {}): AssertMemory =>
     livesIn(memoryId, city, saidAt, { text: `We moved to ${city} last weekend.`, validFrom: t(from), startStated: true, ...over });
@@ -499,8 +508,7 @@ describe('R5: quarantine, restore, retype, retract', () => {
 // ---- R5 rollback --------------------------------------------------------------------------
 
 describe('R5: rollback of a batch by compensating events', () => {
-  const milestone = (id: string, value: string) =>
-    assertFact(id, value, '2026-01-01', { subject: 'user', relation: 'said', cardinality: 'many', type: 'milestone', text: value });
+  const milestone = (id: string, value: string) => assertFact(id, value, '2026-01-01', { subject: 'user', relation: 'said', cardinality: 'many', type: 'milestone', text: value });
 
   function triage(): StreamState {
     return given(
@@ -658,19 +666,19 @@ describe('statements inside a prose memory replaced by a newer one (SupersedePar
 
 describe('purity: decide reads the state, evolve folds into it', () => {
   const rich = (): StreamState =>
-    given(
-      assertFact('m1', 'db-1', '2026-01-01'),
-      inBatch('b1', assertFact('m2', 'db-2', '2026-02-01')),
-      quarantine('m1'),
-      restore('m1'),
-      retype('m2', 'decision'),
-      retract('m2', '2026-03-01'),
-    );
+    given(assertFact('m1', 'db-1', '2026-01-01'), inBatch('b1', assertFact('m2', 'db-2', '2026-02-01')), quarantine('m1'), restore('m1'), retype('m2', 'decision'), retract('m2', '2026-03-01'));
 
   it('decide and planRollback leave the state they are given exactly as it was', () => {
     const state = rich();
     const before = structuredClone(state);
-    for (const command of [assertFact('m3', 'db-3', '2026-04-01'), quarantine('m2'), restore('m2'), retype('m1', 'fact'), retract('m1', '2026-05-01'), assertFact('m4', 'db-1', '2025-06-01', { mode: 'correction' })]) {
+    for (const command of [
+      assertFact('m3', 'db-3', '2026-04-01'),
+      quarantine('m2'),
+      restore('m2'),
+      retype('m1', 'fact'),
+      retract('m1', '2026-05-01'),
+      assertFact('m4', 'db-1', '2025-06-01', { mode: 'correction' }),
+    ]) {
       decide(command, state);
     }
     planRollback(state, 'b1', d('2026-06-01'));

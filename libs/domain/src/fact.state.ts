@@ -90,7 +90,6 @@ export interface StreamState {
   compensated: Set<string>;
 }
 
-
 export function initialState(): StreamState {
   return { cardinality: null, versions: new Map(), log: [], compensated: new Set() };
 }

@@ -194,8 +194,16 @@ const FRAME_ARTICLES: ReadonlySet<string> = new Set(en.articles);
  * which of an append's new memories the look-up will find (the frame guard checks the guess).
  */
 export function frameText(text: string): string {
-  const words = text.slice(0, 400).replace(/’/g, "'").replace(/[^\p{L}\p{N}']+/gu, ' ').toLowerCase().split(' ');
-  return words.filter((w) => w !== '' && !FRAME_ARTICLES.has(w)).join(' ').slice(0, 160);
+  const words = text
+    .slice(0, 400)
+    .replace(/’/g, "'")
+    .replace(/[^\p{L}\p{N}']+/gu, ' ')
+    .toLowerCase()
+    .split(' ');
+  return words
+    .filter((w) => w !== '' && !FRAME_ARTICLES.has(w))
+    .join(' ')
+    .slice(0, 160);
 }
 
 /** The first token that is a word of the sentence, after a speaker's label ("Caroline:"). */
@@ -203,8 +211,7 @@ function firstWord(tokens: FrameToken[]): number {
   return tokens[0]?.breakAfter && tokens.length > 1 ? 1 : 0;
 }
 
-const isBoundary = (t: FrameToken): boolean =>
-  t.particle || AUXILIARIES.has(t.norm) || PREPOSITIONS.has(t.norm) || CONJUNCTIONS.has(t.norm) || DETERMINERS.has(t.norm) || PERSONAL.has(t.norm);
+const isBoundary = (t: FrameToken): boolean => t.particle || AUXILIARIES.has(t.norm) || PREPOSITIONS.has(t.norm) || CONJUNCTIONS.has(t.norm) || DETERMINERS.has(t.norm) || PERSONAL.has(t.norm);
 
 export interface Alignment {
   /** Tokens shared before the values, and after them. */
@@ -248,7 +255,12 @@ export function alignFrames(earlier: FramedStatement, next: FramedStatement): Al
   if (aEnd - prefix > MAX_VALUE_TOKENS || bEnd - prefix > MAX_VALUE_TOKENS) return null;
   // A verb of its own inside one value and not the other ("… takes 40 minutes" / "… is now 12 GB"):
   // the predicate was read too early, and the statements say different things.
-  const verbs = (t: FrameToken[], from: number, to: number) => t.slice(from, to).filter((x) => AUXILIARIES.has(x.norm)).map((x) => x.norm).join(' ');
+  const verbs = (t: FrameToken[], from: number, to: number) =>
+    t
+      .slice(from, to)
+      .filter((x) => AUXILIARIES.has(x.norm))
+      .map((x) => x.norm)
+      .join(' ');
   if (verbs(a, prefix, aEnd) !== verbs(b, prefix, bEnd)) return null;
   if (prefix + suffix < MIN_FRAME_TOKENS) return null;
   const frameWords = [...b.slice(0, prefix).map((t) => t.norm), '…', ...b.slice(bEnd).map((t) => t.norm)].join(' ');
@@ -346,7 +358,7 @@ export function judgeFrame(earlier: FramedStatement, next: FramedStatement, alig
   if (event) return { holds: 'many', rule: `"${event}" tells an event, and events accumulate: both kept` };
   const shapes = [valueShape(alignment.earlier.value), valueShape(alignment.next.value)];
   if (shapes[0] && shapes[1]) return { holds: 'one', rule: `the value is a ${shapes[1]} on both sides, which one frame holds one of` };
-  const unique = frame.find((w) => UNIQUE_WORDS.has(w) || /^[a-z]{3,}est$/u.test(w) && !/(?:interest|request|forest|guest|test|rest|west|chest|contest|protest|honest|modest)$/u.test(w));
+  const unique = frame.find((w) => UNIQUE_WORDS.has(w) || (/^[a-z]{3,}est$/u.test(w) && !/(?:interest|request|forest|guest|test|rest|west|chest|contest|protest|honest|modest)$/u.test(w)));
   if (unique) return { holds: 'one', rule: `"${unique}" makes the role one of a kind` };
   const lastBeforeValue = next.tokens[alignment.prefix - 1]!;
   const subject = next.tokens.slice(0, next.predicate);
@@ -358,7 +370,7 @@ export function judgeFrame(earlier: FramedStatement, next: FramedStatement, alig
     const copulaBeforeValue = COPULAS.has(lastBeforeValue.norm);
     if (relational && copulaBeforeValue) return { holds: 'one', rule: 'a relational noun phrase and a copula before the value: it names one' };
     // "The deadline is Friday.", "Our office is in Berlin.": a definite thing is one thing, and it is, or is at, one named thing.
-    const named = [alignment.earlier, alignment.next].every((v, i) => ([earlier, next][i]!.tokens[v.start]!.capital));
+    const named = [alignment.earlier, alignment.next].every((v, i) => [earlier, next][i]!.tokens[v.start]!.capital);
     const definite = next.definite[firstWord(next.tokens)] === true || relational;
     const locative = ['in', 'at'].includes(lastBeforeValue.norm) && COPULAS.has(next.tokens[alignment.prefix - 2]?.norm ?? '');
     if (definite && named && (copulaBeforeValue || locative)) {

@@ -1,13 +1,4 @@
-import {
-  alignFrames,
-  type EarlierStatement,
-  frameKey,
-  frameStatement,
-  type FramedStatement,
-  judgeFrame,
-  planRestatement,
-  valueShape,
-} from './restatement';
+import { alignFrames, type EarlierStatement, frameKey, frameStatement, type FramedStatement, judgeFrame, planRestatement, valueShape } from './restatement';
 
 const framed = (text: string, language: 'en' | 'ko' = 'en'): FramedStatement => {
   const f = frameStatement(text, language);
@@ -29,7 +20,10 @@ describe('frame alignment', () => {
       frame: 'staging database runs on …',
     });
     // Case, articles and end punctuation are not differences.
-    expect(align('the head of the platform team is Marta Kowalski', 'The head of platform team is Daniel Osei.')).toMatchObject({ earlier: { value: 'Marta Kowalski' }, next: { value: 'Daniel Osei' } });
+    expect(align('the head of the platform team is Marta Kowalski', 'The head of platform team is Daniel Osei.')).toMatchObject({
+      earlier: { value: 'Marta Kowalski' },
+      next: { value: 'Daniel Osei' },
+    });
   });
 
   it('widens the values to whole phrases, so one frame keeps one shape', () => {
@@ -54,7 +48,7 @@ describe('frame alignment', () => {
     expect(align('The nightly export of the billing tables takes 40 minutes on weekdays.', 'The nightly export of the billing tables is now 12 GB after compression.')).toBeNull();
     expect(align('In staging, the pool size is 4.', 'In production, the pool size is 4.')).toBeNull();
     expect(align('In staging, the pool size is 4.', 'In production, the pool size is 8.')).toBeNull();
-    expect(align('The billing team\'s manager is Karen Lee.', 'The search team\'s manager is Karen Lee.')).toBeNull();
+    expect(align("The billing team's manager is Karen Lee.", "The search team's manager is Karen Lee.")).toBeNull();
     expect(align('Germany is located in the continent of Europe.', 'India is located in the continent of Asia.')).toBeNull();
     expect(align('The author of Our Mutual Friend is Charles Dickens.', 'The author of The Marriage of Figaro is Pierre Beaumarchais.')).toBeNull();
     expect(align('Alice speaks French.', 'Alice speaks French and German.')).toBeNull();
@@ -67,7 +61,7 @@ describe('frame alignment', () => {
     expect(frameStatement(Array.from({ length: 60 }, (_, i) => `word${i}`).join(' '), 'en')).toBeNull();
   });
 
-  it('makes the key from the subject as written and the predicate with the value\'s place marked', () => {
+  it("makes the key from the subject as written and the predicate with the value's place marked", () => {
     const next = framed('The staging database runs on db-09.internal.');
     expect(frameKey(next, alignFrames(framed('The staging database runs on db-07.internal.'), next)!)).toEqual({ subject: 'The staging database', relation: 'runs on …' });
     const mia = framed('Mia visited Osaka in 2019.');
@@ -119,7 +113,7 @@ describe('whether a frame holds one value', () => {
     expect(judge(a, b).holds).toBe(holds);
   });
 
-  it('reads Korean copulas with a topic as one value, and a pronoun\'s or an event\'s as not', () => {
+  it("reads Korean copulas with a topic as one value, and a pronoun's or an event's as not", () => {
     expect(judge('회의실 예약 담당자는 김민수입니다.', '회의실 예약 담당자는 이지은입니다.', 'ko').holds).toBe('one');
     expect(judge('서버 포트는 8080입니다.', '서버 포트는 9090입니다.', 'ko').holds).toBe('one');
     expect(judge('나는 학생이야.', '나는 요리사야.', 'ko').holds).not.toBe('one');
@@ -155,7 +149,15 @@ describe('planRestatement', () => {
     key: null,
     ...over,
   });
-  const next = (text: string, over: Partial<Parameters<typeof planRestatement>[0]> = {}) => ({ memoryId: 'm2', text, speaker: 'user', authority: 0, validFrom: at('04-01'), saidAt: at('04-01'), ...over });
+  const next = (text: string, over: Partial<Parameters<typeof planRestatement>[0]> = {}) => ({
+    memoryId: 'm2',
+    text,
+    speaker: 'user',
+    authority: 0,
+    validFrom: at('04-01'),
+    saidAt: at('04-01'),
+    ...over,
+  });
 
   it('retires what the new statement replaces from its valid time and keys the new one by the frame', () => {
     const plan = planRestatement(next('The head of the platform team is Daniel Osei.'), [earlier('The head of the platform team is Marta Kowalski.')]);

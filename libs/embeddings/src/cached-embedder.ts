@@ -31,7 +31,10 @@ export class CachedEmbedder implements Embedder {
   /** Texts (by hash) some call is looking up or embedding right now. */
   private readonly inFlight = new Map<string, Promise<Embedding>>();
 
-  constructor(private readonly inner: Embedder, private readonly store: EmbeddingCacheStore) {
+  constructor(
+    private readonly inner: Embedder,
+    private readonly store: EmbeddingCacheStore,
+  ) {
     this.model = inner.model;
     this.dimensions = inner.dimensions;
   }
@@ -82,7 +85,10 @@ export class CachedEmbedder implements Embedder {
     }
     const wrong = embeddings.find((e) => e.length !== this.dimensions);
     if (wrong) throw new EmbeddingDimensionMismatchError(this.model, this.dimensions, wrong.length);
-    await this.store.put(this.model, misses.map(([hash], i) => ({ textHash: hash, embedding: embeddings[i] })));
+    await this.store.put(
+      this.model,
+      misses.map(([hash], i) => ({ textHash: hash, embedding: embeddings[i] })),
+    );
     misses.forEach(([, own], i) => own.resolve(embeddings[i]));
   }
 }

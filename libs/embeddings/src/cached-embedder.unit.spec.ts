@@ -9,7 +9,11 @@ import { InMemoryEmbeddingCache } from './in-memory-embedding-cache';
 class RecordingEmbedder implements Embedder {
   readonly calls: string[][] = [];
   private readonly inner: HashingEmbedder;
-  constructor(readonly model = 'recording', readonly dimensions = 16, private readonly delayMs = 0) {
+  constructor(
+    readonly model = 'recording',
+    readonly dimensions = 16,
+    private readonly delayMs = 0,
+  ) {
     this.inner = new HashingEmbedder(dimensions);
   }
   get texts(): string[] {
@@ -104,7 +108,10 @@ describe('InMemoryEmbeddingCache', () => {
 
   it('evicts the least recently used entry beyond its bound', async () => {
     const cache = new InMemoryEmbeddingCache({ maxEntries: 2 });
-    await cache.put('m', [{ textHash: 'a', embedding: v(1) }, { textHash: 'b', embedding: v(2) }]);
+    await cache.put('m', [
+      { textHash: 'a', embedding: v(1) },
+      { textHash: 'b', embedding: v(2) },
+    ]);
     await cache.get('m', 1, ['a']); // a is now the most recent
     await cache.put('m', [{ textHash: 'c', embedding: v(3) }]);
     expect([...(await cache.get('m', 1, ['a', 'b', 'c'])).keys()].sort()).toEqual(['a', 'c']);

@@ -9,13 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { InvalidInputError } from '@factledger/domain';
 import { CachedEmbedder } from './cached-embedder';
-import {
-  EmbeddingDimensionMismatchError,
-  EmbeddingResponseError,
-  EmbeddingServiceError,
-  EmbeddingServiceUnreachableError,
-  EmbeddingTimeoutError,
-} from './errors';
+import { EmbeddingDimensionMismatchError, EmbeddingResponseError, EmbeddingServiceError, EmbeddingServiceUnreachableError, EmbeddingTimeoutError } from './errors';
 import { HashingEmbedder } from '@factledger/testing';
 import { InMemoryEmbeddingCache } from './in-memory-embedding-cache';
 import { OpenAiEmbedder, type OpenAiEmbedderOptions } from './openai-embedder';
@@ -73,12 +67,13 @@ describe('OpenAiEmbedder against a local OpenAI-compatible server', () => {
     servedDims = DIMS;
   });
 
-  const embedder = (over: Partial<OpenAiEmbedderOptions> = {}) =>
-    new OpenAiEmbedder({ baseUrl, model: 'bge-m3', dimensions: DIMS, ...over });
-  const status = (code: number, body = '{"error":{"message":"busy"}}', headers: Record<string, string> = {}): Script => (_req, res) => {
-    res.writeHead(code, { 'content-type': 'application/json', ...headers });
-    res.end(body);
-  };
+  const embedder = (over: Partial<OpenAiEmbedderOptions> = {}) => new OpenAiEmbedder({ baseUrl, model: 'bge-m3', dimensions: DIMS, ...over });
+  const status =
+    (code: number, body = '{"error":{"message":"busy"}}', headers: Record<string, string> = {}): Script =>
+    (_req, res) => {
+      res.writeHead(code, { 'content-type': 'application/json', ...headers });
+      res.end(body);
+    };
 
   it('posts {model, input, encoding_format: float} to /v1/embeddings and places each embedding by its index', async () => {
     const texts = ['The payment service listens on port 8080.', '결제 서비스 포트', 'My cat is called Nabi.'];
@@ -141,7 +136,9 @@ describe('OpenAiEmbedder against a local OpenAI-compatible server', () => {
 
   it('gives up after maxRetries with a typed error carrying the status and body', async () => {
     script = [status(503, undefined, now), status(500, undefined, now), status(503)];
-    const error = await embedder({ maxRetries: 2 }).embed(['x']).catch((e: unknown) => e);
+    const error = await embedder({ maxRetries: 2 })
+      .embed(['x'])
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EmbeddingServiceError);
     expect(error).toMatchObject({ code: 'embedding_service_error', status: 503, attempts: 3 });
     expect((error as Error).message).toMatch(/HTTP 503 after 3 attempt\(s\).*busy/);
@@ -150,18 +147,26 @@ describe('OpenAiEmbedder against a local OpenAI-compatible server', () => {
 
   it('does not retry a client error, and says what to check', async () => {
     script = [status(401, '{"error":{"message":"invalid api key"}}')];
-    const error = await embedder().embed(['x']).catch((e: unknown) => e);
+    const error = await embedder()
+      .embed(['x'])
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EmbeddingServiceError);
     expect(error).toMatchObject({ status: 401, attempts: 1 });
     expect((error as Error).message).toMatch(/invalid api key.*check the API key/);
     expect(received).toHaveLength(1);
     script = [status(502, undefined, now), status(400, '{"error":"bad input"}')];
-    expect(await embedder().embed(['x']).catch((e: unknown) => e)).toMatchObject({ status: 400, attempts: 2 });
+    expect(
+      await embedder()
+        .embed(['x'])
+        .catch((e: unknown) => e),
+    ).toMatchObject({ status: 400, attempts: 2 });
   });
 
   it('reports a dimension mismatch as a typed error', async () => {
     servedDims = 8;
-    const error = await embedder().embed(['x']).catch((e: unknown) => e);
+    const error = await embedder()
+      .embed(['x'])
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EmbeddingDimensionMismatchError);
     expect(error).toMatchObject({ code: 'embedding_dimension_mismatch', model: 'bge-m3', expected: DIMS, actual: 8 });
   });
@@ -194,7 +199,9 @@ describe('OpenAiEmbedder against a local OpenAI-compatible server', () => {
   it('times out a request that gets no answer, with a typed error', async () => {
     script = [() => undefined]; // never answers
     const start = performance.now();
-    const error = await embedder({ timeoutMs: 150, maxRetries: 0 }).embed(['x']).catch((e: unknown) => e);
+    const error = await embedder({ timeoutMs: 150, maxRetries: 0 })
+      .embed(['x'])
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EmbeddingTimeoutError);
     expect(error).toMatchObject({ code: 'embedding_timeout', timeoutMs: 150 });
     expect(performance.now() - start).toBeLessThan(2000);
@@ -206,7 +213,9 @@ describe('OpenAiEmbedder against a local OpenAI-compatible server', () => {
     expect(received).toHaveLength(2);
     received.length = 0;
     script = [() => undefined, () => undefined];
-    const error = await embedder({ timeoutMs: 150, maxRetries: 1 }).embed(['x']).catch((e: unknown) => e);
+    const error = await embedder({ timeoutMs: 150, maxRetries: 1 })
+      .embed(['x'])
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EmbeddingTimeoutError);
     expect(received).toHaveLength(2);
   });
@@ -227,7 +236,9 @@ describe('OpenAiEmbedder against a local OpenAI-compatible server', () => {
     await once(closed, 'listening');
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const error = await embedder({ baseUrl: `http://127.0.0.1:${port}`, maxRetries: 1 }).embed(['x']).catch((e: unknown) => e);
+    const error = await embedder({ baseUrl: `http://127.0.0.1:${port}`, maxRetries: 1 })
+      .embed(['x'])
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EmbeddingServiceUnreachableError);
     expect(error).toMatchObject({ code: 'embedding_service_unreachable', attempts: 2 });
     expect((error as Error).message).toMatch(/ECONNREFUSED/);

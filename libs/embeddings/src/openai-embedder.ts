@@ -16,13 +16,7 @@ import { z } from 'zod';
 import { InvalidInputError } from '@factledger/domain';
 import { type OpenAiCompatibleClient, type OpenAiCompatibleFailure, openAiCompatibleClient } from '@factledger/llm';
 import type { Embedder, Embedding } from './embedder.port';
-import {
-  EmbeddingDimensionMismatchError,
-  EmbeddingResponseError,
-  EmbeddingServiceError,
-  EmbeddingServiceUnreachableError,
-  EmbeddingTimeoutError,
-} from './errors';
+import { EmbeddingDimensionMismatchError, EmbeddingResponseError, EmbeddingServiceError, EmbeddingServiceUnreachableError, EmbeddingTimeoutError } from './errors';
 
 export interface OpenAiEmbedderOptions {
   /** e.g. `http://127.0.0.1:11434` (Ollama) or `https://api.openai.com`; a trailing `/v1` is accepted too. */

@@ -8,7 +8,10 @@ import { fromVectorBinary, PostgresEmbeddingCache, toVectorBinary, toVectorText 
 class RecordingEmbedder implements Embedder {
   readonly texts: string[] = [];
   private readonly inner: HashingEmbedder;
-  constructor(readonly model: string, readonly dimensions: number) {
+  constructor(
+    readonly model: string,
+    readonly dimensions: number,
+  ) {
     this.inner = new HashingEmbedder(dimensions);
   }
   async embed(texts: string[]): Promise<Embedding[]> {
@@ -87,11 +90,7 @@ describe.each(testBackends())('PostgresEmbeddingCache on %s', (backend) => {
   });
 
   it('refuses a malformed key or a vector of another length than recorded (table constraints)', async () => {
-    await expect(
-      sql`INSERT INTO fl_embedding_cache (model, text_sha256, dimensions, embedding) VALUES ('m', 'nothex', 1, '[1]')`.execute(database.db),
-    ).rejects.toThrow(/check constraint/);
-    await expect(
-      sql`INSERT INTO fl_embedding_cache (model, text_sha256, dimensions, embedding) VALUES ('m', ${textHash('x')}, 2, '[1]')`.execute(database.db),
-    ).rejects.toThrow(/check constraint/);
+    await expect(sql`INSERT INTO fl_embedding_cache (model, text_sha256, dimensions, embedding) VALUES ('m', 'nothex', 1, '[1]')`.execute(database.db)).rejects.toThrow(/check constraint/);
+    await expect(sql`INSERT INTO fl_embedding_cache (model, text_sha256, dimensions, embedding) VALUES ('m', ${textHash('x')}, 2, '[1]')`.execute(database.db)).rejects.toThrow(/check constraint/);
   });
 });

@@ -101,6 +101,9 @@ export class PostgresEmbeddingCache implements EmbeddingCacheStore {
 
   async forget(textHashes: readonly string[]): Promise<void> {
     if (textHashes.length === 0) return;
-    await this.db.deleteFrom('fl_embedding_cache').where('text_sha256', '=', sql<string>`ANY (${[...textHashes]}::text[])`).execute();
+    await this.db
+      .deleteFrom('fl_embedding_cache')
+      .where('text_sha256', '=', sql<string>`ANY (${[...textHashes]}::text[])`)
+      .execute();
   }
 }

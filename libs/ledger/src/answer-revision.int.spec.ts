@@ -36,11 +36,7 @@ describe('AnswerReviser (scripted model, real verifier, PGlite)', () => {
   });
 
   it('rewrites an answer whose claim is stale until its claims are supported', async () => {
-    script = [
-      '{"claims":[{"says":"12 Haeundae-ro, Busan","speaker":"user"}]}',
-      "I'll send it to 88 Dunsan-ro, Daejeon.",
-      '{"claims":[{"says":"88 Dunsan-ro, Daejeon","speaker":"user"}]}',
-    ];
+    script = ['{"claims":[{"says":"12 Haeundae-ro, Busan","speaker":"user"}]}', "I'll send it to 88 Dunsan-ro, Daejeon.", '{"claims":[{"says":"88 Dunsan-ro, Daejeon","speaker":"user"}]}'];
     const r = await new AnswerReviser({ model, verifier: handle.verifier }).revise('t', { question: 'Where should it go?', answer: "I'll send it to 12 Haeundae-ro, Busan." });
     expect(r).toMatchObject({ answer: "I'll send it to 88 Dunsan-ro, Daejeon.", revisions: 1, settled: true });
     expect(r.verdicts.map((v) => v.verdict)).toEqual(['supported']);

@@ -15,15 +15,12 @@ const claimsReply = z.object({
 });
 
 const EXTRACT = [
-  'You list the factual claims an assistant answer makes about the user or the user\'s world, as short statements.',
+  "You list the factual claims an assistant answer makes about the user or the user's world, as short statements.",
   'For each, say who is supposed to have said it originally ("user" if it is something the user told the assistant).',
   'Reply with JSON only: {"claims":[{"says":"...","speaker":"user"}]}. No claims: {"claims":[]}.',
 ].join(' ');
 
-export const reviseAnswerSchema = z
-  .object({ question: z.string().max(10_000).default(''), answer: z.string().trim().min(1, 'the answer text is required').max(20_000) })
-  .strict();
-
+export const reviseAnswerSchema = z.object({ question: z.string().max(10_000).default(''), answer: z.string().trim().min(1, 'the answer text is required').max(20_000) }).strict();
 
 export class AnswerReviser {
   constructor(

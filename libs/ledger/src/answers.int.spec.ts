@@ -61,7 +61,7 @@ describe.each(testBackends())('answers, re-review and verification on %s', (back
     try {
       clock.advance(1000);
       await ledger.assert('w', { subject: 'user', relation: 'city', value: 'Porto' });
-      for (const started = Date.now(); (await answers.answer('w', { answerId: answer.answerId })).status !== 'reopened'; ) {
+      for (const started = Date.now(); (await answers.answer('w', { answerId: answer.answerId })).status !== 'reopened';) {
         if (Date.now() - started > 10_000) throw new Error('the answer was not reopened within 10 s');
         await new Promise((resolve) => setTimeout(resolve, 20));
       }

@@ -14,7 +14,6 @@ import {
   type Clock,
   decideAnswer,
   evolveAnswer,
-
   initialAnswerState,
   UnknownAnswerError,
   UnknownMemoryError,
@@ -44,15 +43,10 @@ export const reopenedQuerySchema = z.object({ minPosition: z.coerce.number().int
 export const citingQuerySchema = z.object({ memoryId: z.string().trim().min(1).max(200), minPosition: z.coerce.number().int().min(0).optional() }).strict();
 export const reviewAnswerSchema = z.object({ answerId: z.string().trim().min(1).max(200), note: z.string().max(2000).optional(), commandId: z.string().min(1).max(200).optional() }).strict();
 
-
-
 export const answerStreamId = (answerId: string): string => `answer-${answerId}`;
 
-
 export class Answers {
-  constructor(
-    private readonly deps: { store: EventStore; runner: ProjectionRunner; facts: FactReader; answers: AnswerReader; clock: Clock; newId?: () => string },
-  ) {}
+  constructor(private readonly deps: { store: EventStore; runner: ProjectionRunner; facts: FactReader; answers: AnswerReader; clock: Clock; newId?: () => string }) {}
 
   async record(tenant: string, input: z.input<typeof recordAnswerSchema>): Promise<AnswerWriteResult> {
     const t = parse(tenantSchema, tenant);

@@ -63,7 +63,11 @@ export class ApiKeys {
     const k = parse(createKeySchema, input);
     const now = this.clock.now();
     if (k.expires && k.expires <= now) throw new InvalidInputError([{ path: 'expires', message: 'must be in the future' }]);
-    const keyId = randomBytes(9).toString('base64url').toLowerCase().replace(/[^a-z0-9]/g, '0').slice(0, 12);
+    const keyId = randomBytes(9)
+      .toString('base64url')
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '0')
+      .slice(0, 12);
     const secret = randomBytes(32).toString('base64url');
     const stored: StoredApiKey = { keyId, tenant: k.tenant, scopes: k.scopes, name: k.name ?? null, createdAt: now, expiresAt: k.expires ?? null, revokedAt: null, secretHash: sha256(secret) };
     await this.store.insert(stored);

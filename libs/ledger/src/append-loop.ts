@@ -14,7 +14,6 @@ import type { LedgerDeps } from './ledger-deps';
 import type { CachedStream, StreamCache } from './stream-cache';
 import type { PartDecision, WriteResult } from './views';
 
-
 export interface WriteManyOptions extends Meta {
   /** Appends of the caller's own, given each write's outcome; they land in the same append. */
   attach?: (results: OpResult[], batch: string | null) => StreamAppend[];
@@ -181,66 +180,69 @@ export class AppendLoop {
     for (let i = 0, at = 0; i < ops.length; at += ops[i]!.planned.length, i++) first.push(at);
     const streamIds = [...new Set(planned.map((p) => p.streamId))];
     const refused = new Map<string, CachedStream>();
-    return decideAgainOnConflict(async (attempt) => {
-      const read = await Promise.all(streamIds.map((id) => this.streamOf(tenant, id, planned, attempt === 0, refused)));
-      const byStream = new Map(streamIds.map((id, i) => [id, { read: read[i]!, state: read[i]!.state ?? replay(read[i]!.events.map(toStreamEvent)), events: [] as NewEvent[] }]));
-      const decided = planned.map(({ streamId, command }) => {
-        const s = byStream.get(streamId)!;
-        const decision = decide(command, s.state);
-        for (const event of decision.events) {
-          const e = this.toNew(event);
-          s.events.push(e);
-          s.state = evolve(s.state, { eventId: e.eventId, batch: meta.batch ?? null, event });
-        }
-        return { outcome: decision.outcome, memoryId: decision.memoryId };
-      });
-      // One result an op: its own command's, with what it restated.
-      const results: OpResult[] = ops.map((op, i) => ({
-        ...decided[first[i]!]!,
-        ...(op.restated ? { restated: op.restated } : {}),
-        ...(op.replacedParts ? { replacedParts: op.replacedParts } : {}),
-      }));
-      const appends: StreamAppend[] = [...byStream.entries()]
-        .filter(([, s]) => s.events.length > 0)
-        .map(([streamId, s]) => ({ streamId, expectedVersion: s.read.version < 0 ? 'no-stream' : s.read.version, events: s.events }));
-      appends.push(...(attach?.(results, meta.batch ?? null) ?? []));
-      if (appends.length === 0) {
-        // Nothing to append, so no claim: the id must still not name another command.
-        if (meta.commandId && meta.fingerprint) {
-          const claim = await this.deps.store.commandClaim(tenant, meta.commandId);
-          if (claim?.fingerprint && claim.fingerprint !== meta.fingerprint) throw new CommandIdReusedError(meta.commandId);
-        }
-        this.remember(tenant, byStream, [], null);
-        const last = Math.max(0, ...read.map((r) => r.events[r.events.length - 1]?.globalPosition ?? 0));
-        return { position: last, replayed: false, results, batch: meta.batch ?? null };
-      }
-      const context = this.context(tenant, meta);
-      // The read models take the new events in the same transaction (one round trip, one
-      // commit) where the store can run that; the runner is the fallback when it cannot, or
-      // when that could not be done.
-      let offset = 0;
-      const parts = appends.map((a) => {
-        const known = byStream.get(a.streamId)?.read;
-        const pending = this.pending(context, a.streamId, known?.version ?? -1, a.events, offset);
-        offset += a.events.length;
-        return { stream: known?.events ?? [], pending, rows: known?.rows };
-      });
-      const frames = ops.flatMap((op) => (op.frame ? [op.frame] : []));
-      const inline = this.deps.store.capabilities.inlineProjection ? this.deps.inline?.inline(parts, frames) : undefined;
-      const followUp = inline?.followUp ?? undefined;
-      const result = await tracedAppend(this.deps.store, context, appends, followUp);
-      refuseReusedCommandId(context, result);
-      this.remember(tenant, byStream, parts, result, inline?.rowsAfter(result.positions));
-      if (followUp && inline) {
-        const after = inline.framesAfter(result.positions);
-        frames.forEach(({ guard }, i) => {
-          if (guard.stem !== null && after[i]) this.frames.put(tenant, guard.stem, after[i]!);
+    return decideAgainOnConflict(
+      async (attempt) => {
+        const read = await Promise.all(streamIds.map((id) => this.streamOf(tenant, id, planned, attempt === 0, refused)));
+        const byStream = new Map(streamIds.map((id, i) => [id, { read: read[i]!, state: read[i]!.state ?? replay(read[i]!.events.map(toStreamEvent)), events: [] as NewEvent[] }]));
+        const decided = planned.map(({ streamId, command }) => {
+          const s = byStream.get(streamId)!;
+          const decision = decide(command, s.state);
+          for (const event of decision.events) {
+            const e = this.toNew(event);
+            s.events.push(e);
+            s.state = evolve(s.state, { eventId: e.eventId, batch: meta.batch ?? null, event });
+          }
+          return { outcome: decision.outcome, memoryId: decision.memoryId };
         });
-      }
-      if (!(followUp && this.deps.inline?.settled(result.followUp))) await this.deps.runner.catchUp();
-      return { position: result.position, replayed: result.duplicate, results, batch: meta.batch ?? null };
-    }, (conflict) => {
-      if (conflict.current) refused.set(conflict.streamId, conflict.current);
-    });
+        // One result an op: its own command's, with what it restated.
+        const results: OpResult[] = ops.map((op, i) => ({
+          ...decided[first[i]!]!,
+          ...(op.restated ? { restated: op.restated } : {}),
+          ...(op.replacedParts ? { replacedParts: op.replacedParts } : {}),
+        }));
+        const appends: StreamAppend[] = [...byStream.entries()]
+          .filter(([, s]) => s.events.length > 0)
+          .map(([streamId, s]) => ({ streamId, expectedVersion: s.read.version < 0 ? 'no-stream' : s.read.version, events: s.events }));
+        appends.push(...(attach?.(results, meta.batch ?? null) ?? []));
+        if (appends.length === 0) {
+          // Nothing to append, so no claim: the id must still not name another command.
+          if (meta.commandId && meta.fingerprint) {
+            const claim = await this.deps.store.commandClaim(tenant, meta.commandId);
+            if (claim?.fingerprint && claim.fingerprint !== meta.fingerprint) throw new CommandIdReusedError(meta.commandId);
+          }
+          this.remember(tenant, byStream, [], null);
+          const last = Math.max(0, ...read.map((r) => r.events[r.events.length - 1]?.globalPosition ?? 0));
+          return { position: last, replayed: false, results, batch: meta.batch ?? null };
+        }
+        const context = this.context(tenant, meta);
+        // The read models take the new events in the same transaction (one round trip, one
+        // commit) where the store can run that; the runner is the fallback when it cannot, or
+        // when that could not be done.
+        let offset = 0;
+        const parts = appends.map((a) => {
+          const known = byStream.get(a.streamId)?.read;
+          const pending = this.pending(context, a.streamId, known?.version ?? -1, a.events, offset);
+          offset += a.events.length;
+          return { stream: known?.events ?? [], pending, rows: known?.rows };
+        });
+        const frames = ops.flatMap((op) => (op.frame ? [op.frame] : []));
+        const inline = this.deps.store.capabilities.inlineProjection ? this.deps.inline?.inline(parts, frames) : undefined;
+        const followUp = inline?.followUp ?? undefined;
+        const result = await tracedAppend(this.deps.store, context, appends, followUp);
+        refuseReusedCommandId(context, result);
+        this.remember(tenant, byStream, parts, result, inline?.rowsAfter(result.positions));
+        if (followUp && inline) {
+          const after = inline.framesAfter(result.positions);
+          frames.forEach(({ guard }, i) => {
+            if (guard.stem !== null && after[i]) this.frames.put(tenant, guard.stem, after[i]!);
+          });
+        }
+        if (!(followUp && this.deps.inline?.settled(result.followUp))) await this.deps.runner.catchUp();
+        return { position: result.position, replayed: result.duplicate, results, batch: meta.batch ?? null };
+      },
+      (conflict) => {
+        if (conflict.current) refused.set(conflict.streamId, conflict.current);
+      },
+    );
   }
 }

@@ -16,11 +16,6 @@ const DEFAULT_LIMIT = 1_000;
 /** Streams read at once for a diff's events. */
 const READ_AT_ONCE = 16;
 
-
-
-
-
-
 const believedView = (h: HistoryRow): BelievedView => ({ ...versionView(h), kind: h.kind, subject: h.subject, relation: h.relation, scope: h.scope });
 
 export class Audit {
@@ -70,7 +65,15 @@ export class Audit {
       subject: q.subject ?? null,
       changes: shown.map((c) => {
         const key = (c.after[0] ?? c.before[0])!;
-        return { kind: key.kind, subject: key.subject, relation: key.relation, scope: key.scope, before: c.before.map(believedView), after: c.after.map(believedView), events: events.get(c.streamId) ?? [] };
+        return {
+          kind: key.kind,
+          subject: key.subject,
+          relation: key.relation,
+          scope: key.scope,
+          before: c.before.map(believedView),
+          after: c.after.map(believedView),
+          events: events.get(c.streamId) ?? [],
+        };
       }),
       truncated: changed.length > limit,
     };

@@ -124,14 +124,20 @@ describe.each(testBackends())('the cascade on %s', (backend) => {
     await cascade.catchUp();
     await ledger.assert('always', { text: 'The shift supervisor is Hamid Rahimi.' });
     await cascade.catchUp();
-    const stated = async (): Promise<string[]> => (await ledger.activeMemories('always')).map((m) => m.text).filter((t) => /^(Opening checklist|Stock count):/.test(t)).sort();
+    const stated = async (): Promise<string[]> =>
+      (await ledger.activeMemories('always'))
+        .map((m) => m.text)
+        .filter((t) => /^(Opening checklist|Stock count):/.test(t))
+        .sort();
     expect(await stated()).toEqual(['Opening checklist: Bram Visser.', 'Stock count: Lotte Kuiper.']);
     expect((await ledger.memory('always', { memoryId: whenever.memoryId })).status).toBe('active');
     // The dependent retracted, the one-off rule spent: neither is a change of the supervisor.
     tick();
     await ledger.retract('always', { memoryId: dependent.memoryId, reason: 'no longer on the late shift' });
     await cascade.catchUp();
-    const stockCounts = Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM fl_events WHERE tenant = 'always' AND type = 'FactAsserted' AND data->>'text' LIKE 'Stock count:%'`.execute(database.db)).rows[0]!.n);
+    const stockCounts = Number(
+      (await sql<{ n: number }>`SELECT count(*)::int AS n FROM fl_events WHERE tenant = 'always' AND type = 'FactAsserted' AND data->>'text' LIKE 'Stock count:%'`.execute(database.db)).rows[0]!.n,
+    );
     expect(stockCounts).toBe(1);
   });
 

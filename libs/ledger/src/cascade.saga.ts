@@ -128,7 +128,11 @@ export class CascadeSaga {
         ...stated.map((m) => ({ retract: { memoryId: m.memoryId, reason } })),
         ...(parsed.whenever ? [] : [{ retract: { memoryId: rule.memoryId, reason: `applied when ${parsed.premise} changed` } }]),
       ];
-      const result = await this.deps.ledger.writeMany(e.tenant, ops, { commandId: `rule:${rule.memoryId}:${e.globalPosition}`, causationId: `event:${e.eventId}`, ...(e.batch ? { batch: e.batch } : {}) });
+      const result = await this.deps.ledger.writeMany(e.tenant, ops, {
+        commandId: `rule:${rule.memoryId}:${e.globalPosition}`,
+        causationId: `event:${e.eventId}`,
+        ...(e.batch ? { batch: e.batch } : {}),
+      });
       for (const m of stated) replaced.add(m.memoryId);
       if (!result.replayed) this.carriedSoFar += ops.length;
     }

@@ -10,10 +10,7 @@ import { createTestDatabase, type TestDatabase, testBackends } from '@factledger
 import { type LedgerHandle, ledgerOn } from './create-ledger';
 import { MessageIngestor } from './ingest/message-ingestor';
 
-const logs = testBackends().flatMap((backend) => [
-  [backend, 'in the database'] as const,
-  [backend, 'in memory'] as const,
-]);
+const logs = testBackends().flatMap((backend) => [[backend, 'in the database'] as const, [backend, 'in memory'] as const]);
 
 describe.each(logs)('command ids on %s, the log %s', (backend, where) => {
   let database: TestDatabase;
@@ -52,8 +49,13 @@ describe.each(logs)('command ids on %s, the log %s', (backend, where) => {
     // An answer under the id, and an answer's id reused for another answer.
     await expect(handle.answers.record('reuse', { question: 'Which port?', text: 'Port 8000.', cites: [first.memoryId], commandId: 'c1' })).rejects.toBeInstanceOf(CommandIdReusedError);
     const answered = await handle.answers.record('reuse', { answerId: 'a1', question: 'Which port?', text: 'Port 8000.', cites: [first.memoryId], commandId: 'a-c1' });
-    expect(await another().answers.record('reuse', { answerId: 'a1', question: 'Which port?', text: 'Port 8000.', cites: [first.memoryId], commandId: 'a-c1' })).toMatchObject({ position: answered.position, changed: false });
-    await expect(handle.answers.record('reuse', { answerId: 'a2', question: 'Which port?', text: 'Port 9000.', cites: [first.memoryId], commandId: 'a-c1' })).rejects.toBeInstanceOf(CommandIdReusedError);
+    expect(await another().answers.record('reuse', { answerId: 'a1', question: 'Which port?', text: 'Port 8000.', cites: [first.memoryId], commandId: 'a-c1' })).toMatchObject({
+      position: answered.position,
+      changed: false,
+    });
+    await expect(handle.answers.record('reuse', { answerId: 'a2', question: 'Which port?', text: 'Port 9000.', cites: [first.memoryId], commandId: 'a-c1' })).rejects.toBeInstanceOf(
+      CommandIdReusedError,
+    );
     await expect(handle.answers.review('reuse', { answerId: 'a1', commandId: 'a-c1' })).rejects.toBeInstanceOf(CommandIdReusedError);
     expect(await logLength('reuse')).toBe(afterNoOp + 1);
     expect((await ledger.fact('reuse', { subject: 'api', relation: 'port' })).value).toBe('8000');
@@ -72,7 +74,16 @@ describe.each(logs)('command ids on %s, the log %s', (backend, where) => {
     expect(await another().ledger.assert('retry', input)).toMatchObject({ memoryId: first.memoryId, position: first.position, replayed: true });
     // The same command however it is spelled (defaults given, keys in another order), traced by other ids.
     const fresh = another();
-    const respelled = await fresh.ledger.assert('retry', { causationId: 'a retry', correlationId: 'another request', speaker: 'user', authority: 0, value: '60 ', relation: 'ttl', subject: 'cache', commandId: 'c-retry' });
+    const respelled = await fresh.ledger.assert('retry', {
+      causationId: 'a retry',
+      correlationId: 'another request',
+      speaker: 'user',
+      authority: 0,
+      value: '60 ',
+      relation: 'ttl',
+      subject: 'cache',
+      commandId: 'c-retry',
+    });
     expect(respelled).toMatchObject({ memoryId: first.memoryId, position: first.position, replayed: true });
     expect(await logLength('retry')).toBe(length);
     expect((await fresh.ledger.fact('retry', { subject: 'cache', relation: 'ttl' })).value).toBe('60');
@@ -110,7 +121,11 @@ describe.each(logs)('command ids on %s, the log %s', (backend, where) => {
     const length = await logLength('msg');
     await expect(ingestor.ingest('msg', { text: 'I moved to Busan last week.', messageId: 'm-1' })).rejects.toBeInstanceOf(CommandIdReusedError);
     await expect(ingestor.ingest('msg', { text: 'I moved to Daejeon last week.', messageId: 'm-1', speaker: 'assistant' })).rejects.toBeInstanceOf(CommandIdReusedError);
-    expect(await ingestor.ingest('msg', { text: 'I moved to Daejeon last week.', messageId: 'm-1', correlationId: 'retry' })).toMatchObject({ replayed: true, position: first.position, stored: first.stored });
+    expect(await ingestor.ingest('msg', { text: 'I moved to Daejeon last week.', messageId: 'm-1', correlationId: 'retry' })).toMatchObject({
+      replayed: true,
+      position: first.position,
+      stored: first.stored,
+    });
     expect(await logLength('msg')).toBe(length);
   });
 });

@@ -62,7 +62,9 @@ function canonical(value: unknown): unknown {
  */
 export function commandFingerprint(kind: string, input: object): string {
   const own = Object.fromEntries(Object.entries(input).filter(([k]) => !TRACE_IDS.has(k)));
-  return createHash('sha256').update(JSON.stringify([kind, canonical(own)])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([kind, canonical(own)]))
+    .digest('hex');
 }
 
 /** A write's meta with the fingerprint its command id is bound to (none without a command id). */
@@ -79,4 +81,3 @@ export function refuseReusedCommandId(context: AppendContext, result: AppendResu
   if (!result.duplicate || !context.commandId || !context.commandFingerprint || !result.commandFingerprint) return;
   if (result.commandFingerprint !== context.commandFingerprint) throw new CommandIdReusedError(context.commandId);
 }
-

@@ -16,18 +16,7 @@
  * to forget them, message-ingestor.ts), which `causedBy` finds again for that message's retry.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  type Clock,
-  type ErasureTarget,
-  erasureStreamId,
-  erasureTargetOf,
-  isLiveEvent,
-  MEMORY_ERASED,
-  type MessageIngested,
-  redactEvent,
-  targetKind,
-  UnknownMemoryError,
-} from '@factledger/domain';
+import { type Clock, type ErasureTarget, erasureStreamId, erasureTargetOf, isLiveEvent, MEMORY_ERASED, type MessageIngested, redactEvent, targetKind, UnknownMemoryError } from '@factledger/domain';
 import { embeddedTexts, type EmbeddingCacheStore, textHash } from '@factledger/embeddings';
 import type { AnswerReader, FactReader, ProjectionRunner } from '@factledger/projections';
 import { ERASURE_RECORDED, type EventStore, type LogRedaction, type RecordedEvent, SPAN, type StreamAppend, traced } from '@factledger/store';
@@ -48,7 +37,6 @@ export const erasureSchema = z
     all: z.boolean().optional(),
   })
   .strict();
-
 
 /** The message records read per page while looking for those that name an erased memory. */
 const MESSAGE_PAGE = 500;
@@ -95,7 +83,7 @@ export class Erasures {
   async causedBy(tenant: string, causationId: string): Promise<{ erasureId: string; memoryIds: string[]; position: number }[]> {
     const t = parse(tenantSchema, tenant);
     const found: { erasureId: string; memoryIds: string[]; position: number }[] = [];
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const page = await this.deps.store.readType(t, ERASURE_RECORDED, after, MESSAGE_PAGE);
       for (const e of page) {
         if (e.causationId !== causationId) continue;
@@ -121,18 +109,20 @@ export class Erasures {
       const plan = await this.plan(t, streamIds, erasureId);
       const context = { tenant: t, commandId: null, causationId, correlationId: null, batch: null, recordedAt: this.deps.clock.now(), actor: currentActor() };
       const attributes = { 'factledger.tenant': t, 'factledger.erasure': kind, 'factledger.redactions': plan.redactions.length };
-      const result = await traced(SPAN.append, attributes, () => this.deps.store.redact(context, plan.redactions, (hashes): StreamAppend[] => [
-        {
-          streamId: erasureStreamId(erasureId),
-          expectedVersion: 'no-stream',
-          events: [{ eventId: newId(), type: ERASURE_RECORDED, data: { erasureId, target: kind, memoryIds: plan.memoryIds, redacted: hashes } }],
-        },
-        ...plan.streams.map((s) => ({
-          streamId: s.streamId,
-          expectedVersion: s.version,
-          events: s.memoryIds.map((memoryId) => ({ eventId: newId(), type: MEMORY_ERASED, data: { memoryId, erasureId } })),
-        })),
-      ]));
+      const result = await traced(SPAN.append, attributes, () =>
+        this.deps.store.redact(context, plan.redactions, (hashes): StreamAppend[] => [
+          {
+            streamId: erasureStreamId(erasureId),
+            expectedVersion: 'no-stream',
+            events: [{ eventId: newId(), type: ERASURE_RECORDED, data: { erasureId, target: kind, memoryIds: plan.memoryIds, redacted: hashes } }],
+          },
+          ...plan.streams.map((s) => ({
+            streamId: s.streamId,
+            expectedVersion: s.version,
+            events: s.memoryIds.map((memoryId) => ({ eventId: newId(), type: MEMORY_ERASED, data: { memoryId, erasureId } })),
+          })),
+        ]),
+      );
       return { streamIds, plan, position: result.positions[0]!, last: result.position, erasedAt: context.recordedAt };
     });
     if (done === null) return null;
@@ -204,7 +194,7 @@ export class Erasures {
     };
     for (const s of streams) for (const e of s.events) keep(e, true);
     let messages = 0;
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const page = await store.readType(tenant, 'MessageIngested', after, MESSAGE_PAGE);
       for (const m of page) {
         if (!keep(m, false)) continue;

@@ -16,7 +16,7 @@ describe('FrameCache', () => {
     expect(cache.size).toBe(2);
   });
 
-  it("forgets every look-up that held an erased memory, in that tenant only", () => {
+  it('forgets every look-up that held an erased memory, in that tenant only', () => {
     const cache = new FrameCache();
     cache.put('t1', 'stem one', [row('a'), row('b')]);
     cache.put('t1', 'stem two', [row('c')]);

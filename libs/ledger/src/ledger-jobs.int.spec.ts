@@ -13,8 +13,7 @@ describe.each(testBackends())("the ledger's background jobs on %s", (backend) =>
   });
   afterAll(() => database.close());
 
-  const reltuples = async (table: string): Promise<number> =>
-    Number((await sql<{ n: number }>`SELECT reltuples::float8 AS n FROM pg_class WHERE relname = ${table}`.execute(database.db)).rows[0]!.n);
+  const reltuples = async (table: string): Promise<number> => Number((await sql<{ n: number }>`SELECT reltuples::float8 AS n FROM pg_class WHERE relname = ${table}`.execute(database.db)).rows[0]!.n);
 
   it('are the projections, the saga, the sealer and the statistics, the consumers of the log able to follow it', () => {
     expect(handle.jobs.map((j) => j.name)).toEqual(['facts', 'answers', 're-review', 'cascade', 'seal', 'statistics']);

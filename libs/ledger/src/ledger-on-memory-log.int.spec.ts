@@ -71,7 +71,7 @@ describe.each(testBackends())('Ledger with its log in memory, read models on %s'
     expect(await logLength()).toBe(length);
   });
 
-  it("keeps tenants apart, and a set a set", async () => {
+  it('keeps tenants apart, and a set a set', async () => {
     const { ledger } = handle;
     const mine = await ledger.assert('acme', { subject: 'deploy window', relation: 'is', value: 'Tuesdays' });
     await expect(ledger.quarantine('globex', { memoryId: mine.memoryId })).rejects.toBeInstanceOf(UnknownMemoryError);
@@ -109,7 +109,7 @@ describe.each(testBackends())('Ledger with its log in memory, read models on %s'
   });
 
   // Both found by the reliability suite's crash cells (bench/reliability).
-  it("records an answer citing a memory whose write was acknowledged but not projected yet (workers elsewhere)", async () => {
+  it('records an answer citing a memory whose write was acknowledged but not projected yet (workers elsewhere)', async () => {
     // A server whose projections run in another process: its writes are not projected by it.
     const server = ledgerOn(database, { clock, store: log, passive: true, waitTimeoutMs: 1000 });
     const worker = ledgerOn(database, { clock, store: log });

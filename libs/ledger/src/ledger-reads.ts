@@ -37,7 +37,14 @@ export class LedgerReads {
     const ids = [...new Set(labelled.map((e) => eventText(e, 'memoryId')).filter((id): id is string => id !== null))];
     return {
       batch: q.batch,
-      events: labelled.map((e) => ({ position: e.globalPosition, type: e.type, memoryId: eventText(e, 'memoryId'), recordedAt: e.recordedAt.toISOString(), actor: e.actor ?? null, reason: eventText(e, 'reason') })),
+      events: labelled.map((e) => ({
+        position: e.globalPosition,
+        type: e.type,
+        memoryId: eventText(e, 'memoryId'),
+        recordedAt: e.recordedAt.toISOString(),
+        actor: e.actor ?? null,
+        reason: eventText(e, 'reason'),
+      })),
       memories: (await this.deps.reader.memories(t, ids)).map(memoryView),
     };
   }
@@ -107,30 +114,36 @@ export class LedgerReads {
     // Each row carries its memory's status now, as GET /memories/{id} gives it, beside how the row shows it over its period.
     const statusOf = new Map((await this.deps.reader.memories(tenant, [...new Set(entries.map((h) => h.memoryId))])).map((m) => [m.memoryId, m.status]));
     return entries.map((h) => ({
-        memoryId: h.memoryId,
-        value: h.value,
-        text: h.text,
-        type: h.type,
-        status: statusOf.get(h.memoryId) ?? h.status,
-        shownAs: h.status,
-        validFrom: h.validFrom.toISOString(),
-        validTo: isoDate(h.validTo),
-        knownFrom: isoDate(h.txFrom),
-        knownTo: isoDate(h.txTo),
-        openedBy: { position: h.openedBy, event: h.openedEventType, actor: at.get(h.openedBy)?.actor ?? null, batch: at.get(h.openedBy)?.batch ?? null, causation: at.get(h.openedBy)?.causationId ?? null },
-        closedBy:
-          h.closedBy === null
-            ? null
-            : {
-                position: h.closedBy,
-                event: h.closedEventType ?? '',
-                reason: eventText(at.get(h.closedBy), 'reason'),
-                batch: at.get(h.closedBy)?.batch ?? null,
-                by: eventText(at.get(h.closedBy), 'by'),
-                actor: at.get(h.closedBy)?.actor ?? null,
-                causation: at.get(h.closedBy)?.causationId ?? null,
-              },
-      }));
+      memoryId: h.memoryId,
+      value: h.value,
+      text: h.text,
+      type: h.type,
+      status: statusOf.get(h.memoryId) ?? h.status,
+      shownAs: h.status,
+      validFrom: h.validFrom.toISOString(),
+      validTo: isoDate(h.validTo),
+      knownFrom: isoDate(h.txFrom),
+      knownTo: isoDate(h.txTo),
+      openedBy: {
+        position: h.openedBy,
+        event: h.openedEventType,
+        actor: at.get(h.openedBy)?.actor ?? null,
+        batch: at.get(h.openedBy)?.batch ?? null,
+        causation: at.get(h.openedBy)?.causationId ?? null,
+      },
+      closedBy:
+        h.closedBy === null
+          ? null
+          : {
+              position: h.closedBy,
+              event: h.closedEventType ?? '',
+              reason: eventText(at.get(h.closedBy), 'reason'),
+              batch: at.get(h.closedBy)?.batch ?? null,
+              by: eventText(at.get(h.closedBy), 'by'),
+              actor: at.get(h.closedBy)?.actor ?? null,
+              causation: at.get(h.closedBy)?.causationId ?? null,
+            },
+    }));
   }
 
   async memory(tenant: string, input: z.input<typeof memoryQuerySchema>): Promise<MemoryView> {
@@ -164,7 +177,10 @@ export class LedgerReads {
   async activeMemories(tenant: string, options: { limit?: number; minPosition?: number; status?: MemoryStatus } = {}): Promise<MemoryView[]> {
     const t = parse(tenantSchema, tenant);
     await this.deps.runner.awaitPosition(options.minPosition, 'facts');
-    const rows = !options.status || options.status === 'active' ? await this.deps.reader.activeMemories(t, this.deps.clock.now(), options.limit) : await this.deps.reader.withStatus(t, options.status, options.limit);
+    const rows =
+      !options.status || options.status === 'active'
+        ? await this.deps.reader.activeMemories(t, this.deps.clock.now(), options.limit)
+        : await this.deps.reader.withStatus(t, options.status, options.limit);
     return rows.map(memoryView);
   }
 

@@ -12,18 +12,7 @@ import { decideAgainOnConflict } from './decide-again';
 import { FrameCache } from './frame-cache';
 import type { LedgerDeps } from './ledger-deps';
 import { LedgerReads } from './ledger-reads';
-import {
-  assertSchema,
-  confirmSchema,
-  parse,
-  quarantineSchema,
-  restoreSchema,
-  retractSchema,
-  retypeSchema,
-  rollbackSchema,
-  tenantSchema,
-  writeManyMetaSchema,
-} from './ledger.schemas';
+import { assertSchema, confirmSchema, parse, quarantineSchema, restoreSchema, retractSchema, retypeSchema, rollbackSchema, tenantSchema, writeManyMetaSchema } from './ledger.schemas';
 import { StreamCache } from './stream-cache';
 import type { RollbackResult, WriteResult } from './views';
 import { type FramePlanning, WritePlanner } from './write-planner';
@@ -74,7 +63,6 @@ function parseOps(ops: LedgerOp[]): ParsedOp[] {
   });
 }
 
-
 export class LedgerWrites extends LedgerReads {
   private readonly newId: () => string;
   private readonly loop: AppendLoop;
@@ -91,7 +79,9 @@ export class LedgerWrites extends LedgerReads {
   async assert(tenant: string, input: z.input<typeof assertSchema>): Promise<WriteResult> {
     const t = parse(tenantSchema, tenant);
     const a = parse(assertSchema, input);
-    return this.planner.planAgainOnChangedFrames(t, a.subject === undefined, async (known) => this.loop.single(t, 'assert', a, await this.planner.planAssert(t, a, { known, guess: true }, memoryIdsOf(t, a.commandId, this.newId))));
+    return this.planner.planAgainOnChangedFrames(t, a.subject === undefined, async (known) =>
+      this.loop.single(t, 'assert', a, await this.planner.planAssert(t, a, { known, guess: true }, memoryIdsOf(t, a.commandId, this.newId))),
+    );
   }
 
   async retract(tenant: string, input: z.input<typeof retractSchema>): Promise<WriteResult> {
@@ -99,7 +89,6 @@ export class LedgerWrites extends LedgerReads {
     const r = parse(retractSchema, input);
     return this.loop.single(t, 'retract', r, await this.planner.planRetract(t, r));
   }
-
 
   async quarantine(tenant: string, input: z.input<typeof quarantineSchema>): Promise<WriteResult> {
     const t = parse(tenantSchema, tenant);
@@ -129,7 +118,11 @@ export class LedgerWrites extends LedgerReads {
    * confirmed. Idempotent per (memory, cause) through its command id; the batch is the cause's, so
    * that rolling the cause back rolls this back too.
    */
-  async markUnconfirmed(tenant: string, mark: { memoryId: string; premise: string; by: string | null; event: string; position: number; depth: number }, meta: { causationId: string; batch: string | null }): Promise<WriteResult> {
+  async markUnconfirmed(
+    tenant: string,
+    mark: { memoryId: string; premise: string; by: string | null; event: string; position: number; depth: number },
+    meta: { causationId: string; batch: string | null },
+  ): Promise<WriteResult> {
     const t = parse(tenantSchema, tenant);
     const commandId = `unconfirm:${mark.memoryId}:${mark.position}`;
     const planned = await this.planner.planLifecycle(t, { kind: 'MarkUnconfirmed', ...mark });
@@ -178,7 +171,6 @@ export class LedgerWrites extends LedgerReads {
     }
     return planned;
   }
-
 
   /** Undoes a batch's lifecycle changes across every stream they touched, in one append. */
   async rollback(tenant: string, input: z.input<typeof rollbackSchema>): Promise<RollbackResult> {

@@ -7,112 +7,121 @@ import { DEFAULT_REVIEW_POLICY, InvalidInputError, type ReviewPolicy } from '@fa
 
 const reviewPolicySchema = z.object({ threshold: z.number().min(0).optional(), magnitudes: z.record(z.string(), z.number().min(0)).optional() }).strict();
 
-const configSchema = z.object({
-  databaseUrl: z.string().url().optional(),
-  dataDir: z.string().min(1).default('.data/factledger'),
-  port: z.coerce.number().int().min(0).max(65535).default(3000),
-  host: z.string().default('127.0.0.1'),
-  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /**
-   * API keys on the HTTP routes: `auto` requires them when the server listens beyond loopback or
-   * any key exists, and otherwise runs open (saying so once); `required` always requires them.
-   * Either way a server that requires keys refuses to start without one.
-   */
-  auth: z.enum(['auto', 'required']).default('auto'),
-  /** Requests a minute one API key (or, with auth off, one client address) may make; 0: no limit. */
-  rateLimit: z.coerce.number().int().min(0).max(1_000_000).default(1200),
-  migrateOnStart: z
-    .enum(['true', 'false'])
-    .default('true')
-    .transform((v) => v === 'true'),
-  readWaitMs: z.coerce.number().int().min(0).max(60_000).default(2000),
-  /**
-   * Who runs the readers of the log (projections, recall indexer, re-review saga, sealer):
-   * `internal`, this process in the background; `external`, `factledger worker` processes, so that
-   * any number of servers can sit behind a load balancer.
-   */
-  workers: z.enum(['internal', 'external']).default('internal'),
-  /**
-   * Where the log lives: `postgres`, the `fl_events` table beside the read models; `kurrentdb`, a
-   * KurrentDB / EventStoreDB server at KURRENTDB_URL (the read models stay in PostgreSQL).
-   */
-  eventStore: z.enum(['postgres', 'kurrentdb']).default('postgres'),
-  /** The KurrentDB server, e.g. kurrentdb://localhost:2113?tls=false (esdb:// works too). */
-  kurrentdbUrl: z
-    .string()
-    .regex(/^(kurrentdb|kdb|esdb)(\+discover)?:\/\//i, 'must be a kurrentdb:// (or esdb://) connection string')
-    .optional(),
-  /** Recall's embedder: the offline Universal Sentence Encoder Lite, or an OpenAI-compatible service. */
-  embeddings: z.enum(['use-lite', 'openai']).default('use-lite'),
-  embeddingsUrl: z.string().url().optional(),
-  embeddingsModel: z.string().min(1).optional(),
-  embeddingsDimensions: z.coerce.number().int().min(1).max(16_000).optional(),
-  embeddingsApiKey: z.string().optional(),
-  /** Names the user calls the assistant by, stripped from recall queries. */
-  addressTerms: z
-    .string()
-    .default('')
-    .transform((v) => v.split(',').map((t) => t.trim()).filter(Boolean)),
-  traceRetentionDays: z.coerce.number().min(0).max(3650).default(30),
-  /** An OpenAI-compatible chat service for the optional model-backed parts (claim extraction, answer revision). */
-  llmUrl: z.string().url().optional(),
-  llmModel: z.string().min(1).optional(),
-  llmApiKey: z.string().optional(),
-  llmMaxRevisions: z.coerce.number().int().min(0).max(10).default(2),
-  /**
-   * The re-review policy, as JSON: `{"threshold": 1, "magnitudes": {"MemoryRetyped": 1}}` overrides
-   * the defaults event type by event type.
-   */
-  reviewPolicy: z
-    .string()
-    .optional()
-    .transform((v, ctx): ReviewPolicy => {
-      if (!v) return DEFAULT_REVIEW_POLICY;
-      const parsed = reviewPolicySchema.safeParse((() => {
-        try {
-          return JSON.parse(v) as unknown;
-        } catch {
-          return null;
+const configSchema = z
+  .object({
+    databaseUrl: z.string().url().optional(),
+    dataDir: z.string().min(1).default('.data/factledger'),
+    port: z.coerce.number().int().min(0).max(65535).default(3000),
+    host: z.string().default('127.0.0.1'),
+    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /**
+     * API keys on the HTTP routes: `auto` requires them when the server listens beyond loopback or
+     * any key exists, and otherwise runs open (saying so once); `required` always requires them.
+     * Either way a server that requires keys refuses to start without one.
+     */
+    auth: z.enum(['auto', 'required']).default('auto'),
+    /** Requests a minute one API key (or, with auth off, one client address) may make; 0: no limit. */
+    rateLimit: z.coerce.number().int().min(0).max(1_000_000).default(1200),
+    migrateOnStart: z
+      .enum(['true', 'false'])
+      .default('true')
+      .transform((v) => v === 'true'),
+    readWaitMs: z.coerce.number().int().min(0).max(60_000).default(2000),
+    /**
+     * Who runs the readers of the log (projections, recall indexer, re-review saga, sealer):
+     * `internal`, this process in the background; `external`, `factledger worker` processes, so that
+     * any number of servers can sit behind a load balancer.
+     */
+    workers: z.enum(['internal', 'external']).default('internal'),
+    /**
+     * Where the log lives: `postgres`, the `fl_events` table beside the read models; `kurrentdb`, a
+     * KurrentDB / EventStoreDB server at KURRENTDB_URL (the read models stay in PostgreSQL).
+     */
+    eventStore: z.enum(['postgres', 'kurrentdb']).default('postgres'),
+    /** The KurrentDB server, e.g. kurrentdb://localhost:2113?tls=false (esdb:// works too). */
+    kurrentdbUrl: z
+      .string()
+      .regex(/^(kurrentdb|kdb|esdb)(\+discover)?:\/\//i, 'must be a kurrentdb:// (or esdb://) connection string')
+      .optional(),
+    /** Recall's embedder: the offline Universal Sentence Encoder Lite, or an OpenAI-compatible service. */
+    embeddings: z.enum(['use-lite', 'openai']).default('use-lite'),
+    embeddingsUrl: z.string().url().optional(),
+    embeddingsModel: z.string().min(1).optional(),
+    embeddingsDimensions: z.coerce.number().int().min(1).max(16_000).optional(),
+    embeddingsApiKey: z.string().optional(),
+    /** Names the user calls the assistant by, stripped from recall queries. */
+    addressTerms: z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean),
+      ),
+    traceRetentionDays: z.coerce.number().min(0).max(3650).default(30),
+    /** An OpenAI-compatible chat service for the optional model-backed parts (claim extraction, answer revision). */
+    llmUrl: z.string().url().optional(),
+    llmModel: z.string().min(1).optional(),
+    llmApiKey: z.string().optional(),
+    llmMaxRevisions: z.coerce.number().int().min(0).max(10).default(2),
+    /**
+     * The re-review policy, as JSON: `{"threshold": 1, "magnitudes": {"MemoryRetyped": 1}}` overrides
+     * the defaults event type by event type.
+     */
+    reviewPolicy: z
+      .string()
+      .optional()
+      .transform((v, ctx): ReviewPolicy => {
+        if (!v) return DEFAULT_REVIEW_POLICY;
+        const parsed = reviewPolicySchema.safeParse(
+          (() => {
+            try {
+              return JSON.parse(v) as unknown;
+            } catch {
+              return null;
+            }
+          })(),
+        );
+        if (!parsed.success) {
+          ctx.addIssue({ code: 'custom', message: 'must be JSON like {"threshold": 1, "magnitudes": {"FactSuperseded": 1}}' });
+          return z.NEVER;
         }
-      })());
-      if (!parsed.success) {
-        ctx.addIssue({ code: 'custom', message: 'must be JSON like {"threshold": 1, "magnitudes": {"FactSuperseded": 1}}' });
-        return z.NEVER;
-      }
-      return { threshold: parsed.data.threshold ?? DEFAULT_REVIEW_POLICY.threshold, magnitudes: { ...DEFAULT_REVIEW_POLICY.magnitudes, ...parsed.data.magnitudes } };
-    }),
-  /** Who decides whether a message informs or asks: the offline rules, or the configured language model. */
-  triage: z.enum(['rules', 'llm']).default('rules'),
-  /** Who reads triples out of a message's statements: the offline rules, or the configured language model (offered the tenant's keys). */
-  extraction: z.enum(['rules', 'llm']).default('rules'),
-  /** Whether a message's statements are compared with the speaker's earlier memories, and a change said in other words retires what it changed. */
-  resolution: z.enum(['rules', 'off']).default('rules'),
-  /** Whether a prose statement that repeats an earlier one's frame with one value changed replaces it (frame alignment, docs/ingest.md), for every speaker and every write path. */
-  restatement: z.enum(['frames', 'off']).default('frames'),
-  /** A JSON admission-policy file that overrides the built-in gates (README: "Admission policy"). */
-  admissionPolicy: z.string().min(1).optional(),
-  /** Recall's tuning, as JSON (weights, thresholds, BM25, rendering); validated by recall at start-up. */
-  recallTuning: z.string().optional(),
-  /** How often the background indexer looks for new memories to embed. */
-  indexIntervalMs: z.coerce.number().int().min(10).max(600_000).default(500),
-}).superRefine((c, ctx) => {
-  if (c.eventStore === 'kurrentdb' && !c.kurrentdbUrl) {
-    ctx.addIssue({ code: 'custom', path: ['kurrentdbUrl'], message: "required when the event store is 'kurrentdb' (KURRENTDB_URL)" });
-  }
-  if (c.triage === 'llm' && !c.llmUrl) {
-    ctx.addIssue({ code: 'custom', path: ['triage'], message: "'llm' needs FACTLEDGER_LLM_URL and FACTLEDGER_LLM_MODEL" });
-  }
-  if (c.extraction === 'llm' && !c.llmUrl) {
-    ctx.addIssue({ code: 'custom', path: ['extraction'], message: "'llm' needs FACTLEDGER_LLM_URL and FACTLEDGER_LLM_MODEL" });
-  }
-  if ((c.llmUrl === undefined) !== (c.llmModel === undefined)) {
-    ctx.addIssue({ code: 'custom', path: [c.llmUrl ? 'llmModel' : 'llmUrl'], message: 'the language model needs both a URL and a model' });
-  }
-  if (c.embeddings !== 'openai') return;
-  for (const k of ['embeddingsUrl', 'embeddingsModel', 'embeddingsDimensions'] as const) {
-    if (c[k] === undefined) ctx.addIssue({ code: 'custom', path: [k], message: `required when embeddings is 'openai'` });
-  }
-});
+        return { threshold: parsed.data.threshold ?? DEFAULT_REVIEW_POLICY.threshold, magnitudes: { ...DEFAULT_REVIEW_POLICY.magnitudes, ...parsed.data.magnitudes } };
+      }),
+    /** Who decides whether a message informs or asks: the offline rules, or the configured language model. */
+    triage: z.enum(['rules', 'llm']).default('rules'),
+    /** Who reads triples out of a message's statements: the offline rules, or the configured language model (offered the tenant's keys). */
+    extraction: z.enum(['rules', 'llm']).default('rules'),
+    /** Whether a message's statements are compared with the speaker's earlier memories, and a change said in other words retires what it changed. */
+    resolution: z.enum(['rules', 'off']).default('rules'),
+    /** Whether a prose statement that repeats an earlier one's frame with one value changed replaces it (frame alignment, docs/ingest.md), for every speaker and every write path. */
+    restatement: z.enum(['frames', 'off']).default('frames'),
+    /** A JSON admission-policy file that overrides the built-in gates (README: "Admission policy"). */
+    admissionPolicy: z.string().min(1).optional(),
+    /** Recall's tuning, as JSON (weights, thresholds, BM25, rendering); validated by recall at start-up. */
+    recallTuning: z.string().optional(),
+    /** How often the background indexer looks for new memories to embed. */
+    indexIntervalMs: z.coerce.number().int().min(10).max(600_000).default(500),
+  })
+  .superRefine((c, ctx) => {
+    if (c.eventStore === 'kurrentdb' && !c.kurrentdbUrl) {
+      ctx.addIssue({ code: 'custom', path: ['kurrentdbUrl'], message: "required when the event store is 'kurrentdb' (KURRENTDB_URL)" });
+    }
+    if (c.triage === 'llm' && !c.llmUrl) {
+      ctx.addIssue({ code: 'custom', path: ['triage'], message: "'llm' needs FACTLEDGER_LLM_URL and FACTLEDGER_LLM_MODEL" });
+    }
+    if (c.extraction === 'llm' && !c.llmUrl) {
+      ctx.addIssue({ code: 'custom', path: ['extraction'], message: "'llm' needs FACTLEDGER_LLM_URL and FACTLEDGER_LLM_MODEL" });
+    }
+    if ((c.llmUrl === undefined) !== (c.llmModel === undefined)) {
+      ctx.addIssue({ code: 'custom', path: [c.llmUrl ? 'llmModel' : 'llmUrl'], message: 'the language model needs both a URL and a model' });
+    }
+    if (c.embeddings !== 'openai') return;
+    for (const k of ['embeddingsUrl', 'embeddingsModel', 'embeddingsDimensions'] as const) {
+      if (c[k] === undefined) ctx.addIssue({ code: 'custom', path: [k], message: `required when embeddings is 'openai'` });
+    }
+  });
 
 export type LedgerConfig = z.output<typeof configSchema>;
 

@@ -15,8 +15,7 @@ describe.each(testBackends())('Ledger on %s', (backend) => {
   });
   afterAll(() => database.close());
 
-  const eventCount = async (): Promise<number> =>
-    Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM fl_events`.execute(database.db)).rows[0]!.n);
+  const eventCount = async (): Promise<number> => Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM fl_events`.execute(database.db)).rows[0]!.n);
 
   it('supersedes by key and keeps the old value in its own valid period, with the events in the history', async () => {
     const { ledger } = handle;
@@ -44,16 +43,10 @@ describe.each(testBackends())('Ledger on %s', (backend) => {
 
   it('lets only one of many concurrent writers to a key decide against each state (no overlapping versions)', async () => {
     const { ledger } = handle;
-    const results = await Promise.all(
-      ['a', 'b', 'c', 'd', 'e'].map((v, i) =>
-        ledger.assert('race', { subject: 'leader', relation: 'is', value: v, validFrom: `2026-03-0${i + 1}` }),
-      ),
-    );
+    const results = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((v, i) => ledger.assert('race', { subject: 'leader', relation: 'is', value: v, validFrom: `2026-03-0${i + 1}` })));
     expect(results.every((r) => r.position > 0)).toBe(true);
     const open = await sql<{ n: number }>`
-      SELECT count(*)::int AS n FROM fl_fact_history WHERE tenant = 'race' AND status = 'active' AND upper_inf(tx) AND upper_inf(valid)`.execute(
-      database.db,
-    );
+      SELECT count(*)::int AS n FROM fl_fact_history WHERE tenant = 'race' AND status = 'active' AND upper_inf(tx) AND upper_inf(valid)`.execute(database.db);
     expect(open.rows[0]!.n).toBe(1);
     expect((await ledger.fact('race', { subject: 'leader', relation: 'is' })).value).toBe('e');
     expect((await ledger.fact('race', { subject: 'leader', relation: 'is', validAt: '2026-03-02T12:00:00Z' })).value).toBe('b');
@@ -99,9 +92,9 @@ describe.each(testBackends())('Ledger on %s', (backend) => {
     await expect(ledger.assert('bad', { subject: 'user' })).rejects.toMatchObject({
       issues: expect.arrayContaining([expect.objectContaining({ path: 'relation' }), expect.objectContaining({ path: 'value' })]),
     });
-    await expect(
-      ledger.assert('bad', { subject: 'user', relation: 'birthday', value: 'May 3', validFrom: 'the day after tomorrow' }),
-    ).rejects.toMatchObject({ issues: [expect.objectContaining({ path: 'validFrom' })] });
+    await expect(ledger.assert('bad', { subject: 'user', relation: 'birthday', value: 'May 3', validFrom: 'the day after tomorrow' })).rejects.toMatchObject({
+      issues: [expect.objectContaining({ path: 'validFrom' })],
+    });
     await expect(ledger.assert('bad', { text: 'x', colour: 'red' } as never)).rejects.toBeInstanceOf(InvalidInputError);
     await expect(ledger.assert('no spaces allowed', { text: 'x' })).rejects.toBeInstanceOf(InvalidInputError);
     expect(await eventCount()).toBe(count);
@@ -147,13 +140,10 @@ describe.each(testBackends())('Ledger on %s', (backend) => {
     await ledger.assert('set', { subject: 'lib', relation: 'supports', value: '3.11', cardinality: 'many' });
     await ledger.assert('set', { subject: 'lib', relation: 'supports', value: '3.12' });
     expect((await ledger.fact('set', { subject: 'lib', relation: 'supports' })).values).toEqual(['3.11', '3.12']);
-    await expect(ledger.assert('set', { subject: 'lib', relation: 'supports', value: '3.13', cardinality: 'one' })).rejects.toBeInstanceOf(
-      CardinalityConflictError,
-    );
+    await expect(ledger.assert('set', { subject: 'lib', relation: 'supports', value: '3.13', cardinality: 'one' })).rejects.toBeInstanceOf(CardinalityConflictError);
   });
 
-  const checkpoint = async (): Promise<number> =>
-    Number((await sql<{ p: number }>`SELECT prepare AS p FROM fl_checkpoints WHERE name = 'facts'`.execute(database.db)).rows[0]!.p);
+  const checkpoint = async (): Promise<number> => Number((await sql<{ p: number }>`SELECT prepare AS p FROM fl_checkpoints WHERE name = 'facts'`.execute(database.db)).rows[0]!.p);
 
   it('projects a write in its own transaction, and leaves it to the runner when the stream was not fully projected', async () => {
     const { ledger, runner, store } = handle;
@@ -171,10 +161,9 @@ describe.each(testBackends())('Ledger on %s', (backend) => {
       const streamId = (await sql<{ s: string }>`SELECT stream_id AS s FROM fl_memories WHERE memory_id = ${stream}`.execute(database.db)).rows[0]!.s;
       const read = await store.readStream('inline', streamId);
       const data = { ...(read.events[0]!.data as Record<string, unknown>), memoryId: 'raw-bob', value: 'Bob', text: 'team member Bob' };
-      const raw = await store.append(
-        { tenant: 'inline', commandId: null, causationId: null, correlationId: null, batch: null, recordedAt: clock.now() },
-        [{ streamId, expectedVersion: read.version, events: [{ eventId: '00000000-0000-4000-8000-000000000001', type: 'FactAsserted', data }] }],
-      );
+      const raw = await store.append({ tenant: 'inline', commandId: null, causationId: null, correlationId: null, batch: null, recordedAt: clock.now() }, [
+        { streamId, expectedVersion: read.version, events: [{ eventId: '00000000-0000-4000-8000-000000000001', type: 'FactAsserted', data }] },
+      ]);
       expect(raw.followUp).toBeNull();
       expect(await checkpoint()).toBe(first.position);
 

@@ -23,9 +23,7 @@ export const typeName = z
 
 const term = (what: string) => z.string().trim().min(1, `${what} must not be empty`).max(500);
 
-export const tenantSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, ".", "_" or "-", at most 64 characters');
+export const tenantSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, ".", "_" or "-", at most 64 characters');
 
 const writeMeta = {
   commandId: z.string().min(1).max(200).optional().openapi({ description: 'Retrying with the same id appends nothing twice.' }),
@@ -48,7 +46,7 @@ export const assertSchema = z
     validTo: isoTime.optional(),
     saidAt: isoTime.optional().openapi({
       description:
-        'When the statement was said (a message\'s time, a document\'s date), not when it is recorded. Default: validFrom when given (now when that is later), else now. Without validFrom the statement said no start: it holds from saidAt, and a later statement said after it may date a change before it.',
+        "When the statement was said (a message's time, a document's date), not when it is recorded. Default: validFrom when given (now when that is later), else now. Without validFrom the statement said no start: it holds from saidAt, and a later statement said after it may date a change before it.",
     }),
     cardinality: z.enum(CARDINALITIES).optional(),
     mode: z.enum(ASSERT_MODES).default('update'),
@@ -86,10 +84,22 @@ export const assertSchema = z
 
 export const memoryRefSchema = z.object({ memoryId: z.string().min(1).max(200), ...writeMeta }).strict();
 
-export const quarantineSchema = memoryRefSchema.extend({ reason: z.string().max(1000).optional() }).strict().openapi('QuarantineInput');
-export const restoreSchema = memoryRefSchema.extend({ reason: z.string().max(1000).optional() }).strict().openapi('RestoreInput');
-export const confirmSchema = memoryRefSchema.extend({ reason: z.string().max(1000).optional() }).strict().openapi('ConfirmInput');
-export const retypeSchema = memoryRefSchema.extend({ type: typeName, reason: z.string().max(1000).optional() }).strict().openapi('RetypeInput');
+export const quarantineSchema = memoryRefSchema
+  .extend({ reason: z.string().max(1000).optional() })
+  .strict()
+  .openapi('QuarantineInput');
+export const restoreSchema = memoryRefSchema
+  .extend({ reason: z.string().max(1000).optional() })
+  .strict()
+  .openapi('RestoreInput');
+export const confirmSchema = memoryRefSchema
+  .extend({ reason: z.string().max(1000).optional() })
+  .strict()
+  .openapi('ConfirmInput');
+export const retypeSchema = memoryRefSchema
+  .extend({ type: typeName, reason: z.string().max(1000).optional() })
+  .strict()
+  .openapi('RetypeInput');
 
 export const retractSchema = z
   .object({
@@ -117,7 +127,10 @@ export const batchQuerySchema = z
   .strict()
   .openapi('BatchQuery');
 
-export const rollbackSchema = z.object({ batch: z.string().min(1).max(200), commandId: writeMeta.commandId }).strict().openapi('RollbackInput');
+export const rollbackSchema = z
+  .object({ batch: z.string().min(1).max(200), commandId: writeMeta.commandId })
+  .strict()
+  .openapi('RollbackInput');
 
 const asOf = {
   validAt: isoTime.optional().openapi({ description: 'Valid time: what was true then. Default: now.' }),
@@ -130,7 +143,10 @@ export const factQuerySchema = z
   .strict()
   .openapi('FactQuery');
 
-export const subjectQuerySchema = z.object({ subject: term('subject'), ...asOf }).strict().openapi('SubjectQuery');
+export const subjectQuerySchema = z
+  .object({ subject: term('subject'), ...asOf })
+  .strict()
+  .openapi('SubjectQuery');
 
 const auditLimit = z.coerce.number().int().min(1).max(10_000).optional().openapi({ description: 'At most this many rows (changes, for the diff); default 1,000, at most 10,000.' });
 

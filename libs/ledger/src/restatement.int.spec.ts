@@ -23,7 +23,15 @@ describe.each(testBackends())('restatement on %s', (backend) => {
     day();
     const second = await ledger.assert('r1', { text: 'The staging database runs on db-09.internal.', speaker: 'tool' });
     expect(second.restated).toEqual([
-      expect.objectContaining({ memoryId: first.memoryId, action: 'replace', holds: 'one', earlierValue: 'db-07.internal', nextValue: 'db-09.internal', effect: 'retracted', frame: 'staging database runs on …' }),
+      expect.objectContaining({
+        memoryId: first.memoryId,
+        action: 'replace',
+        holds: 'one',
+        earlierValue: 'db-07.internal',
+        nextValue: 'db-09.internal',
+        effect: 'retracted',
+        frame: 'staging database runs on …',
+      }),
     ]);
     const old = await ledger.memory('r1', { memoryId: first.memoryId, minPosition: second.position });
     expect(old).toMatchObject({ status: 'retired', supersededBy: second.memoryId, validTo: '2026-03-02T00:00:00.000Z' });
@@ -31,7 +39,11 @@ describe.each(testBackends())('restatement on %s', (backend) => {
     expect(now).toMatchObject({ status: 'active', kind: 'fact', subject: 'The staging database', relation: 'runs on …', value: 'db-09.internal' });
     // The earlier memory's own history says what closed it, why, under which batch, and what took its place.
     const closed = (await ledger.memoryHistory('r1', { memoryId: first.memoryId })).entries.find((e) => e.closedBy?.event === 'FactRetracted');
-    expect(closed?.closedBy).toMatchObject({ by: second.memoryId, batch: `restatement:${second.memoryId}`, reason: expect.stringContaining('"db-07.internal" in the frame "staging database runs on …"') });
+    expect(closed?.closedBy).toMatchObject({
+      by: second.memoryId,
+      batch: `restatement:${second.memoryId}`,
+      reason: expect.stringContaining('"db-07.internal" in the frame "staging database runs on …"'),
+    });
     // Its retirement keeps only its own words and the shared frame: nothing of the new value.
     expect(closed?.closedBy?.reason).not.toContain('db-09');
 
@@ -40,7 +52,12 @@ describe.each(testBackends())('restatement on %s', (backend) => {
     const third = await ledger.assert('r1', { text: 'The staging database runs on db-11.internal.', speaker: 'document' });
     expect(third.restated).toEqual([expect.objectContaining({ memoryId: second.memoryId, effect: 'retracted', rule: expect.stringContaining('restated with another value before') })]);
     const history = await ledger.history('r1', { subject: 'The staging database', relation: 'runs on …', minPosition: third.position });
-    expect(history.entries.filter((e) => e.closedBy === null).map((e) => [e.value, e.validTo]).sort()).toEqual([
+    expect(
+      history.entries
+        .filter((e) => e.closedBy === null)
+        .map((e) => [e.value, e.validTo])
+        .sort(),
+    ).toEqual([
       ['db-09.internal', '2026-03-03T00:00:00.000Z'],
       ['db-11.internal', null],
     ]);
@@ -167,7 +184,7 @@ describe.each(testBackends())('restatement on %s', (backend) => {
     expect((await ledger.memory('r4', { memoryId: second.memoryId })).status).toBe('active');
   });
 
-  it('never replaces another tenant\'s, another speaker\'s "my", a higher authority, or the user\'s statement on the assistant\'s word', async () => {
+  it("never replaces another tenant's, another speaker's \"my\", a higher authority, or the user's statement on the assistant's word", async () => {
     const { ledger } = handle;
     const other = await ledger.assert('r6-a', { text: 'The VPN gateway is vpn-2.corp.example.' });
     day();
@@ -187,7 +204,11 @@ describe.each(testBackends())('restatement on %s', (backend) => {
     day();
     const hearsay = await ledger.assert('r6-e', { text: 'The cache TTL is 900 seconds.', speaker: 'user' });
     expect(hearsay.restated).toEqual([expect.objectContaining({ memoryId: documented.memoryId, action: 'keep-both', rule: expect.stringContaining('authority') })]);
-    for (const [tenant, id] of [['r6-c', userSaid.memoryId], ['r6-d', userAgain.memoryId], ['r6-e', documented.memoryId]] as const) {
+    for (const [tenant, id] of [
+      ['r6-c', userSaid.memoryId],
+      ['r6-d', userAgain.memoryId],
+      ['r6-e', documented.memoryId],
+    ] as const) {
       expect((await ledger.memory(tenant, { memoryId: id, minPosition: hearsay.position })).status).toBe('active');
     }
   });

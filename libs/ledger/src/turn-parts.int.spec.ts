@@ -26,11 +26,19 @@ describe.each(testBackends())('statements inside turns on %s', (backend) => {
     clock.advance(86_400_000);
     const second = await handle.ledger.assert('t1', { text: 'The integration suite now has 180 tests after the refund cases.', speaker: 'user', type: 'episode' });
     expect(second.replacedParts).toEqual([
-      expect.objectContaining({ memoryId: first.memoryId, parts: [{ start: before.indexOf(part), end: before.indexOf(part) + part.length, text: part }], kind: 'count', earlierValue: '120 tests', nextValue: '180 tests' }),
+      expect.objectContaining({
+        memoryId: first.memoryId,
+        parts: [{ start: before.indexOf(part), end: before.indexOf(part) + part.length, text: part }],
+        kind: 'count',
+        earlierValue: '120 tests',
+        nextValue: '180 tests',
+      }),
     ]);
     const view = await handle.ledger.memory('t1', { memoryId: first.memoryId, minPosition: second.position });
     expect(view).toMatchObject({ text: before, status: 'active' });
-    expect(view.hiddenParts).toEqual([{ start: before.indexOf(part), end: before.indexOf(part) + part.length, text: part, by: second.memoryId, from: clock.now().toISOString(), at: clock.now().toISOString(), undoneAt: null }]);
+    expect(view.hiddenParts).toEqual([
+      { start: before.indexOf(part), end: before.indexOf(part) + part.length, text: part, by: second.memoryId, from: clock.now().toISOString(), at: clock.now().toISOString(), undoneAt: null },
+    ]);
 
     // Another speaker's statement, or a tenant's other memory, is never touched.
     const other = await handle.ledger.assert('t2', { text: before, speaker: 'user', type: 'episode' });
@@ -40,7 +48,9 @@ describe.each(testBackends())('statements inside turns on %s', (backend) => {
     clock.advance(60_000);
     const rolled = await handle.ledger.rollback('t1', { batch: `restatement:${second.memoryId}` });
     expect(rolled.items).toEqual(expect.arrayContaining([expect.objectContaining({ memoryId: first.memoryId, change: 'MemoryPartsSuperseded', result: 'compensated' })]));
-    expect((await handle.ledger.memory('t1', { memoryId: first.memoryId, minPosition: rolled.position })).hiddenParts).toEqual([expect.objectContaining({ by: second.memoryId, undoneAt: clock.now().toISOString() })]);
+    expect((await handle.ledger.memory('t1', { memoryId: first.memoryId, minPosition: rolled.position })).hiddenParts).toEqual([
+      expect.objectContaining({ by: second.memoryId, undoneAt: clock.now().toISOString() }),
+    ]);
   });
 
   it('changes nothing, and reads nothing, for a statement that says no value holds now', async () => {

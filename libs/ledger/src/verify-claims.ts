@@ -31,8 +31,6 @@ export const verifyClaimsSchema = z
   })
   .strict();
 
-
-
 /** Whether a memory says what a statement says: it states the statement's value (a fact in its value, prose in its text). */
 export function says(statement: string | ClaimValue, m: StatingMemory): boolean {
   return statesClaimValue(statement, m);

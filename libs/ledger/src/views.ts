@@ -24,7 +24,7 @@ export const restatementDecisionSchema = z
     frame: z.string().openapi({ description: 'The shared frame, the value\'s place marked "…".', example: 'staging database runs on …' }),
     earlierValue: z.string(),
     nextValue: z.string(),
-    score: z.number().openapi({ description: 'Share of the two statements\' tokens the frame covers.' }),
+    score: z.number().openapi({ description: "Share of the two statements' tokens the frame covers." }),
     effect: z.enum(['retracted', 'withdrawn', 'filled-history', 'kept']),
   })
   .openapi('RestatementDecision');
@@ -32,7 +32,9 @@ export const restatementDecisionSchema = z
 export const partDecisionSchema = z
   .object({
     memoryId: z.string().openapi({ description: 'The earlier memory whose statements were replaced; its text stays whole on record.' }),
-    parts: z.array(z.object({ start: z.number().int(), end: z.number().int(), text: z.string() })).openapi({ description: 'The replaced statements: spans of its text, left out of what recall shows from now on.' }),
+    parts: z
+      .array(z.object({ start: z.number().int(), end: z.number().int(), text: z.string() }))
+      .openapi({ description: 'The replaced statements: spans of its text, left out of what recall shows from now on.' }),
     kind: z.string().openapi({ description: 'The shape of the value: quantity, count, date, time, version, ordinal.' }),
     earlierValue: z.string(),
     nextValue: z.string(),
@@ -46,14 +48,13 @@ export const writeResultSchema = z
     memoryId: z.string(),
     position: z.number().int().openapi({ description: 'Log position of the write; pass it as minPosition to read your own write.' }),
     replayed: z.boolean().openapi({ description: 'The commandId was seen before; nothing new was appended.' }),
-    restated: z
-      .array(restatementDecisionSchema)
-      .optional()
-      .openapi({ description: 'For prose: the earlier memories it restates with another value (frame alignment), and what was done to each; replaced ones carry the batch label `restatement:<memoryId>` unless the write gave one.' }),
-    replacedParts: z
-      .array(partDecisionSchema)
-      .optional()
-      .openapi({ description: 'For prose: statements inside earlier memories of the same speaker that it changes (a value said to hold now, of the same shape and topic); in the same batch as the restatements.' }),
+    restated: z.array(restatementDecisionSchema).optional().openapi({
+      description:
+        'For prose: the earlier memories it restates with another value (frame alignment), and what was done to each; replaced ones carry the batch label `restatement:<memoryId>` unless the write gave one.',
+    }),
+    replacedParts: z.array(partDecisionSchema).optional().openapi({
+      description: 'For prose: statements inside earlier memories of the same speaker that it changes (a value said to hold now, of the same shape and topic); in the same batch as the restatements.',
+    }),
   })
   .openapi('WriteResult');
 
@@ -93,17 +94,17 @@ export const memoryViewSchema = z
     validFrom: instantSchema,
     validTo: instantSchema.nullable(),
     confirmations: z.number().int(),
-    saidAt: instantSchema.openapi({ description: 'When the statement was said (a message\'s time, a document\'s date); `recordedAt` is when the ledger learned it.' }),
+    saidAt: instantSchema.openapi({ description: "When the statement was said (a message's time, a document's date); `recordedAt` is when the ledger learned it." }),
     recordedAt: instantSchema,
     supersededBy: z.string().nullable(),
-    hiddenParts: z
-      .array(z.object({ start: z.number().int(), end: z.number().int(), text: z.string(), by: z.string(), from: z.string(), at: z.string(), undoneAt: z.string().nullable() }))
-      .openapi({ description: 'Statements inside its text that newer memories replaced (the text stays whole): recall leaves them out from `from` (valid time), as known from `at` until `undoneAt` (a rollback).' }),
+    hiddenParts: z.array(z.object({ start: z.number().int(), end: z.number().int(), text: z.string(), by: z.string(), from: z.string(), at: z.string(), undoneAt: z.string().nullable() })).openapi({
+      description: 'Statements inside its text that newer memories replaced (the text stays whole): recall leaves them out from `from` (valid time), as known from `at` until `undoneAt` (a rollback).',
+    }),
     dependsOn: z.array(z.string()).openapi({ description: 'The memories it hangs on: when one changes, it is marked unconfirmed (or a rule applies).' }),
-    unconfirmed: z
-      .object({ premise: z.string(), by: z.string().nullable(), event: z.string(), position: z.number().int(), depth: z.number().int() })
-      .nullable()
-      .openapi({ description: 'While a memory it hangs on (`premise`) has changed since (`event` at log `position`, `by` the memory that took its place): it stays in the read paths, shown with why. Null when confirmed.' }),
+    unconfirmed: z.object({ premise: z.string(), by: z.string().nullable(), event: z.string(), position: z.number().int(), depth: z.number().int() }).nullable().openapi({
+      description:
+        'While a memory it hangs on (`premise`) has changed since (`event` at log `position`, `by` the memory that took its place): it stays in the read paths, shown with why. Null when confirmed.',
+    }),
   })
   .openapi('Memory');
 
@@ -135,20 +136,24 @@ export const factViewSchema = z
   .openapi('Fact');
 
 export const subjectFactSchema = z.object({ ...versionFields, relation: z.string().nullable(), scope: scopeSchema });
-export const subjectViewSchema = z
-  .object({ subject: z.string(), facts: z.array(subjectFactSchema), validAt: instantSchema, knownAt: instantSchema })
-  .openapi('Subject');
+export const subjectViewSchema = z.object({ subject: z.string(), facts: z.array(subjectFactSchema), validAt: instantSchema, knownAt: instantSchema }).openapi('Subject');
 
 const causedBy = z.object({
   position: z.number().int(),
   event: z.string(),
-  actor: z.string().nullable().openapi({ description: 'Who caused the event: the id of the API key of the request (never its secret), or the actor id a host application passed; null when nobody was named.' }),
+  actor: z
+    .string()
+    .nullable()
+    .openapi({ description: 'Who caused the event: the id of the API key of the request (never its secret), or the actor id a host application passed; null when nobody was named.' }),
   batch: z.string().nullable().openapi({ description: 'Its batch label: what `rollback` takes to undo it.' }),
   causation: z.string().nullable().openapi({ description: 'The causation id the write carried (what caused it: a message, a ticket); null when none.' }),
 });
 const closedBy = causedBy.extend({
-  reason: z.string().nullable().openapi({ description: 'The closing event\'s reason (a retraction by resolution names the message and the rule).' }),
-  by: z.string().nullable().openapi({ description: 'The memory that took its place: the superseding or correcting version, or the statement that replaced it (a restatement, a change in other words).' }),
+  reason: z.string().nullable().openapi({ description: "The closing event's reason (a retraction by resolution names the message and the rule)." }),
+  by: z
+    .string()
+    .nullable()
+    .openapi({ description: 'The memory that took its place: the superseding or correcting version, or the statement that replaced it (a restatement, a change in other words).' }),
 });
 export const historyEntrySchema = z.object({
   memoryId: z.string(),
@@ -164,9 +169,7 @@ export const historyEntrySchema = z.object({
   openedBy: causedBy,
   closedBy: closedBy.nullable(),
 });
-export const historyViewSchema = z
-  .object({ subject: z.string(), relation: z.string(), scope: scopeSchema, entries: z.array(historyEntrySchema) })
-  .openapi('History');
+export const historyViewSchema = z.object({ subject: z.string(), relation: z.string(), scope: scopeSchema, entries: z.array(historyEntrySchema) }).openapi('History');
 export const memoryHistorySchema = z.object({ memoryId: z.string(), entries: z.array(historyEntrySchema) }).openapi('MemoryHistory');
 
 export const batchViewSchema = z
@@ -199,7 +202,6 @@ export type HistoryView = z.infer<typeof historyEntrySchema>;
 export type KeyHistoryView = z.infer<typeof historyViewSchema>;
 export type MemoryHistoryView = z.infer<typeof memoryHistorySchema>;
 export type BatchView = z.infer<typeof batchViewSchema>;
-
 
 // ---- the audit, messages, erasures, answers and their verification --------------------------------------
 
@@ -271,7 +273,7 @@ export const resolvedMemorySchema = z
       oldValue: z.string().nullable(),
       newValue: z.string().nullable(),
     }),
-    effect: z.enum(['retracted', 'withdrawn', 'kept']).openapi({ description: 'retracted from the statement\'s valid time; withdrawn (a correction: it never held); kept.' }),
+    effect: z.enum(['retracted', 'withdrawn', 'kept']).openapi({ description: "retracted from the statement's valid time; withdrawn (a correction: it never held); kept." }),
     frame: z
       .object({
         frame: z.string(),
@@ -312,7 +314,7 @@ export const ingestResultSchema = z
     messageId: z.string(),
     position: z.number().int().openapi({ description: 'Log position of the record and its memories; pass it as minPosition to read them.' }),
     replayed: z.boolean().openapi({ description: 'This messageId was ingested before; this is the stored record and nothing new was appended.' }),
-    actor: z.string().nullable().openapi({ description: 'Who sent the message: the API key id of the request, or a host application\'s actor id.' }),
+    actor: z.string().nullable().openapi({ description: "Who sent the message: the API key id of the request, or a host application's actor id." }),
     kind: z.enum(['inform', 'ask']).openapi({ description: 'A question (ask) is never a source of memories.' }),
     topic: z.string().openapi({ example: 'home' }),
     language: z.enum(LANGUAGE_CODES),
@@ -327,23 +329,33 @@ export const ingestResultSchema = z
     erased: z.string().nullable().openapi({ description: 'The erasure that emptied this record (it produced an erased memory): every text is gone, ids and decisions stay.' }),
     forgotten: z
       .object({
-        requests: z.number().int().openapi({ description: 'Sentences of the user\'s that asked to forget ("please erase that from your memory", "don\'t keep my passport number", "그거 지워줘"): stored nowhere.' }),
+        requests: z
+          .number()
+          .int()
+          .openapi({ description: 'Sentences of the user\'s that asked to forget ("please erase that from your memory", "don\'t keep my passport number", "그거 지워줘"): stored nowhere.' }),
         statements: z.number().int().openapi({ description: 'Statements of this message a request named ("My PIN is 1234. Forget that."): in no memory, and left out of the record\'s text.' }),
-        memoryIds: z.array(z.string()).openapi({ description: 'The earlier memories taken away: the user\'s that a request named, and the assistant\'s turns that repeat a value of them (an erased fact with every version of it).' }),
-        how: z.enum(['erased', 'quarantined']).openapi({ description: 'erased: their words are gone, as POST /erasures leaves them; quarantined: a log that cannot be rewritten (KurrentDB) keeps their words, out of every read and context.' }),
+        memoryIds: z.array(z.string()).openapi({
+          description: "The earlier memories taken away: the user's that a request named, and the assistant's turns that repeat a value of them (an erased fact with every version of it).",
+        }),
+        how: z.enum(['erased', 'quarantined']).openapi({
+          description: 'erased: their words are gone, as POST /erasures leaves them; quarantined: a log that cannot be rewritten (KurrentDB) keeps their words, out of every read and context.',
+        }),
         erasureId: z.string().nullable(),
-        ambiguous: z
-          .array(z.object({ memoryIds: z.array(z.string()) }))
-          .openapi({ description: 'Requests that named several memories with nothing to tell them apart (say "my address" for a home and an office address): nothing was taken for them; erase the one meant by id, or say which.' }),
+        ambiguous: z.array(z.object({ memoryIds: z.array(z.string()) })).openapi({
+          description:
+            'Requests that named several memories with nothing to tell them apart (say "my address" for a home and an office address): nothing was taken for them; erase the one meant by id, or say which.',
+        }),
         unmatched: z.number().int().openapi({ description: 'Requests that named nothing the user had said.' }),
       })
       .nullable()
-      .openapi({ description: 'What the message\'s requests to forget took away (ids and counts, never words); null when it made none. Over the chat only the user\'s own memories (and the assistant\'s repeats of them) are reached: see docs/security.md, Erasure.' }),
+      .openapi({
+        description:
+          "What the message's requests to forget took away (ids and counts, never words); null when it made none. Over the chat only the user's own memories (and the assistant's repeats of them) are reached: see docs/security.md, Erasure.",
+      }),
   })
   .openapi('IngestResult');
 
 // ---- erasure ---------------------------------------------------------------------------------
-
 
 export const erasureResultSchema = z
   .object({

@@ -26,7 +26,6 @@ import type { LedgerDeps } from './ledger-deps';
 import type { assertSchema, retractSchema } from './ledger.schemas';
 import type { PartDecision } from './views';
 
-
 /**
  * How a write's prose statements find what they may restate: `known`, the memories a refused
  * append brought back (by frameKey); else the FrameCache's copy; else, when `guess` (a write of
@@ -49,9 +48,7 @@ export class WritePlanner {
   ) {}
 
   async planRetract(tenant: string, r: z.output<typeof retractSchema>): Promise<PlannedOp> {
-    const streamId = r.memoryId
-      ? (await this.locate(tenant, r.memoryId)).streamId
-      : factStreamId({ subject: r.subject!, relation: r.relation!, scope: r.scope ?? {} });
+    const streamId = r.memoryId ? (await this.locate(tenant, r.memoryId)).streamId : factStreamId({ subject: r.subject!, relation: r.relation!, scope: r.scope ?? {} });
     const command: MemoryCommand = {
       kind: 'RetractMemory',
       memoryId: r.memoryId ?? null,

@@ -16,7 +16,12 @@ const without = (item: unknown, fields: readonly string[]): unknown => {
 };
 
 const eachWithout = (list: unknown, fields: readonly string[], inner?: (item: Reply) => Reply): unknown =>
-  Array.isArray(list) ? list.map((item) => { const kept = without(item, fields) as Reply; return inner ? inner(kept) : kept; }) : list;
+  Array.isArray(list)
+    ? list.map((item) => {
+        const kept = without(item, fields) as Reply;
+        return inner ? inner(kept) : kept;
+      })
+    : list;
 
 /** The words of earlier memories in a statement's decisions (restatement, turn parts, resolution). */
 const RESTATED = ['text', 'frame', 'earlierValue'] as const;

@@ -7,7 +7,10 @@ import { LedgerError } from '@factledger/domain';
 /** The service answered with an error status (a transient one: after the retries). */
 export class LlmServiceError extends LedgerError {
   readonly code = 'llm_service_error';
-  constructor(readonly status: number, body: string) {
+  constructor(
+    readonly status: number,
+    body: string,
+  ) {
     super(`the language model service answered ${status}: ${body.slice(0, 300)}`);
   }
 }
@@ -15,7 +18,10 @@ export class LlmServiceError extends LedgerError {
 /** The service could not be reached (connection refused, DNS, TLS), after the retries. */
 export class LlmUnreachableError extends LedgerError {
   readonly code = 'llm_service_unreachable';
-  constructor(readonly url: string, reason: string) {
+  constructor(
+    readonly url: string,
+    reason: string,
+  ) {
     super(`cannot reach the language model service at ${url}: ${reason}`);
   }
 }
@@ -23,7 +29,10 @@ export class LlmUnreachableError extends LedgerError {
 /** No answer within the timeout, on every attempt. */
 export class LlmTimeoutError extends LedgerError {
   readonly code = 'llm_timeout';
-  constructor(readonly url: string, readonly timeoutMs: number) {
+  constructor(
+    readonly url: string,
+    readonly timeoutMs: number,
+  ) {
     super(`the language model service at ${url} did not answer within ${timeoutMs} ms`);
   }
 }

@@ -28,7 +28,10 @@ describe('OpenAiChatModel against a local chat-completions server', () => {
   const seen: { url: string; auth: string | undefined; body: Record<string, unknown> }[] = [];
   let reply: (body: Record<string, unknown>) => Reply = () => ({ status: 500, body: '' });
   /** Replies to the next requests in turn, then `ok('done')`. */
-  const inTurn = (...replies: Reply[]) => () => replies.shift() ?? ok('done');
+  const inTurn =
+    (...replies: Reply[]) =>
+    () =>
+      replies.shift() ?? ok('done');
 
   beforeAll(async () => {
     server = createServer(async (req, res) => {

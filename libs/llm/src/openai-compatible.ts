@@ -58,7 +58,7 @@ type Sdk = typeof OpenAI;
 /** The SDK, loaded once for the process, on the first request of any client. */
 let sdk: Promise<Sdk> | undefined;
 const loadSdk = (): Promise<Sdk> =>
-  (sdk ??= loadOptionalPackage('openai', 'an OpenAI-compatible service (FACTLEDGER_LLM_URL or FACTLEDGER_EMBEDDING_URL)', () => import('openai')).then(
+  (sdk ??= loadOptionalPackage('openai', 'an OpenAI-compatible service (FACTLEDGER_LLM_URL or FACTLEDGER_EMBEDDINGS_URL)', () => import('openai')).then(
     (module) => module.default,
     (error: unknown) => {
       sdk = undefined; // installed later, found on the next request

@@ -32,15 +32,11 @@ describe('FactLedgerModule in a host NestJS application', () => {
   it('sends commands through the host CommandBus, queries through its QueryBus, and keeps them on disk across restarts', async () => {
     const first = await boot();
     const host = first.get(HostController);
-    const written = await host.commands.execute(
-      new AssertMemoryCommand('default', { subject: 'user', relation: 'lives in', value: 'Daejeon', text: 'I live in Daejeon.' }),
-    );
+    const written = await host.commands.execute(new AssertMemoryCommand('default', { subject: 'user', relation: 'lives in', value: 'Daejeon', text: 'I live in Daejeon.' }));
     expect(written.outcome).toBe('created');
     const read = await host.queries.execute(new GetFactQuery('default', { subject: 'user', relation: 'lives in', minPosition: written.position }));
     expect(read.value).toBe('Daejeon');
-    await expect(host.commands.execute(new QuarantineMemoryCommand('other', { memoryId: written.memoryId }))).rejects.toBeInstanceOf(
-      UnknownMemoryError,
-    );
+    await expect(host.commands.execute(new QuarantineMemoryCommand('other', { memoryId: written.memoryId }))).rejects.toBeInstanceOf(UnknownMemoryError);
     expect(first.get<Ledger>(LEDGER)).toBeDefined();
     await first.close();
 

@@ -2,7 +2,7 @@
  * FactLedgerModule: what a host NestJS backend imports to get the ledger. Commands go through
  * its CommandBus, queries through its QueryBus; the Ledger itself is injectable by LEDGER.
  *
- *   @Module({ imports: [FactLedgerModule.forRoot({ config: { databaseUrl } })] })
+ *   @Module({ imports: [FactLedgerModule.forRoot({ config: { databaseUrl } })] })   // or { dataDir } for embedded PGlite
  */
 import { type DynamicModule, Inject, Injectable, Module, type OnModuleDestroy, type Provider, type Type } from '@nestjs/common';
 import { CommandHandler, CqrsModule, EventBus, type IEvent, ofType, QueryHandler, Saga } from '@nestjs/cqrs';
@@ -20,7 +20,11 @@ export const RECALL = Symbol('factledger.recall');
 export const INGESTOR = Symbol('factledger.ingestor');
 
 export interface FactLedgerOptions {
-  /** Overrides of the environment-derived configuration. */
+  /**
+   * Overrides of the environment-derived configuration: `databaseUrl` for PostgreSQL, or `dataDir`,
+   * the embedded PGlite data folder (default FACTLEDGER_DATA_DIR, else `.data/factledger` under the
+   * working directory; `memory://` for none), which one process holds at a time.
+   */
   config?: Partial<LedgerConfig>;
   clock?: Clock;
   /** An already built ledger (tests, scenario runs); the module then does not open a database. */
@@ -125,7 +129,11 @@ function queryHandler(message: Type, run: (handle: LedgerHandle, q: never) => Pr
 @Injectable()
 class ReReviewSagas {
   @Saga()
-  writes = (events$: Observable<IEvent>): Observable<RunReReviewCommand> => events$.pipe(ofType(LedgerWrittenEvent), map(() => new RunReReviewCommand()));
+  writes = (events$: Observable<IEvent>): Observable<RunReReviewCommand> =>
+    events$.pipe(
+      ofType(LedgerWrittenEvent),
+      map(() => new RunReReviewCommand()),
+    );
 }
 
 @CommandHandler(RunReReviewCommand)
@@ -139,9 +147,7 @@ class RunReReviewHandler {
 
 @Injectable()
 class LedgerLifecycle implements OnModuleDestroy {
-  constructor(
-    @Inject(LEDGER_HANDLE) private readonly handle: LedgerHandle & { owned?: boolean; ownedRecall?: RecallHandle },
-  ) {}
+  constructor(@Inject(LEDGER_HANDLE) private readonly handle: LedgerHandle & { owned?: boolean; ownedRecall?: RecallHandle }) {}
   async onModuleDestroy(): Promise<void> {
     await this.handle.ownedRecall?.stop();
     if (this.handle.owned) await this.handle.close();
@@ -167,10 +173,7 @@ export class FactLedgerModule {
             return Object.assign(handle, { owned: true, ownedRecall });
           },
         };
-    const handlers = [
-      ...COMMAND_ROUTES.map(([message, run]) => commandHandler(message, run as never)),
-      ...QUERY_ROUTES.map(([message, run]) => queryHandler(message, run as never)),
-    ];
+    const handlers = [...COMMAND_ROUTES.map(([message, run]) => commandHandler(message, run as never)), ...QUERY_ROUTES.map(([message, run]) => queryHandler(message, run as never))];
     return {
       module: FactLedgerModule,
       global: true,

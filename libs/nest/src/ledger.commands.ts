@@ -49,7 +49,10 @@ abstract class TenantCommand<R, I> extends Command<R> {
   }
 }
 abstract class TenantQuery<R, I> extends Query<R> {
-  constructor(readonly tenant: string, readonly input: I) {
+  constructor(
+    readonly tenant: string,
+    readonly input: I,
+  ) {
     super();
   }
 }

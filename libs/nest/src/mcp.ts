@@ -73,7 +73,12 @@ export function createMcpServer(buses: McpBuses, caller: McpCaller, options: { v
       const result = await actingAs(caller.actor, work);
       // A caller that may write but not read learns no other memory's words from a write's reply.
       if (scope === 'read' || result.isError || !result.structuredContent) return result;
-      return (await caller.allow('read').then(() => true, () => false)) ? result : ok(writerReply(result.structuredContent));
+      return (await caller.allow('read').then(
+        () => true,
+        () => false,
+      ))
+        ? result
+        : ok(writerReply(result.structuredContent));
     } catch (error) {
       return toolError(error, options.onUnexpected);
     }
@@ -124,7 +129,14 @@ export function createMcpServer(buses: McpBuses, caller: McpCaller, options: { v
       title: 'Correct a fact',
       description:
         'Say that a stored value was wrong all along (not that it changed): the new value replaces it over its whole valid period, and as-of reads from now on never show the wrong one. For a value that changed in the world, use `remember` instead.',
-      inputSchema: { subject: assert.subject.unwrap(), relation: assert.relation.unwrap(), value: assert.value.unwrap(), text: assert.text, scope: assert.scope, validFrom: time('when the right value became true').optional() },
+      inputSchema: {
+        subject: assert.subject.unwrap(),
+        relation: assert.relation.unwrap(),
+        value: assert.value.unwrap(),
+        text: assert.text,
+        scope: assert.scope,
+        validFrom: time('when the right value became true').optional(),
+      },
       outputSchema: looseObject,
     },
     (args) => run('write', async () => ok(await command(AssertMemoryCommand, { ...args, mode: 'correction' }))),
@@ -154,7 +166,13 @@ export function createMcpServer(buses: McpBuses, caller: McpCaller, options: { v
       title: 'Look up a fact',
       description:
         "The exact value of one key (subject and relation, optionally scope) as of a valid time and a known time (both default to now): for 'what is X now' or 'what was X on that date'. Returns the value (or the set of values) and the versions it rests on. Not for open questions in the user's words: use `recall`.",
-      inputSchema: { subject: factShape.subject, relation: factShape.relation, scope: factShape.scope, validAt: time('true at (default: now)').optional(), knownAt: time('as known at (default: now)').optional() },
+      inputSchema: {
+        subject: factShape.subject,
+        relation: factShape.relation,
+        scope: factShape.scope,
+        validAt: time('true at (default: now)').optional(),
+        knownAt: time('as known at (default: now)').optional(),
+      },
       outputSchema: looseObject,
     },
     (args) => run('read', async () => ok(await query(GetFactQuery, args))),
@@ -165,7 +183,8 @@ export function createMcpServer(buses: McpBuses, caller: McpCaller, options: { v
     'history',
     {
       title: 'History of a fact',
-      description: "A key's whole bitemporal history: every value it had, when it was true, when the ledger learned and stopped believing it, and what closed each row. For explaining how a value changed; for the current value use `fact`.",
+      description:
+        "A key's whole bitemporal history: every value it had, when it was true, when the ledger learned and stopped believing it, and what closed each row. For explaining how a value changed; for the current value use `fact`.",
       inputSchema: { subject: historyShape.subject, relation: historyShape.relation, scope: historyShape.scope },
       outputSchema: looseObject,
     },
@@ -228,7 +247,7 @@ export function createMcpServer(buses: McpBuses, caller: McpCaller, options: { v
     {
       title: 'Verify claims',
       description:
-        "Check the claims of an answer against memory before sending it: each claim comes back supported, distorted (memory says otherwise), stale (it was true, but no longer) or fabricated (nothing supports it), with the memory it rests on. Pass each claim as `says`, optionally with the memory id it cites. It changes nothing; not for storing what the answer says.",
+        'Check the claims of an answer against memory before sending it: each claim comes back supported, distorted (memory says otherwise), stale (it was true, but no longer) or fabricated (nothing supports it), with the memory it rests on. Pass each claim as `says`, optionally with the memory id it cites. It changes nothing; not for storing what the answer says.',
       inputSchema: { claims: claims.claims },
       outputSchema: looseObject,
     },

@@ -29,7 +29,8 @@ export class AnswerProjection implements Projection {
           .where('c.memory_id', '=', memoryId)
           .execute();
         for (const a of cited) {
-          const left = redactEvent({ type: 'AnswerRecorded', data: { answerId: a.answer_id, question: a.question, text: a.text, citations: a.citations } }, new Set([memoryId]), erasureId, false) as AnswerRecorded['data'] | null;
+          const left = redactEvent({ type: 'AnswerRecorded', data: { answerId: a.answer_id, question: a.question, text: a.text, citations: a.citations } }, new Set([memoryId]), erasureId, false) as
+            AnswerRecorded['data'] | null;
           if (!left) continue;
           await trx
             .updateTable('fl_answers')

@@ -39,15 +39,7 @@ export class AnswerReader {
 
   /** Answers waiting for review, oldest reopen first. */
   async reopened(tenant: string, limit = 100): Promise<AnswerRow[]> {
-    const rows = await this.db
-      .selectFrom('fl_answers')
-      .selectAll()
-      .where('tenant', '=', tenant)
-      .where('status', '=', 'reopened')
-      .orderBy('updated_at')
-      .orderBy('answer_id')
-      .limit(limit)
-      .execute();
+    const rows = await this.db.selectFrom('fl_answers').selectAll().where('tenant', '=', tenant).where('status', '=', 'reopened').orderBy('updated_at').orderBy('answer_id').limit(limit).execute();
     return rows.map(toRow);
   }
 

@@ -27,8 +27,7 @@ describe.each(testBackends())('CheckpointedConsumer on %s', (backend) => {
     for (let n = 0; n < 10; n++) await log.append(ctx, [{ streamId: `s${n % 3}`, expectedVersion: 'any', events: [{ eventId: randomUUID(), type: 'Tested', data: { n } }] }]);
   });
 
-  const consumed = async (): Promise<number[]> =>
-    (await sql<{ n: number }>`SELECT n FROM consumed WHERE name = ${name} ORDER BY position`.execute(database.db)).rows.map((r) => r.n);
+  const consumed = async (): Promise<number[]> => (await sql<{ n: number }>`SELECT n FROM consumed WHERE name = ${name} ORDER BY position`.execute(database.db)).rows.map((r) => r.n);
   const rowsOf = (events: RecordedEvent[]) => events.map((e) => ({ position: e.globalPosition, n: (e.data as { n: number }).n }));
   const insert = (consumer: string) => async (trx: Executor, events: RecordedEvent[]) => {
     await sql`INSERT INTO consumed (name, position, n) SELECT ${consumer}, r.position, r.n FROM jsonb_to_recordset(${JSON.stringify(rowsOf(events))}::jsonb) AS r(position bigint, n int)`.execute(trx);
@@ -47,7 +46,7 @@ describe.each(testBackends())('CheckpointedConsumer on %s', (backend) => {
 
   /** Waits (up to 10 s) until the rows hold `n` events. */
   const untilConsumed = async (n: number): Promise<void> => {
-    for (const started = Date.now(); (await consumed()).length < n; ) {
+    for (const started = Date.now(); (await consumed()).length < n;) {
       if (Date.now() - started > 10_000) throw new Error(`timed out at ${(await consumed()).length} of ${n} events`);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
@@ -90,17 +89,23 @@ describe.each(testBackends())('CheckpointedConsumer on %s', (backend) => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     let holding = false;
-    const consumer = new CheckpointedConsumer(database.db, log, name, {
-      apply: async (trx, events) => {
-        if (!holding) {
-          holding = true; // the subscription's first page, held inside its transaction
-          await gate;
-        }
-        await insert(name)(trx, events);
+    const consumer = new CheckpointedConsumer(
+      database.db,
+      log,
+      name,
+      {
+        apply: async (trx, events) => {
+          if (!holding) {
+            holding = true; // the subscription's first page, held inside its transaction
+            await gate;
+          }
+          await insert(name)(trx, events);
+        },
       },
-    }, 100);
+      100,
+    );
     const following = consumer.follow();
-    for (const started = Date.now(); !holding; ) {
+    for (const started = Date.now(); !holding;) {
       if (Date.now() - started > 10_000) throw new Error('the subscription never delivered');
       await new Promise((resolve) => setTimeout(resolve, 5));
     }

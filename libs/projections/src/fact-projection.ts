@@ -9,17 +9,7 @@
  *   event's recorded time and a new row opens, unless the version left every read path
  *   (corrected, withdrawn).
  */
-import {
-  type MemoryEvent,
-  MEMORY_EVENT_TYPES,
-  type MemoryStatus,
-  normalizeTerm,
-  statusOf,
-  type StreamState,
-  evolve,
-  isErasedData,
-  type VersionState,
-} from '@factledger/domain';
+import { type MemoryEvent, MEMORY_EVENT_TYPES, type MemoryStatus, normalizeTerm, statusOf, type StreamState, evolve, isErasedData, type VersionState } from '@factledger/domain';
 import type { RecordedEvent } from '@factledger/store';
 
 /**
@@ -217,7 +207,15 @@ export class FactFold {
     for (const row of loaded.openHistory) {
       const memory = this.streams.get(row.tenant)?.get(row.streamId)?.memories.get(row.memoryId);
       if (memory) memory.open = row;
-      else this.stream(row.tenant, row.streamId, null).memories.set(row.memoryId, { version: null, firstRecorded: row.txFrom, lastRecordedAt: row.txFrom, lastPosition: row.openedBy, changed: false, open: row });
+      else
+        this.stream(row.tenant, row.streamId, null).memories.set(row.memoryId, {
+          version: null,
+          firstRecorded: row.txFrom,
+          lastRecordedAt: row.txFrom,
+          lastPosition: row.openedBy,
+          changed: false,
+          open: row,
+        });
     }
   }
 

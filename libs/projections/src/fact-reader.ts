@@ -6,7 +6,22 @@ import { normalizeTerm } from '@factledger/domain';
 import { type Executor, type FactTables, type MemoriesTable, PREPARED, slice, timestamptz } from '@factledger/store';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { HistoryRow, MemoryRow } from './fact-projection';
-import { type AsOf, asOfSql, type ErasedMemory, HISTORY_COLUMNS, type HistoryDbRow, historyFromDb, type MemoryDbRow, memoryFromDb, type ResemblingMemory, type ResemblingRow, resemblingFromDb, type RestatingQuestion, RESTATING_LIMIT, selectHistory } from './fact-rows';
+import {
+  type AsOf,
+  asOfSql,
+  type ErasedMemory,
+  HISTORY_COLUMNS,
+  type HistoryDbRow,
+  historyFromDb,
+  type MemoryDbRow,
+  memoryFromDb,
+  type ResemblingMemory,
+  type ResemblingRow,
+  resemblingFromDb,
+  type RestatingQuestion,
+  RESTATING_LIMIT,
+  selectHistory,
+} from './fact-rows';
 
 export class FactReader {
   private readonly db: Kysely<FactTables>;
@@ -27,12 +42,7 @@ export class FactReader {
 
   /** When and by which erasure a memory was erased; null when it was not. */
   async erased(tenant: string, memoryId: string): Promise<ErasedMemory | null> {
-    const r = await this.db
-      .selectFrom('fl_erased_memories')
-      .select(['erasure_id', 'erased_at', 'position', 'actor'])
-      .where('tenant', '=', tenant)
-      .where('memory_id', '=', memoryId)
-      .executeTakeFirst();
+    const r = await this.db.selectFrom('fl_erased_memories').select(['erasure_id', 'erased_at', 'position', 'actor']).where('tenant', '=', tenant).where('memory_id', '=', memoryId).executeTakeFirst();
     return r ? { erasureId: r.erasure_id, erasedAt: new Date(r.erased_at).toISOString(), position: Number(r.position), actor: r.actor } : null;
   }
 
@@ -47,7 +57,13 @@ export class FactReader {
       .distinct()
       .where('tenant', '=', tenant)
       .$if('memoryId' in target, (q) =>
-        q.where('stream_id', '=', (eb) => eb.selectFrom('fl_memories').select('stream_id').where('tenant', '=', tenant).where('memory_id', '=', (target as { memoryId: string }).memoryId)),
+        q.where('stream_id', '=', (eb) =>
+          eb
+            .selectFrom('fl_memories')
+            .select('stream_id')
+            .where('tenant', '=', tenant)
+            .where('memory_id', '=', (target as { memoryId: string }).memoryId),
+        ),
       )
       .$if('subject' in target, (q) => q.where('subject_norm', '=', normalizeTerm((target as { subject: string }).subject)))
       .orderBy('stream_id')
@@ -259,7 +275,9 @@ export class FactReader {
   /** Several memories by id (those that exist in the tenant). */
   async memories(tenant: string, memoryIds: string[]): Promise<MemoryRow[]> {
     if (memoryIds.length === 0) return [];
-    const rows = await this.memoriesOf(tenant).where('memory_id', '=', sql<string>`ANY(${memoryIds}::text[])`).execute();
+    const rows = await this.memoriesOf(tenant)
+      .where('memory_id', '=', sql<string>`ANY(${memoryIds}::text[])`)
+      .execute();
     return rows.map(memoryFromDb);
   }
 

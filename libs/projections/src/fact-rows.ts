@@ -66,16 +66,12 @@ export function memoryFromDb(r: MemoryDbRow): MemoryRow {
 }
 
 /** The columns of fl_fact_history as read (historyFromDb), its periods as their bounds. */
+// prettier-ignore
 const HISTORY_FIELDS = [
   'tenant', 'memory_id', 'opened_by', 'opened_event_type', 'stream_id', 'element', 'kind', 'cardinality', 'subject', 'relation',
   'scope', 'value', 'text', 'type', 'speaker', 'source', 'status', 'closed_by', 'closed_event_type',
 ] as const;
-const HISTORY_BOUNDS = [
-  sql<Date>`lower(valid)`.as('valid_from'),
-  sql<Date | null>`upper(valid)`.as('valid_to'),
-  sql<Date>`lower(tx)`.as('tx_from'),
-  sql<Date | null>`upper(tx)`.as('tx_to'),
-] as const;
+const HISTORY_BOUNDS = [sql<Date>`lower(valid)`.as('valid_from'), sql<Date | null>`upper(valid)`.as('valid_to'), sql<Date>`lower(tx)`.as('tx_from'), sql<Date | null>`upper(tx)`.as('tx_to')] as const;
 
 /** The history's rows as historyFromDb reads them: callers add the filter and the order. */
 export const selectHistory = (db: Kysely<FactTables>) => db.selectFrom('fl_fact_history').select([...HISTORY_FIELDS, ...HISTORY_BOUNDS]);

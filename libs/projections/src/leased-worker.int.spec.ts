@@ -23,11 +23,11 @@ describe.each(testBackends())('LeasedWorker on %s', (backend) => {
     const errors: unknown[] = [];
     const leases: string[] = [];
     // A pass every 60 s: whatever is applied within the test came through the subscription.
-    const worker = new LeasedWorker(
-      database,
-      [{ name, run: async () => void passes++, follow: (onError) => consumer.follow({ onError }) }],
-      { intervalMs: 60_000, onError: (error) => errors.push(error), onLease: (job, held) => leases.push(`${held ? 'holding' : 'lost'} ${job}`) },
-    );
+    const worker = new LeasedWorker(database, [{ name, run: async () => void passes++, follow: (onError) => consumer.follow({ onError }) }], {
+      intervalMs: 60_000,
+      onError: (error) => errors.push(error),
+      onLease: (job, held) => leases.push(`${held ? 'holding' : 'lost'} ${job}`),
+    });
     worker.start();
     await until(3);
     for (let n = 3; n < 8; n++) await append(n);

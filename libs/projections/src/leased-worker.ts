@@ -119,7 +119,11 @@ export class LeasedWorker {
             this.options.onLease?.(job.name, true);
           }
           if (job.follow) {
-            if (!this.following.has(job.name)) this.following.set(job.name, job.follow((error) => this.options.onError?.(error)));
+            if (!this.following.has(job.name))
+              this.following.set(
+                job.name,
+                job.follow((error) => this.options.onError?.(error)),
+              );
             continue;
           }
           try {
@@ -144,10 +148,7 @@ export class LeasedWorker {
     const timeout = this.options.aliveTimeoutMs ?? 5000;
     let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([
-        sql`SELECT 1`.execute(s.db),
-        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`the lease connection did not answer within ${timeout} ms`)), timeout))),
-      ]);
+      await Promise.race([sql`SELECT 1`.execute(s.db), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`the lease connection did not answer within ${timeout} ms`)), timeout)))]);
     } finally {
       clearTimeout(timer);
     }

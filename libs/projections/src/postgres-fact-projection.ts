@@ -6,20 +6,9 @@
 import { frameText, isFrameKey, MEMORY_ERASED, type MemoryErased, normalizeTerm, scopeKey } from '@factledger/domain';
 import { type Executor, type FactTables, FollowUpRefused, type JsonRow, type MemoriesTable, type RecordedEvent, slice } from '@factledger/store';
 import { type Kysely, type Selectable, sql } from 'kysely';
-import {
-  FactFold,
-  type FinalStream,
-  type HistoryRow,
-  isMemoryEvent,
-  type LoadedRows,
-  type MemoryRow,
-  type ProjectionChanges,
-  projectFacts,
-  streamKey,
-} from './fact-projection';
+import { FactFold, type FinalStream, type HistoryRow, isMemoryEvent, type LoadedRows, type MemoryRow, type ProjectionChanges, projectFacts, streamKey } from './fact-projection';
 import type { InlineFollowUp, InlineProjection, PendingStream, Projection, ProjectionRebuild, RebuildSink } from './projection';
 import { type FrameGuard, HISTORY_COLUMNS, historyFromDb, type HistorySelected, isoOf, isoOrNull, type MemoryDbRow, memoryFromDb, type PlannedFrame } from './fact-rows';
-
 
 export class PostgresFactProjection implements Projection, InlineProjection {
   readonly name = 'facts';
@@ -90,11 +79,7 @@ export class PostgresFactProjection implements Projection, InlineProjection {
     const mine = (r: { tenant: string; stream_id: string }): boolean => pairs.has(streamKey(r.tenant, r.stream_id));
     const where = sql`tenant = ANY(${tenants}) AND stream_id = ANY(${streams})`;
     // One round trip for the three reads: each row comes back as jsonb, tagged by its table.
-    const rows = await sql<
-      | { k: 'm'; r: JsonRow<Selectable<MemoriesTable>> }
-      | { k: 'h'; r: JsonRow<HistorySelected> }
-      | { k: 'w'; r: Selectable<FactTables['fl_projected_streams']> }
-    >`
+    const rows = await sql<{ k: 'm'; r: JsonRow<Selectable<MemoriesTable>> } | { k: 'h'; r: JsonRow<HistorySelected> } | { k: 'w'; r: Selectable<FactTables['fl_projected_streams']> }>`
       SELECT 'm' AS k, to_jsonb(m) AS r FROM fl_memories m WHERE ${where}
       UNION ALL
       SELECT 'h', to_jsonb(h) FROM (SELECT ${HISTORY_COLUMNS} FROM fl_fact_history WHERE ${where} AND upper_inf(tx)) h
@@ -256,6 +241,7 @@ function changesPayload(changes: ProjectionChanges): Record<string, unknown[]> {
 }
 
 /** fl_memories' columns, in the order memoryValues gives them. */
+// prettier-ignore
 const MEMORY_COLUMNS = [
   'tenant', 'memory_id', 'stream_id', 'kind', 'subject', 'relation', 'subject_norm', 'relation_norm', 'scope', 'scope_key',
   'value', 'text', 'type', 'original_type', 'speaker', 'source', 'authority', 'cardinality', 'core', 'status',
@@ -266,12 +252,42 @@ const MEMORY_COLUMNS = [
 /** A memory row as fl_memories holds it, in MEMORY_COLUMNS' order (a COPY row as it is). */
 function memoryValues(m: MemoryRow): unknown[] {
   return [
-    m.tenant, m.memoryId, m.streamId, m.kind, m.subject, m.relation,
-    m.subject === null ? null : normalizeTerm(m.subject), m.relation === null ? null : normalizeTerm(m.relation), m.scope, scopeKey(m.scope),
-    m.value, m.text, m.type, m.originalType, m.speaker, m.source, m.authority, m.cardinality, m.core, m.status,
-    isoOf(m.validFrom), m.validTo === null ? null : isoOf(m.validTo),
-    m.confirmations, m.quarantined, m.corrected, m.withdrawn, m.retracted, m.overruled, m.supersededBy,
-    isoOf(m.recordedAt.getTime()), isoOf(m.updatedAt.getTime()), m.lastPosition, m.hiddenParts, isoOf(m.saidAt), m.dependsOn, m.unconfirmed,
+    m.tenant,
+    m.memoryId,
+    m.streamId,
+    m.kind,
+    m.subject,
+    m.relation,
+    m.subject === null ? null : normalizeTerm(m.subject),
+    m.relation === null ? null : normalizeTerm(m.relation),
+    m.scope,
+    scopeKey(m.scope),
+    m.value,
+    m.text,
+    m.type,
+    m.originalType,
+    m.speaker,
+    m.source,
+    m.authority,
+    m.cardinality,
+    m.core,
+    m.status,
+    isoOf(m.validFrom),
+    m.validTo === null ? null : isoOf(m.validTo),
+    m.confirmations,
+    m.quarantined,
+    m.corrected,
+    m.withdrawn,
+    m.retracted,
+    m.overruled,
+    m.supersededBy,
+    isoOf(m.recordedAt.getTime()),
+    isoOf(m.updatedAt.getTime()),
+    m.lastPosition,
+    m.hiddenParts,
+    isoOf(m.saidAt),
+    m.dependsOn,
+    m.unconfirmed,
   ];
 }
 
@@ -281,6 +297,7 @@ function memoryRecord(m: MemoryRow): Record<string, unknown> {
   return Object.fromEntries(MEMORY_COLUMNS.map((c, i) => [c, values[i]]));
 }
 
+// prettier-ignore
 const HISTORY_COPY_COLUMNS = [
   'tenant', 'memory_id', 'opened_by', 'opened_event_type', 'stream_id', 'element', 'kind', 'cardinality', 'subject', 'relation',
   'subject_norm', 'scope', 'value', 'text', 'type', 'speaker', 'source', 'status', 'valid', 'tx', 'closed_by', 'closed_event_type',
@@ -292,8 +309,27 @@ const range = (from: Date, to: Date | null): string => `[${isoOf(from.getTime())
 /** A history row for COPY, in HISTORY_COPY_COLUMNS' order (positions are real in a rebuild). */
 function historyCopyRow(h: HistoryRow): unknown[] {
   return [
-    h.tenant, h.memoryId, h.openedBy, h.openedEventType, h.streamId, h.element, h.kind, h.cardinality, h.subject, h.relation,
-    h.subject === null ? null : normalizeTerm(h.subject), h.scope, h.value, h.text, h.type, h.speaker, h.source, h.status,
-    range(h.validFrom, h.validTo), range(h.txFrom, h.txTo), h.closedBy, h.closedEventType,
+    h.tenant,
+    h.memoryId,
+    h.openedBy,
+    h.openedEventType,
+    h.streamId,
+    h.element,
+    h.kind,
+    h.cardinality,
+    h.subject,
+    h.relation,
+    h.subject === null ? null : normalizeTerm(h.subject),
+    h.scope,
+    h.value,
+    h.text,
+    h.type,
+    h.speaker,
+    h.source,
+    h.status,
+    range(h.validFrom, h.validTo),
+    range(h.txFrom, h.txTo),
+    h.closedBy,
+    h.closedEventType,
   ];
 }

@@ -58,10 +58,9 @@ async function appendDirectly(handle: LedgerHandle, tenant: string, values: stri
       mode: 'update',
     };
     const { events } = decide(command, initialState());
-    const result = await handle.store.append(
-      { tenant, commandId: null, causationId: null, correlationId: null, batch: null, recordedAt },
-      [{ streamId: factStreamId(key), expectedVersion: 'no-stream', events: events.map((e) => ({ eventId: randomUUID(), type: e.type, data: e.data })) }],
-    );
+    const result = await handle.store.append({ tenant, commandId: null, causationId: null, correlationId: null, batch: null, recordedAt }, [
+      { streamId: factStreamId(key), expectedVersion: 'no-stream', events: events.map((e) => ({ eventId: randomUUID(), type: e.type, data: e.data })) },
+    ]);
     position = result.position;
   }
   return position;
@@ -79,8 +78,7 @@ async function liveSequence(handle: LedgerHandle, clock: ManualClock): Promise<v
   for (const tenant of ['acme', 'globex']) {
     const other = tenant === 'globex';
     const lives = (value: string, more: Record<string, unknown> = {}) => ({ subject: 'Alice', relation: 'lives in', value, cardinality: 'one' as const, ...more });
-    const likes = (value: string, more: Record<string, unknown> = {}) =>
-      ({ subject: 'alice', relation: 'likes', value, cardinality: 'many' as const, scope: { env: 'prod' }, ...more });
+    const likes = (value: string, more: Record<string, unknown> = {}) => ({ subject: 'alice', relation: 'likes', value, cardinality: 'many' as const, scope: { env: 'prod' }, ...more });
     tick();
     const berlin = await ledger.assert(tenant, lives(other ? 'Oslo' : 'Berlin', { validFrom: '2026-01-01' }));
     tick();
@@ -91,9 +89,7 @@ async function liveSequence(handle: LedgerHandle, clock: ManualClock): Promise<v
     tick();
     expect((await ledger.assert(tenant, lives('Rome', { validFrom: '2026-02-01', authority: -1 }))).outcome).toBe('overruled');
     tick();
-    expect((await ledger.assert(tenant, lives(other ? 'oslo' : 'berlin', { validFrom: '2026-01-15', text: 'she said so again' }))).outcome).toBe(
-      'reinforced',
-    );
+    expect((await ledger.assert(tenant, lives(other ? 'oslo' : 'berlin', { validFrom: '2026-01-15', text: 'she said so again' }))).outcome).toBe('reinforced');
     tick();
     const tea = await ledger.assert(tenant, likes('tea', { validFrom: '2026-01-01' }));
     tick();
@@ -101,9 +97,7 @@ async function liveSequence(handle: LedgerHandle, clock: ManualClock): Promise<v
     tick();
     await ledger.assert(tenant, likes('Tea', { validFrom: '2026-02-01', text: 'tea, again' }));
     tick();
-    expect((await ledger.retract(tenant, { subject: 'alice', relation: 'likes', scope: { env: 'prod' }, value: 'tea', validFrom: '2026-05-01' })).memoryId).toBe(
-      tea.memoryId,
-    );
+    expect((await ledger.retract(tenant, { subject: 'alice', relation: 'likes', scope: { env: 'prod' }, value: 'tea', validFrom: '2026-05-01' })).memoryId).toBe(tea.memoryId);
     tick();
     const prose = await ledger.assert(tenant, { text: 'Alice prefers meetings in the morning.' });
     tick();
@@ -133,9 +127,7 @@ async function liveSequence(handle: LedgerHandle, clock: ManualClock): Promise<v
     await expect(ledger.restore(tenant, { memoryId: dublin.memoryId })).rejects.toMatchObject({ code: 'slot_taken', heldBy: cork.memoryId });
     const { streamId } = (await handle.reader.memory(tenant, dublin.memoryId))!;
     const restored = { eventId: randomUUID(), type: 'MemoryRestored', data: { memoryId: dublin.memoryId, validTo: '2026-04-01T00:00:00.000Z' } };
-    await handle.store.append({ tenant, commandId: null, causationId: null, correlationId: null, batch: null, recordedAt: clock.now() }, [
-      { streamId, expectedVersion: 'any', events: [restored] },
-    ]);
+    await handle.store.append({ tenant, commandId: null, causationId: null, correlationId: null, batch: null, recordedAt: clock.now() }, [{ streamId, expectedVersion: 'any', events: [restored] }]);
     await handle.runner.catchUp();
     // One append that changes one memory twice.
     tick();
@@ -300,7 +292,7 @@ describe.each(testBackends())('ProjectionRunner on %s', (backend) => {
         // A write lands after the rebuild took its snapshot of the log, before the new tables are swapped in.
         const during = {
           concurrentSessions: true,
-          session: async <T,>(work: (s: Session) => Promise<T>): Promise<T> => {
+          session: async <T>(work: (s: Session) => Promise<T>): Promise<T> => {
             opened++;
             if (opened === 2) {
               clock.advance(1000);
@@ -373,9 +365,7 @@ describe.each(testBackends())('ProjectionRunner on %s', (backend) => {
       let log = await readWholeLog(handle);
       let [status] = await handle.runner.status(clock.now());
       expect(status).toEqual({ name: 'facts', checkpoint: log[log.length - 1]!.logPosition, behindEvents: 0, lagMs: 0 });
-      const checkpoint = await sql<{ commit: string; prepare: number }>`SELECT commit::text AS commit, prepare FROM fl_checkpoints WHERE name = 'facts'`.execute(
-        database.db,
-      );
+      const checkpoint = await sql<{ commit: string; prepare: number }>`SELECT commit::text AS commit, prepare FROM fl_checkpoints WHERE name = 'facts'`.execute(database.db);
       expect(checkpoint.rows[0]).toEqual(log[log.length - 1]!.logPosition);
 
       const recordedAt = clock.now();
@@ -422,10 +412,9 @@ describe.each(testBackends())('ProjectionRunner on %s', (backend) => {
         validTo: null,
         mode: 'update',
       };
-      const written = await handle.store.append(
-        { tenant: 'await', commandId: null, causationId: null, correlationId: null, batch: null, recordedAt: clock.now() },
-        [{ streamId: factStreamId(key), expectedVersion: 'no-stream', events: decide(command, initialState()).events.map((e) => ({ eventId: randomUUID(), ...e })) }],
-      );
+      const written = await handle.store.append({ tenant: 'await', commandId: null, causationId: null, correlationId: null, batch: null, recordedAt: clock.now() }, [
+        { streamId: factStreamId(key), expectedVersion: 'no-stream', events: decide(command, initialState()).events.map((e) => ({ eventId: randomUUID(), ...e })) },
+      ]);
       // Not applied yet: a read that does not ask for the position does not see it.
       expect((await handle.ledger.fact('await', { subject: 'dora', relation: 'works at' })).value).toBeNull();
       const runner = new ProjectionRunner(database.db, [new PostgresFactProjection()], { waitTimeoutMs: 5000 });

@@ -6,18 +6,7 @@
  * lets several processes run the same runner without applying anything twice.
  */
 import { InvalidInputError } from '@factledger/domain';
-import {
-  type BacklogRow,
-  backlogStatement,
-  type Database,
-  type DatabaseSchema,
-  type EventStore,
-  type Executor,
-  LOG_START,
-  type LogPosition,
-  PostgresEventStore,
-  readLog,
-} from '@factledger/store';
+import { type BacklogRow, backlogStatement, type Database, type DatabaseSchema, type EventStore, type Executor, LOG_START, type LogPosition, PostgresEventStore, readLog } from '@factledger/store';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { CheckpointedConsumer, type Following, lockConsumer, readCheckpoint, writeCheckpoint } from './checkpointed-consumer';
 import { ProjectionLagError } from './errors';
@@ -142,9 +131,7 @@ export class ProjectionRunner {
         lock: (trx) => lockConsumer(trx, projection.name),
         checkpoint: (trx, position) => writeCheckpoint(trx, projection.name, position, { force: true }),
       };
-      const { events } = sessions.concurrentSessions
-        ? await rebuildBeside(this.db, sessions.session, plan)
-        : await sessions.session((s) => rebuildInPlace(this.db, s, plan));
+      const { events } = sessions.concurrentSessions ? await rebuildBeside(this.db, sessions.session, plan) : await sessions.session((s) => rebuildInPlace(this.db, s, plan));
       return { events, ms: Date.now() - started };
     }
     const count = await this.db.transaction().execute(async (trx) => {
@@ -217,7 +204,6 @@ export class ProjectionRunner {
   }
 }
 
-
 /** What checkpointLagStatement gives: events behind, the oldest one's time, the checkpoint. */
 export type CheckpointLagRow = BacklogRow;
 
@@ -246,11 +232,7 @@ export async function consumerLag(
 }
 
 /** Committed events at or before `position` (all, when null) past a checkpoint, the oldest one's time, and the checkpoint. */
-export async function checkpointLag(
-  executor: Executor,
-  name: string,
-  position: number | null,
-): Promise<{ events: number; oldest: Date | null; checkpoint: number }> {
+export async function checkpointLag(executor: Executor, name: string, position: number | null): Promise<{ events: number; oldest: Date | null; checkpoint: number }> {
   const r = (await checkpointLagStatement(name, position).execute(executor)).rows[0]!;
   return { events: r.behind, oldest: r.oldest === null ? null : new Date(r.oldest), checkpoint: Number(r.checkpoint) };
 }

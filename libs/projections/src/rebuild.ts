@@ -254,7 +254,6 @@ async function dependentViews(trx: Executor, tables: readonly string[]): Promise
   return rows.rows;
 }
 
-
 // ---- in place ----------------------------------------------------------------------------------
 
 export async function rebuildInPlace(db: Kysely<DatabaseSchema>, session: Session, plan: RebuildPlan): Promise<RebuildOutcome> {

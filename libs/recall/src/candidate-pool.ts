@@ -137,7 +137,11 @@ export class CandidatePool {
     // parameters' values (see Database.search) must still know how few rows are wanted.
     const k = sql.raw(String(this.poolSize));
     const scan = sql.raw(String(scanned));
-    const trigramOf = (glue: string) => sql.join(trigramWords(words.distinctive).map((t) => sql`${t} <% i.text`), sql.raw(` ${glue} `));
+    const trigramOf = (glue: string) =>
+      sql.join(
+        trigramWords(words.distinctive).map((t) => sql`${t} <% i.text`),
+        sql.raw(` ${glue} `),
+      );
     const q = toVectorBinary(vector);
     const shown = this.shownAt(tenant, at);
     // The stems of the sub-query with their rarity (CTE `terms`, each with its tsquery), and the
@@ -235,7 +239,12 @@ export class CandidatePool {
     // none does, any holding one of them.
     const trigrams = async (): Promise<Finds> => {
       if (!words.distinctive.length) return { rows: [], state: null, lag: null, stems: null };
-      const all = await this.run(tenant, at, text, sql<FoundRow>`SELECT ${out('f', vec(sql`f.emb`))} FROM (${bestVisible(sql`(${trigramOf('AND')})`, sql`word_similarity(${text}, i.text)`, true, k)}) f`);
+      const all = await this.run(
+        tenant,
+        at,
+        text,
+        sql<FoundRow>`SELECT ${out('f', vec(sql`f.emb`))} FROM (${bestVisible(sql`(${trigramOf('AND')})`, sql`word_similarity(${text}, i.text)`, true, k)}) f`,
+      );
       return all.rows.length ? all : this.run(tenant, at, text, anyVisible(sql`(${trigramOf('OR')})`));
     };
     // When BM25 found versions and every distinctive word is Latin (which the parser splits as
@@ -279,7 +288,10 @@ export class CandidatePool {
     const statement = this.lagSource.lagStatement();
     const outside = statement ? null : this.lagSource.lagRow();
     outside?.catch(() => undefined); // awaited below; a failure must not also go unhandled
-    const row = await sql<{ shown: (Omit<Shown, 'said_at' | 'valid_from' | 'replaced_by' | 'kept_apart'> & { said_at: string; valid_from: string; hidden_parts: HiddenPart[] | null })[]; lag: CheckpointLagRow }>`
+    const row = await sql<{
+      shown: (Omit<Shown, 'said_at' | 'valid_from' | 'replaced_by' | 'kept_apart'> & { said_at: string; valid_from: string; hidden_parts: HiddenPart[] | null })[];
+      lag: CheckpointLagRow;
+    }>`
       SELECT
         (SELECT coalesce(json_agg(s), '[]') FROM (
           SELECT p.memory_id, v.text, v.type, v.speaker, v.source, v.valid_from, m.said_at, v.hidden_parts

@@ -83,8 +83,7 @@ export const DEFAULT_RENDER: RenderOptions = {
 };
 
 /** The frame's opening (tag and first line) and its closing tag. */
-export const frameOpen = (options: Partial<RenderOptions> = {}): string =>
-  `<${options.frameTag ?? DEFAULT_RENDER.frameTag}>\n${oneLine(options.frameText ?? DEFAULT_RENDER.frameText)}`;
+export const frameOpen = (options: Partial<RenderOptions> = {}): string => `<${options.frameTag ?? DEFAULT_RENDER.frameTag}>\n${oneLine(options.frameText ?? DEFAULT_RENDER.frameText)}`;
 export const frameClose = (options: Partial<RenderOptions> = {}): string => `</${options.frameTag ?? DEFAULT_RENDER.frameTag}>`;
 export const FRAME_OPEN = frameOpen();
 export const FRAME_CLOSE = frameClose();
@@ -100,8 +99,7 @@ export const headingOf = (item: ContextItem): string => `[${day(item.saidAt)} ${
 /** Whether two items have the same speaker and type (a heading after one like it names only its day). */
 const sameKind = (a: ContextItem, b: ContextItem): boolean => a.speaker === b.speaker && a.type === b.type;
 /** A heading as shown: only its day when the heading before it had the same speaker and type. */
-const shownHeading = (item: ContextItem, before: ContextItem | undefined): string =>
-  before && sameKind(before, item) ? `[${day(item.saidAt)}]` : headingOf(item);
+const shownHeading = (item: ContextItem, before: ContextItem | undefined): string => (before && sameKind(before, item) ? `[${day(item.saidAt)}]` : headingOf(item));
 
 /** One memory's line (without its heading). */
 export function renderItem(item: ContextItem, options: Partial<RenderOptions> = DEFAULT_RENDER): string {
@@ -261,8 +259,7 @@ export function fitBudget(
   // monotone). A block counts as the sum of its lines, each with its line break: o200k's
   // pre-tokenizer (cl100k's too) ends every piece at a line break, so no token spans two lines.
   // The block taken is still counted whole below.
-  const restTokens = (k: number): number =>
-    blockLines(order.prefix(k), options, textOf).reduce((sum, line, i, all) => sum + lineTokens(i < all.length - 1 ? `${line}\n` : line), 0) - frame;
+  const restTokens = (k: number): number => blockLines(order.prefix(k), options, textOf).reduce((sum, line, i, all) => sum + lineTokens(i < all.length - 1 ? `${line}\n` : line), 0) - frame;
   while (n > 0 && restTokens(n) > room) n--;
   while (order.at(n) && restTokens(n + 1) <= room) n++;
   const included = [...profile.slice(0, taken.n), ...order.prefix(n)];
@@ -314,11 +311,7 @@ function packingOrder(items: readonly ContextItem[], cost: (item: ContextItem) =
       at(k - 1);
       return drawn.slice(0, k);
     },
-    after: (k: number): ContextItem[] => [
-      ...drawn.slice(k),
-      ...[...waiting].sort(compare).map((w) => w.item),
-      ...items.slice(next),
-    ],
+    after: (k: number): ContextItem[] => [...drawn.slice(k), ...[...waiting].sort(compare).map((w) => w.item), ...items.slice(next)],
   };
 }
 

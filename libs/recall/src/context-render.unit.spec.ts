@@ -103,7 +103,7 @@ describe('context rendering and budget', () => {
     expect(fitBudget(items, count(whole) - 1, 1000, count).included).toHaveLength(1);
   });
 
-  it("shows a source where it names who spoke (a document, a tool), every source or none when asked, and a valid time that is not the recorded day", () => {
+  it('shows a source where it names who spoke (a document, a tool), every source or none when asked, and a valid time that is not the recorded day', () => {
     const doc = { ...item('d', 'detail', 'The port is 8080.'), speaker: 'document', source: 'README.md@b1', validFrom: new Date('2026-02-01T00:00:00Z') };
     const chat = item('c', 'detail', 'I moved to Busan.');
     expect(renderContext([doc, chat])).toContain('- (README.md@b1) The port is 8080. (from 2026-02-01)');

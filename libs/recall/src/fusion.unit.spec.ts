@@ -56,8 +56,14 @@ describe('fusion: lexical and semantic evidence weighed', () => {
   });
 
   it('merges sub-queries by their best: a version that touches both is worth no more than one that answers one outright', () => {
-    const a = new Map([['both', { lexical: 0, semantic: 0, fused: 0.6 }], ['a', { lexical: 0, semantic: 0, fused: 1 }]]);
-    const b = new Map([['both', { lexical: 0, semantic: 0, fused: 0.7 }], ['b', { lexical: 0, semantic: 0, fused: 0.9 }]]);
+    const a = new Map([
+      ['both', { lexical: 0, semantic: 0, fused: 0.6 }],
+      ['a', { lexical: 0, semantic: 0, fused: 1 }],
+    ]);
+    const b = new Map([
+      ['both', { lexical: 0, semantic: 0, fused: 0.7 }],
+      ['b', { lexical: 0, semantic: 0, fused: 0.9 }],
+    ]);
     const merged = mergeByBest([
       { fused: a, kept: new Set(['both', 'a']) },
       { fused: b, kept: new Set(['both', 'b']) },
@@ -79,6 +85,7 @@ describe('neighbouring turns and speakers', () => {
       ['s', { bm25: 10, text: 'Melanie: We married in the spring.' }],
       ['t', { bm25: 0, text: 'Caroline: Lovely.' }],
     ]);
+    // prettier-ignore
     const adjacency = { before: new Map([['a', 'q'], ['t', 's']]), after: new Map([['q', 'a'], ['s', 't']]) };
     const lent = neighbourContext(found, adjacency, DEFAULT_WEIGHTS);
     expect(lent.get('a')).toBeCloseTo(10 * DEFAULT_WEIGHTS.afterQuestion, 12);
@@ -103,7 +110,7 @@ describe('neighbouring turns and speakers', () => {
     expect(namesSpeaker('anything', null)).toBe(false);
   });
 
-  it('takes a question in the first person to speak of what the user said, not of the assistant\'s replies', () => {
+  it("takes a question in the first person to speak of what the user said, not of the assistant's replies", () => {
     const asksOfSelf = speakerOfQuery('Have I ever set up the staging database?');
     expect(asksOfSelf({ text: 'user: I set up the staging database on Monday.', speaker: 'user' })).toBe(true);
     expect(asksOfSelf({ text: 'User: I set up the staging database on Monday.', speaker: 'user' })).toBe(true);
@@ -153,6 +160,7 @@ describe('relevance', () => {
     const reply = r('a', { cosine: 0.1, text: 'Caroline: Last Tuesday!' });
     const statement = r('s', { cosine: 0.6, text: 'Melanie: I went to the parade.' });
     const after = r('t', { cosine: 0.1, text: 'Caroline: Cool.' });
+    // prettier-ignore
     const adjacency = { before: new Map([['a', 'q'], ['t', 's']]), after: new Map([['q', 'a'], ['s', 't']]) };
     const relevant = relevantOf([question, reply, statement, after], adjacency, DEFAULT_THRESHOLDS);
     expect(relevant.get('a')).toBe('reply to a relevant question (q)');
@@ -197,7 +205,11 @@ describe('diversity', () => {
     const groupOf = (d: D): string => d.day;
     expect(maximalMarginalRelevance(items, none, 1).map((x) => x.item.id)).toEqual(['best', 'elsewhere', 'same day']);
     const taken = maximalMarginalRelevance(items, none, 1, { groupOf, factor: 0.1 });
-    expect(taken.map((x) => [x.item.id, x.sameGroup])).toEqual([['best', 0], ['same day', 1], ['elsewhere', 0]]);
+    expect(taken.map((x) => [x.item.id, x.sameGroup])).toEqual([
+      ['best', 0],
+      ['same day', 1],
+      ['elsewhere', 0],
+    ]);
     // Too small a factor to overturn the gap; 0 changes nothing.
     expect(maximalMarginalRelevance(items, none, 1, { groupOf, factor: 0.02 }).map((x) => x.item.id)).toEqual(['best', 'elsewhere', 'same day']);
     expect(maximalMarginalRelevance(items, none, 1, { groupOf, factor: 0 }).map((x) => x.item.id)).toEqual(['best', 'elsewhere', 'same day']);

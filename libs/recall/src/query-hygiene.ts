@@ -43,7 +43,10 @@ export function cleanQuery(message: string, options: HygieneOptions = {}): Clean
     if (!term.trim()) continue;
     text = text.replace(new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(term.trim())}(?=$|[^\\p{L}\\p{N}])`, 'giu'), '$1');
   }
-  text = text.replace(/\s+/g, ' ').replace(/^[\s,;:—–-]+/, '').trim();
+  text = text
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s,;:—–-]+/, '')
+    .trim();
   const parts = splitIntents(text);
   // The whole question leads its sides (see `splitIntents`); separate questions each speak for themselves.
   const sidesOfOne = parts[0] === text && speaksInFirstPerson(text);
@@ -80,7 +83,10 @@ export const needsTrigrams = (word: string): boolean => /[^\p{Script=Latin}\p{N}
  * crowd out the other's.
  */
 export function splitIntents(text: string): string[] {
-  const sentences = text.split(/(?<=[?？])\s+/u).map((s) => s.trim()).filter(Boolean);
+  const sentences = text
+    .split(/(?<=[?？])\s+/u)
+    .map((s) => s.trim())
+    .filter(Boolean);
   const questions = sentences.filter((s) => /[?？]$/u.test(s));
   if (questions.length > 1) return questions;
   const pair = relatedPair(text);

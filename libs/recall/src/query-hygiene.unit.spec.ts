@@ -55,7 +55,11 @@ describe('words full text may miss', () => {
 
 describe('a question in the first person', () => {
   it('speaks of its asker with "I", its contractions, "my", "mine" or "myself", as words of their own', () => {
-    expect(['Have I ever used Flask here?', "What's the port I'm on?", 'Which version did my team pin?', 'My flat, where is it?', 'Is the blue one mine?', "I've said it before, haven't I"].every(speaksInFirstPerson)).toBe(true);
+    expect(
+      ['Have I ever used Flask here?', "What's the port I'm on?", 'Which version did my team pin?', 'My flat, where is it?', 'Is the blue one mine?', "I've said it before, haven't I"].every(
+        speaksInFirstPerson,
+      ),
+    ).toBe(true);
   });
 
   it('does not, when "I" is only part of a word or a name, or the question asks of someone else', () => {

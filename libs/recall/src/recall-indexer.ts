@@ -120,7 +120,9 @@ export class RecallIndexer {
       const batches = new Map(keys.filter((k) => k.batch !== null).map((k) => [`${k.tenant}|${k.batch}`, { tenant: k.tenant, batch: k.batch! }]));
       const retired = new Map(
         await Promise.all(
-          [...batches].map(async ([id, b]) => [id, (await this.facts.log.readBatch(b.tenant, b.batch)).filter((e) => e.type === 'FactRetracted').map((e) => (e.data as { memoryId: string }).memoryId)] as const),
+          [...batches].map(
+            async ([id, b]) => [id, (await this.facts.log.readBatch(b.tenant, b.batch)).filter((e) => e.type === 'FactRetracted').map((e) => (e.data as { memoryId: string }).memoryId)] as const,
+          ),
         ),
       );
       const retiredOf = (k: { tenant: string; batch: string | null }) => (k.batch === null ? null : JSON.stringify(retired.get(`${k.tenant}|${k.batch}`) ?? []));
@@ -175,7 +177,11 @@ export class RecallIndexer {
     await Promise.all(
       streams.map(async (r) => {
         const id = `${r.tenant}|${r.stream_id}`;
-        if (!read.has(id)) read.set(id, this.facts.log.readStream(r.tenant, r.stream_id).then((s) => s.events));
+        if (!read.has(id))
+          read.set(
+            id,
+            this.facts.log.readStream(r.tenant, r.stream_id).then((s) => s.events),
+          );
         const asserted = (await read.get(id)!).find((e) => e.type === 'FactAsserted' && (e.data as { memoryId: string }).memoryId === r.memory_id);
         const key = wanted.get(`${r.tenant}|${r.memory_id}`)!;
         if (asserted?.batch?.startsWith(RESOLUTION_BATCH)) key.batch = asserted.batch;

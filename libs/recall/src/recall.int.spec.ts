@@ -40,7 +40,7 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     return ids;
   };
 
-  it("names in the trace the statement a shown one restated, and the shown pairs of one frame kept together", async () => {
+  it('names in the trace the statement a shown one restated, and the shown pairs of one frame kept together', async () => {
     const { ledger } = handle;
     const old = await ledger.assert('restated', { text: 'The staging database runs on db-07.internal.', speaker: 'tool' });
     await ledger.assert('restated', { text: 'Alice speaks French.' });
@@ -63,8 +63,7 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
   it('leaves out, for a question, the older statement of the value it asks for, and names it in the trace; nothing for a question about how it went', async () => {
     const { ledger } = handle;
     const older = await ledger.assert('asked', {
-      text:
-        'user: The new onboarding flow shipped on Monday and support is happy with the copy. With the redesigned welcome screen, the shorter form and the new pricing table, the signup conversion of the onboarding flow sits at about 3.1% on mobile traffic so far.',
+      text: 'user: The new onboarding flow shipped on Monday and support is happy with the copy. With the redesigned welcome screen, the shorter form and the new pricing table, the signup conversion of the onboarding flow sits at about 3.1% on mobile traffic so far.',
       type: 'episode',
     });
     clock.advance(86_400_000);
@@ -256,23 +255,26 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     await indexer.catchUp();
     const question = 'How many days do I have between setting up the staging database and the launch review?';
     const context = await recall.assemble('selfpair', { query: question, budgetTokens: 100 });
-    expect(context.items.slice(0, 2).map((i) => i.memoryId).sort()).toEqual([ready, review].sort());
+    expect(
+      context.items
+        .slice(0, 2)
+        .map((i) => i.memoryId)
+        .sort(),
+    ).toEqual([ready, review].sort());
     const trace = (await recall.trace('selfpair', context.traceId)) as Record<string, any>;
     expect(trace.query.parts).toEqual([question, 'setting up the staging database', 'the launch review']);
   });
 
   it('keeps no pending list on the lexical indexes, so that a query never scans one first', async () => {
     const options = await sql<{ name: string; options: string[] | null }>`
-      SELECT relname AS name, reloptions AS options FROM pg_class WHERE relname IN ('fl_recall_index_stems', 'fl_recall_index_trigrams') ORDER BY relname`.execute(
-      database.db,
-    );
+      SELECT relname AS name, reloptions AS options FROM pg_class WHERE relname IN ('fl_recall_index_stems', 'fl_recall_index_trigrams') ORDER BY relname`.execute(database.db);
     expect(options.rows).toEqual([
       { name: 'fl_recall_index_stems', options: ['fastupdate=off'] },
       { name: 'fl_recall_index_trigrams', options: ['fastupdate=off'] },
     ]);
   });
 
-  it("shows each version with when it was said: from the index row, or looked up for a row indexed before it kept one; under that day", async () => {
+  it('shows each version with when it was said: from the index row, or looked up for a row indexed before it kept one; under that day', async () => {
     const saidAt = new Date('2026-11-20T09:30:00Z');
     await handle.ledger.assert('r', { text: 'The archive service keeps its data on volume 12.', saidAt: saidAt.toISOString() });
     clock.advance(3_600_000);
@@ -359,7 +361,12 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     }
     await indexer.catchUp();
     const regions = await recall.assemble('history-said', { query: 'Which staging regions have we used?' });
-    expect(regions.text.split('\n').filter((l) => l.includes('staging region')).map((l) => l.match(/[a-z]{2}-[a-z]+-\d/)?.[0])).toEqual(['eu-west-1', 'us-east-2', 'ap-south-1']);
+    expect(
+      regions.text
+        .split('\n')
+        .filter((l) => l.includes('staging region'))
+        .map((l) => l.match(/[a-z]{2}-[a-z]+-\d/)?.[0]),
+    ).toEqual(['eu-west-1', 'us-east-2', 'ap-south-1']);
     const regionTrace = (await recall.trace('history-said', regions.traceId)) as Record<string, any>;
     // The first value was retired by resolution in the second message's write, which names no successor
     // there; the third restated the second, whose retirement names it.
@@ -375,7 +382,12 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
     await handle.ledger.writeMany('history-said', [{ assert: { text: 'Our staging region is eu-central-1 now.' } }, { retract: { memoryId: unrelated.memoryId } }]);
     await indexer.catchUp();
     const four = await recall.assemble('history-said', { query: 'Which staging regions have we used?' });
-    expect(four.text.split('\n').filter((l) => l.includes('staging region')).map((l) => l.match(/[a-z]{2}-[a-z]+-\d/)?.[0])).toEqual(['eu-west-1', 'us-east-2', 'ap-south-1', 'eu-central-1']);
+    expect(
+      four.text
+        .split('\n')
+        .filter((l) => l.includes('staging region'))
+        .map((l) => l.match(/[a-z]{2}-[a-z]+-\d/)?.[0]),
+    ).toEqual(['eu-west-1', 'us-east-2', 'ap-south-1', 'eu-central-1']);
     expect(four.items.map((i) => i.memoryId)).not.toContain(unrelated.memoryId);
   });
 
@@ -617,7 +629,7 @@ describe.each(testBackends())('Recall on %s (real embedding model)', (backend) =
   it("embeds a long turn's sentences apart, scores it by its nearest one, and replaces them when it is indexed again", async () => {
     const { ledger } = handle;
     const long = await ledger.assert('pa', {
-      text: "Dana: Hey, good to hear from you! Work has been busy and the kids keep me running. I signed up for a pottery class yesterday, and shaping clay calms me down.",
+      text: 'Dana: Hey, good to hear from you! Work has been busy and the kids keep me running. I signed up for a pottery class yesterday, and shaping clay calms me down.',
       type: 'episode',
     });
     const short = await ledger.assert('pa', { text: 'Dana: The train was late again.', type: 'episode' });

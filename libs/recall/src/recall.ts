@@ -11,10 +11,22 @@
  * fusion.ts for the ranking).
  */
 import { randomUUID } from 'node:crypto';
-import { alignFrames, changedForQuestion, type Clock, contradictionsAmong, frameStatement, InvalidInputError, judgeFrame, languageOf, inputIssues, overTimeCue, withoutParts } from '@factledger/domain';
+import {
+  alignFrames,
+  changedForQuestion,
+  type Clock,
+  contradictionsAmong,
+  frameStatement,
+  InvalidInputError,
+  judgeFrame,
+  languageOf,
+  inputIssues,
+  overTimeCue,
+  withoutParts,
+} from '@factledger/domain';
 import { dotProduct, type Embedder, unitVector } from '@factledger/embeddings';
 import type { ProjectionRunner } from '@factledger/projections';
-import { type DatabaseSchema, PREPARED, type RecallSlice, slice, SPAN, timestamptz, traced } from '@factledger/store';
+import { type DatabaseSchema, PREPARED, type RecallSlice, slice, SPAN, traced } from '@factledger/store';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
 import { type ContextItem, DEFAULT_RENDER, fitBudget, headingOf, type RenderOptions, renderContext } from './context-render';
@@ -36,7 +48,6 @@ import {
 import { CandidatePool } from './candidate-pool';
 import { byBest, type Finds, type Found, type LexicalOptions, oneState, type QueryStem, type Replaced, settled, type Shown, vectorOf } from './candidates';
 import { cleanQuery } from './query-hygiene';
-import { UnknownTraceError } from './errors';
 import { lagOf, type RecallIndexer } from './recall-indexer';
 import type { TokenCounter } from './token-counter';
 import { TraceWriter } from './trace-writer';
@@ -246,7 +257,14 @@ export class Recall {
     // (validAt, knownAt). Read only for such a question: any other reads nothing more.
     const overTime = overTimeCue(hygiene.text);
     const heads = overTime
-      ? [...new Set([...profile.filter((r) => parts.some((p) => p.relevant.has(r.memory_id))).map((r) => r.memory_id), ...fresh.map((r) => r.memory_id), ...best.filter((id) => shown.has(id)), ...newer.keys()])]
+      ? [
+          ...new Set([
+            ...profile.filter((r) => parts.some((p) => p.relevant.has(r.memory_id))).map((r) => r.memory_id),
+            ...fresh.map((r) => r.memory_id),
+            ...best.filter((id) => shown.has(id)),
+            ...newer.keys(),
+          ]),
+        ]
       : [];
     const replaced = overTime ? await stage('history', () => this.candidatePool.replaced(tenant, at, heads, HISTORY_STEPS)) : [];
     // A shown memory a statement of which was replaced is shown whole for it (what it said then is
@@ -264,7 +282,10 @@ export class Recall {
       ? { shown: new Map<string, Shown>(), changes: [] }
       : this.forQuestion(
           q.query,
-          toShow.filter((id) => pool.get(id)?.kind === 'prose').map((id) => shown.get(id)).filter((v) => v !== undefined),
+          toShow
+            .filter((id) => pool.get(id)?.kind === 'prose')
+            .map((id) => shown.get(id))
+            .filter((v) => v !== undefined),
         );
     const shownOf = (id: string): Shown | undefined => whole.get(id) ?? forQuestion.shown.get(id) ?? shown.get(id) ?? newer.get(id);
     const itemOfVersion = (v: Shown): ContextItem => ({
@@ -418,9 +439,7 @@ export class Recall {
       weights: this.weights,
       relevant: parts.map((p) => [...p.relevant].map(([memoryId, why]) => ({ memoryId, why }))),
       excluded,
-      fusion: parts.map((p) =>
-        [...p.fused].filter(([id]) => fused.has(id)).map(([memoryId, f]) => ({ memoryId, lexicalEvidence: f.lexical, semanticEvidence: f.semantic, weightedSum: f.fused })),
-      ),
+      fusion: parts.map((p) => [...p.fused].filter(([id]) => fused.has(id)).map(([memoryId, f]) => ({ memoryId, lexicalEvidence: f.lexical, semanticEvidence: f.semantic, weightedSum: f.fused }))),
       merged: [...fused].map(([memoryId, score]) => ({ memoryId, fused: score })),
       diversity: diverse.map((d) => ({ memoryId: d.item, fused: d.score, maxCosineToTaken: d.redundancy, takenUnderSameHeading: d.sameGroup })),
       channels: { profile: profile.map((r) => r.memory_id), fresh: fresh.map((r) => r.memory_id), detail: diverse.map((d) => d.item) },
@@ -512,7 +531,14 @@ export class Recall {
     for (const v of versions) {
       const mine = changes.filter((c) => c.memoryId === v.memory_id);
       if (mine.length === 0) continue;
-      shown.set(v.memory_id, { ...v, text: withoutParts(v.text, mine.map((c) => c.part)), replaced_by: [...new Set([...v.replaced_by, ...mine.map((c) => c.byMemoryId)])] });
+      shown.set(v.memory_id, {
+        ...v,
+        text: withoutParts(
+          v.text,
+          mine.map((c) => c.part),
+        ),
+        replaced_by: [...new Set([...v.replaced_by, ...mine.map((c) => c.byMemoryId)])],
+      });
     }
     const seen = new Set<string>();
     const listed = changes.filter((c) => !seen.has(`${c.memoryId}:${c.part.start}`) && seen.add(`${c.memoryId}:${c.part.start}`));
@@ -560,21 +586,11 @@ export class Recall {
 
   /** A stored assembly trace, stage by stage; UnknownTraceError when absent (or another tenant's). */
   async trace(tenant: string, id: string): Promise<Record<string, unknown>> {
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new UnknownTraceError(id);
-    await this.traces.flush();
-    const r = await this.db
-      .selectFrom('fl_recall_traces')
-      .select(['trace', 'created_at'])
-      .where('tenant', '=', tenant)
-      .where('id', '=', sql<string>`${id}::uuid`)
-      .executeTakeFirst();
-    if (!r) throw new UnknownTraceError(id);
-    return { id, tenant, createdAt: new Date(r.created_at).toISOString(), ...r.trace };
+    return this.traces.read(tenant, id);
   }
 
   /** Deletes traces recorded before `before` (the retention period); returns how many. */
-  async purgeTraces(before: Date): Promise<number> {
-    const result = await this.db.deleteFrom('fl_recall_traces').where('created_at', '<', timestamptz(before)).executeTakeFirst();
-    return Number(result.numDeletedRows);
+  purgeTraces(before: Date): Promise<number> {
+    return this.traces.purge(before);
   }
 }

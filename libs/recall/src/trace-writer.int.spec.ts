@@ -12,8 +12,10 @@ describe.each(testBackends())('TraceWriter on %s', (backend) => {
   afterAll(() => database.close());
 
   const stored = async (ids: string[]): Promise<{ id: string; tenant: string; query: string; trace: { n: number } }[]> =>
-    (await sql<{ id: string; tenant: string; query: string; trace: { n: number } }>`
-      SELECT id::text, tenant, query, trace FROM fl_recall_traces WHERE id = ANY(${ids}::uuid[]) ORDER BY (trace ->> 'n')::int`.execute(database.db)).rows;
+    (
+      await sql<{ id: string; tenant: string; query: string; trace: { n: number } }>`
+      SELECT id::text, tenant, query, trace FROM fl_recall_traces WHERE id = ANY(${ids}::uuid[]) ORDER BY (trace ->> 'n')::int`.execute(database.db)
+    ).rows;
 
   it('stores every trace added, those added together in one go, and flush waits for them', async () => {
     const writer = new TraceWriter(database.db, (error) => {

@@ -8,7 +8,8 @@
  * reads; the memories themselves are untouched); so are traces beyond `maxQueued` waiting. Their commit does not wait for the WAL flush
  * either: a crash may lose the last moment's traces, never a memory write.
  */
-import { type Executor, type RecallSlice, slice } from '@factledger/store';
+import { type Executor, type RecallSlice, slice, timestamptz } from '@factledger/store';
+import { UnknownTraceError } from './errors';
 import { type Kysely, sql } from 'kysely';
 
 export interface TraceRow {
@@ -49,6 +50,26 @@ export class TraceWriter {
     private readonly maxQueued = 10_000,
   ) {
     this.db = slice(db);
+  }
+
+  /** A stored trace (UnknownTraceError when this tenant has none by that id), once every trace added so far is stored. */
+  async read(tenant: string, id: string): Promise<Record<string, unknown>> {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new UnknownTraceError(id);
+    await this.flush();
+    const r = await this.db
+      .selectFrom('fl_recall_traces')
+      .select(['trace', 'created_at'])
+      .where('tenant', '=', tenant)
+      .where('id', '=', sql<string>`${id}::uuid`)
+      .executeTakeFirst();
+    if (!r) throw new UnknownTraceError(id);
+    return { id, tenant, createdAt: new Date(r.created_at).toISOString(), ...r.trace };
+  }
+
+  /** Deletes traces recorded before `before` (the retention period); returns how many. */
+  async purge(before: Date): Promise<number> {
+    const result = await this.db.deleteFrom('fl_recall_traces').where('created_at', '<', timestamptz(before)).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   add(row: TraceRow): void {

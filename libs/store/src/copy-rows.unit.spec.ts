@@ -2,7 +2,12 @@ import { copyRows } from './copy-rows';
 
 describe('copyRows (COPY text format)', () => {
   it('separates columns by tabs and rows by newlines, with \\N for null and undefined', () => {
-    expect(copyRows([['a', null, 1], ['b', undefined, 2.5]])).toBe('a\t\\N\t1\nb\t\\N\t2.5\n');
+    expect(
+      copyRows([
+        ['a', null, 1],
+        ['b', undefined, 2.5],
+      ]),
+    ).toBe('a\t\\N\t1\nb\t\\N\t2.5\n');
   });
 
   it('escapes backslash, tab, newline and carriage return, so a literal \\N stays text', () => {

@@ -67,7 +67,9 @@ describe.each(testBackends())('Database on %s', (backend) => {
     await new Promise((r) => setTimeout(r, 50));
     const admin = await createTestDatabase('postgres', { migrate: false });
     try {
-      const ended = await sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${database.name} AND pid <> pg_backend_pid()) t`.execute(admin.db);
+      const ended = await sql<{
+        n: number;
+      }>`SELECT count(*)::int AS n FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ${database.name} AND pid <> pg_backend_pid()) t`.execute(admin.db);
       expect(ended.rows[0]!.n).toBeGreaterThanOrEqual(2);
     } finally {
       await admin.close();
@@ -97,7 +99,10 @@ describe.each(testBackends())('Database on %s', (backend) => {
         upstream.write(chunk);
       });
       upstream.on('data', (chunk: Buffer) => downstream.write(chunk));
-      for (const [a, b] of [[downstream, upstream], [upstream, downstream]] as const) {
+      for (const [a, b] of [
+        [downstream, upstream],
+        [upstream, downstream],
+      ] as const) {
         a.on('error', () => b.destroy());
         a.on('close', () => b.destroy());
       }

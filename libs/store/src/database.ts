@@ -103,7 +103,9 @@ export const SESSION_SETTINGS: Readonly<Record<string, string>> = {
 export const SEARCH_SETTINGS: Readonly<Record<string, string>> = { plan_cache_mode: 'force_generic_plan', jit: 'off' };
 
 const settingsStatement = (settings: Readonly<Record<string, string>>): string =>
-  `SELECT ${Object.entries(settings).map(([name, value]) => `set_config(${literal(name)}, ${literal(value)}, false)`).join(', ')}`;
+  `SELECT ${Object.entries(settings)
+    .map(([name, value]) => `set_config(${literal(name)}, ${literal(value)}, false)`)
+    .join(', ')}`;
 /** The session settings on PGlite's one connection, when Kysely first takes it. */
 const applySessionSettings: PostgresDialectConfig['onCreateConnection'] = async (connection) => {
   await connection.executeQuery(CompiledQuery.raw(settingsStatement(SESSION_SETTINGS)));

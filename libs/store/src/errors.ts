@@ -47,8 +47,8 @@ export const FOLLOW_UP_REFUSED = 'FL412';
 /** How to install each PostgreSQL extension the migrations create, for the one line a newcomer reads. */
 const EXTENSION_HINTS: Record<string, string> = {
   vector: 'pgvector: on Debian or Ubuntu `apt install postgresql-<major>-pgvector`, elsewhere see https://github.com/pgvector/pgvector#installation',
-  pg_trgm: 'it ships with PostgreSQL\'s contrib modules (Debian: part of the postgresql package; elsewhere postgresql-contrib)',
-  btree_gist: 'it ships with PostgreSQL\'s contrib modules (Debian: part of the postgresql package; elsewhere postgresql-contrib)',
+  pg_trgm: "it ships with PostgreSQL's contrib modules (Debian: part of the postgresql package; elsewhere postgresql-contrib)",
+  btree_gist: "it ships with PostgreSQL's contrib modules (Debian: part of the postgresql package; elsewhere postgresql-contrib)",
 };
 
 /**

@@ -185,5 +185,4 @@ export const ERASURE_RECORDED = 'ErasureRecorded';
  * is the last event's hash: kept somewhere else, it also shows whether the end of the log was cut.
  */
 export type LogVerification =
-  | { ok: true; events: number; headPosition: number; head: string | null }
-  | { ok: false; events: number; position: number; problem: 'content' | 'link' | 'missing' | 'deleted'; message: string };
+  { ok: true; events: number; headPosition: number; head: string | null } | { ok: false; events: number; position: number; problem: 'content' | 'link' | 'missing' | 'deleted'; message: string };

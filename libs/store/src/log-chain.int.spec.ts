@@ -24,7 +24,9 @@ describe.each(testBackends())('The log hash chain on %s', (backend) => {
     store = new PostgresEventStore(database.db);
     positions = [];
     for (const [i, count] of [1, 3, 2].entries()) {
-      const r = await store.append(ctx({ actor: i === 1 ? 'key-1' : null, batch: i === 2 ? 'b' : null }), [{ streamId: `s${i}`, expectedVersion: 'no-stream', events: Array.from({ length: count }, (_, k) => ev(10 * i + k)) }]);
+      const r = await store.append(ctx({ actor: i === 1 ? 'key-1' : null, batch: i === 2 ? 'b' : null }), [
+        { streamId: `s${i}`, expectedVersion: 'no-stream', events: Array.from({ length: count }, (_, k) => ev(10 * i + k)) },
+      ]);
       positions.push(...r.positions);
     }
   });
@@ -81,7 +83,8 @@ describe.each(testBackends())('The log hash chain on %s', (backend) => {
       database = await createTestDatabase(backend);
       store = new PostgresEventStore(database.db);
       positions = [];
-      for (const [i, count] of [1, 3, 2].entries()) positions.push(...(await store.append(ctx(), [{ streamId: `s${i}`, expectedVersion: 'no-stream', events: Array.from({ length: count }, (_, k) => ev(10 * i + k)) }])).positions);
+      for (const [i, count] of [1, 3, 2].entries())
+        positions.push(...(await store.append(ctx(), [{ streamId: `s${i}`, expectedVersion: 'no-stream', events: Array.from({ length: count }, (_, k) => ev(10 * i + k)) }])).positions);
     }
   });
 
@@ -96,7 +99,9 @@ describe.each(testBackends())('The log hash chain on %s', (backend) => {
     const gap = Number((await sql<{ p: string }>`SELECT nextval(pg_get_serial_sequence('fl_events', 'global_position')) AS p`.execute(database.db)).rows[0]!.p);
     const after = (await store.append(ctx(), [{ streamId: 'late', expectedVersion: 'no-stream', events: [ev(77)] }])).position;
     await store.seal();
-    await behindTheBack(sql`INSERT INTO fl_events (global_position, tenant, stream_id, stream_version, event_id, type, data, recorded_at) VALUES (${gap}, 'chain', 'forged', 0, gen_random_uuid(), 'Tested', '{"n": 0}'::jsonb, now())`);
+    await behindTheBack(
+      sql`INSERT INTO fl_events (global_position, tenant, stream_id, stream_version, event_id, type, data, recorded_at) VALUES (${gap}, 'chain', 'forged', 0, gen_random_uuid(), 'Tested', '{"n": 0}'::jsonb, now())`,
+    );
     expect(await store.verify()).toMatchObject({ ok: false, position: gap, problem: 'missing' });
 
     // The same row with a salt and a chain row hashed exactly as the sealer would: the link after it breaks.
@@ -119,20 +124,37 @@ describe.each(testBackends())('The log hash chain on %s', (backend) => {
 
   /** Erases event positions[k]'s text the way the ledger's erasure does (EventStore.redact). */
   const erase = (k: number[]) =>
-    store.redact(ctx({ actor: 'admin-key' }), k.map((i) => ({ position: positions[i]!, data: { erased: 'e1' } })), (hashes) => [
-      { streamId: 'erasure-e1', expectedVersion: 'no-stream', events: [{ eventId: randomUUID(), type: ERASURE_RECORDED, data: { erasureId: 'e1', redacted: hashes } }] },
-    ]);
+    store.redact(
+      ctx({ actor: 'admin-key' }),
+      k.map((i) => ({ position: positions[i]!, data: { erased: 'e1' } })),
+      (hashes) => [{ streamId: 'erasure-e1', expectedVersion: 'no-stream', events: [{ eventId: randomUUID(), type: ERASURE_RECORDED, data: { erasureId: 'e1', redacted: hashes } }] }],
+    );
 
   it('still verifies after an erasure rewrote sealed and unsealed events, and keeps their shape', async () => {
     await store.seal({ pageSize: 2 });
     await store.append(ctx(), [{ streamId: 'late', expectedVersion: 'no-stream', events: [ev(50)] }]);
-    positions.push((await store.head()));
-    const before = (await sql<{ global_position: string; type: string; stream_id: string; recorded_at: Date }>`SELECT global_position, type, stream_id, recorded_at FROM fl_events ORDER BY 1`.execute(database.db)).rows;
+    positions.push(await store.head());
+    const before = (
+      await sql<{ global_position: string; type: string; stream_id: string; recorded_at: Date }>`SELECT global_position, type, stream_id, recorded_at FROM fl_events ORDER BY 1`.execute(database.db)
+    ).rows;
     const result = await erase([1, 6]); // one sealed before, one appended after the last seal
-    const after = (await sql<{ global_position: string; type: string; stream_id: string; recorded_at: Date; data: unknown; actor: string | null }>`SELECT * FROM fl_events ORDER BY global_position`.execute(database.db)).rows;
+    const after = (
+      await sql<{ global_position: string; type: string; stream_id: string; recorded_at: Date; data: unknown; actor: string | null }>`SELECT * FROM fl_events ORDER BY global_position`.execute(
+        database.db,
+      )
+    ).rows;
     expect(after.slice(0, before.length).map(({ global_position, type, stream_id, recorded_at }) => ({ global_position, type, stream_id, recorded_at }))).toEqual(before);
     expect(after.filter((r) => JSON.stringify(r.data).includes('event ')).map((r) => Number(r.global_position))).toEqual(positions.filter((_, i) => i !== 1 && i !== 6));
-    expect(after.at(-1)).toMatchObject({ type: ERASURE_RECORDED, actor: 'admin-key', data: { redacted: [[positions[1], expect.stringMatching(/^[0-9a-f]{64}$/)], [positions[6], expect.any(String)]] } });
+    expect(after.at(-1)).toMatchObject({
+      type: ERASURE_RECORDED,
+      actor: 'admin-key',
+      data: {
+        redacted: [
+          [positions[1], expect.stringMatching(/^[0-9a-f]{64}$/)],
+          [positions[6], expect.any(String)],
+        ],
+      },
+    });
     expect(result.positions).toHaveLength(1);
     // Their salts are gone, so their old content hashes can no longer be matched to a guess.
     const salted = (await sql<{ p: string }>`SELECT global_position AS p FROM fl_event_salts ORDER BY 1`.execute(database.db)).rows.map((r) => Number(r.p));
@@ -153,7 +175,9 @@ describe.each(testBackends())('The log hash chain on %s', (backend) => {
   it('rewrites nothing of another tenant, nothing but data, and nothing outside an erasure', async () => {
     const other = await store.append(ctx({ tenant: 'other' }), [{ streamId: 'o', expectedVersion: 'no-stream', events: [ev(70)] }]);
     await expect(
-      store.redact(ctx(), [{ position: other.position, data: { erased: 'x' } }], () => [{ streamId: 'erasure-x', expectedVersion: 'no-stream', events: [{ eventId: randomUUID(), type: ERASURE_RECORDED, data: { redacted: [] } }] }]),
+      store.redact(ctx(), [{ position: other.position, data: { erased: 'x' } }], () => [
+        { streamId: 'erasure-x', expectedVersion: 'no-stream', events: [{ eventId: randomUUID(), type: ERASURE_RECORDED, data: { redacted: [] } }] },
+      ]),
     ).rejects.toThrow(/not in its tenant/);
     expect((await store.readStream('other', 'o')).events[0]!.data).toMatchObject({ n: 70, text: 'event 70 ünïcode 대전' });
     expect(await store.readStream('chain', 'erasure-x')).toEqual({ version: -1, events: [] });

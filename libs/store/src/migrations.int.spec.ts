@@ -39,10 +39,16 @@ describe.each(testBackends())('migrate on %s', (backend) => {
     expect(await pendingMigrations(database.db, dir)).toEqual([]);
 
     // What the database holds is exactly the functions the folder defines.
-    const functions = (await sql<{ name: string }>`
+    const functions = (
+      await sql<{ name: string }>`
       SELECT p.proname AS name FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-      WHERE n.nspname = current_schema() AND p.proname LIKE 'fl\\_%' ORDER BY 1`.execute(database.db)).rows.map((r) => r.name);
-    expect(functions).toEqual(readdirSync(join(dir, 'functions')).map((f) => f.replace(/\.sql$/, '')).sort());
+      WHERE n.nspname = current_schema() AND p.proname LIKE 'fl\\_%' ORDER BY 1`.execute(database.db)
+    ).rows.map((r) => r.name);
+    expect(functions).toEqual(
+      readdirSync(join(dir, 'functions'))
+        .map((f) => f.replace(/\.sql$/, ''))
+        .sort(),
+    );
 
     const file = join(dir, 'functions', 'fl_event_content.sql');
     writeFileSync(file, `${readFileSync(file, 'utf8')}\nCOMMENT ON FUNCTION fl_event_content IS 'changed';\n`);
@@ -63,7 +69,7 @@ describe.each(testBackends())('migrate on %s', (backend) => {
     expect((await sql<{ t: string | null }>`SELECT to_regclass('fl_broken')::text AS t`.execute(database.db)).rows[0]!.t).toBeNull();
   });
 
-  it("gives every memory of a database migrated from before 028 the time it was said: the time it was recorded, on its row, its read view and its recall index row", async () => {
+  it('gives every memory of a database migrated from before 028 the time it was said: the time it was recorded, on its row, its read view and its recall index row', async () => {
     const existing = await createTestDatabase(backend, { migrate: false });
     const before = mkdtempSync(join(tmpdir(), 'fl-migrations-'));
     try {
@@ -119,4 +125,3 @@ describe.each(testBackends())('migrate on %s', (backend) => {
     expect(new MissingExtensionError(['vector']).message).toMatch(/^the PostgreSQL server lacks the extension vector \(pgvector: .*apt install postgresql-<major>-pgvector.*\); install it there/);
   });
 });
-

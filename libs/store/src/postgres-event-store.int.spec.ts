@@ -46,9 +46,7 @@ describe.each(testBackends())('PostgresEventStore on %s', (backend) => {
         );
         // ...a fast writer starts after it: it cannot commit first...
         let fastDone = false;
-        const fast = store
-          .append(ctx(), [{ streamId: 's-fast', expectedVersion: 'no-stream', events: [ev('Fast')] }])
-          .then((r) => ((fastDone = true), r));
+        const fast = store.append(ctx(), [{ streamId: 's-fast', expectedVersion: 'no-stream', events: [ev('Fast')] }]).then((r) => ((fastDone = true), r));
         await new Promise((r) => setTimeout(r, 200));
         expect(fastDone).toBe(false);
         expect(await readLog(database.db, checkpoint, 100)).toEqual([]);
@@ -80,9 +78,7 @@ describe.each(testBackends())('PostgresEventStore on %s', (backend) => {
 
     it('lets only one of two concurrent writers append at the same expected version', async () => {
       await store.append(ctx(), [{ streamId: 's-race', expectedVersion: 'no-stream', events: [ev()] }]);
-      const results = await Promise.allSettled(
-        [1, 2, 3].map(() => store.append(ctx(), [{ streamId: 's-race', expectedVersion: 0, events: [ev()] }])),
-      );
+      const results = await Promise.allSettled([1, 2, 3].map(() => store.append(ctx(), [{ streamId: 's-race', expectedVersion: 0, events: [ev()] }])));
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       expect(results.filter((r) => r.status === 'rejected' && r.reason instanceof ExpectedVersionConflict)).toHaveLength(2);
     });

@@ -165,7 +165,7 @@ export class PostgresEventStore implements EventStore {
           SELECT c.global_position AS position, encode(sha256(fl_event_content(c.global_position, c.tenant, c.stream_id, c.stream_version, c.event_id, c.type, c.data,
             c.command_id, c.causation_id, c.correlation_id, c.batch, c.recorded_at, c.actor)), 'hex') AS hash
           FROM changed c ORDER BY 1`.execute(trx);
-        if (updated.rows.length !== Math.min(1000, rows.length - i)) throw new Error('an erasure named an event that is not in its tenant\'s log');
+        if (updated.rows.length !== Math.min(1000, rows.length - i)) throw new Error("an erasure named an event that is not in its tenant's log");
         for (const u of updated.rows) hashes.push([Number(u.position), u.hash]);
       }
       await sql`SELECT set_config('factledger.erasing', 'off', true)`.execute(trx);
@@ -189,13 +189,7 @@ export class PostgresEventStore implements EventStore {
     // The type as a literal, so that a partial index on it (fl_events_messages, migrations/019)
     // matches whatever plan the statement gets; an event type is a name, never free text.
     if (!/^[A-Za-z][A-Za-z0-9]*$/.test(type)) throw new Error(`not an event type: ${JSON.stringify(type)}`);
-    const rows = await selectEvents(this.db)
-      .where('tenant', '=', tenant)
-      .where('type', '=', sql.lit(type))
-      .where('global_position', '>', after)
-      .orderBy('global_position')
-      .limit(limit)
-      .execute();
+    const rows = await selectEvents(this.db).where('tenant', '=', tenant).where('type', '=', sql.lit(type)).where('global_position', '>', after).orderBy('global_position').limit(limit).execute();
     return rows.map(toRecordedEvent);
   }
 
@@ -205,17 +199,15 @@ export class PostgresEventStore implements EventStore {
   }
 
   async head(): Promise<number> {
-    const row = await this.db.selectFrom('fl_events').select((eb) => eb.fn.max('global_position').as('head')).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('fl_events')
+      .select((eb) => eb.fn.max('global_position').as('head'))
+      .executeTakeFirst();
     return Number(row?.head ?? 0);
   }
 
   async commandClaim(tenant: string, commandId: string): Promise<{ position: number; fingerprint: string | null } | null> {
-    const claim = await this.db
-      .selectFrom('fl_commands')
-      .select(['last_position as position', 'fingerprint'])
-      .where('tenant', '=', tenant)
-      .where('command_id', '=', commandId)
-      .executeTakeFirst();
+    const claim = await this.db.selectFrom('fl_commands').select(['last_position as position', 'fingerprint']).where('tenant', '=', tenant).where('command_id', '=', commandId).executeTakeFirst();
     return claim ? { position: Number(claim.position), fingerprint: claim.fingerprint } : null;
   }
 
@@ -248,7 +240,14 @@ export class PostgresEventStore implements EventStore {
     // The walk ends at the last sealed event. An event after it committed after the seal above
     // (an append that was running beside it, or one whose client died mid-statement and whose
     // server finished it): not yet chained, not tampered with; the next seal chains it.
-    const last = Number((await this.db.selectFrom('fl_event_chain').select((eb) => eb.fn.max('global_position').as('last')).executeTakeFirstOrThrow()).last ?? 0);
+    const last = Number(
+      (
+        await this.db
+          .selectFrom('fl_event_chain')
+          .select((eb) => eb.fn.max('global_position').as('last'))
+          .executeTakeFirstOrThrow()
+      ).last ?? 0,
+    );
     // What each rewritten row must say now, as its (latest) erasure recorded it. Those erasure
     // events are themselves checked below, like every other event.
     const redacted = new Map<number, string>();
@@ -277,7 +276,8 @@ export class PostgresEventStore implements EventStore {
         const content = Buffer.from(row.content_hash!);
         const erased = redacted.get(position);
         if (row.salted) {
-          if (!content.equals(Buffer.from(row.content_now!))) return { ok: false, events, position, problem: 'content', message: `event ${position} does not say what was hashed when it was sealed: it was altered` };
+          if (!content.equals(Buffer.from(row.content_now!)))
+            return { ok: false, events, position, problem: 'content', message: `event ${position} does not say what was hashed when it was sealed: it was altered` };
         } else if (erased === undefined) {
           return { ok: false, events, position, problem: 'content', message: `event ${position} lost its salt and no erasure names it: it was altered` };
         } else if (Buffer.from(row.content_now!).toString('hex') !== erased) {
@@ -304,38 +304,40 @@ export class PostgresEventStore implements EventStore {
  * the ExpectedVersionConflict.
  */
 async function appendWith(executor: Executor<StoreTables>, context: AppendContext, appends: StreamAppend[], followUp?: AppendFollowUp): Promise<AppendResult> {
-    const streams = appends
-      .filter((a) => a.events.length > 0)
-      .map((a) => ({
-        s: a.streamId,
-        e: a.expectedVersion === 'no-stream' ? -1 : a.expectedVersion === 'any' ? null : a.expectedVersion,
-        n: a.events.length,
-      }))
-      .sort((a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : 0)); // one lock order for every writer
-    if (streams.length === 0) return { position: 0, positions: [], duplicate: false, streamVersions: {}, followUp: null };
-    const events: { s: string; i: string; t: string; d: unknown }[] = [];
-    for (const a of appends) for (const e of a.events) events.push({ s: a.streamId, i: e.eventId, t: e.type, d: e.data });
-    const result = await sql<{ r: AppendReply }>`${PREPARED}SELECT fl_append(${context.tenant}, ${context.commandId}, ${context.causationId}, ${context.correlationId}, ${context.batch},
+  const streams = appends
+    .filter((a) => a.events.length > 0)
+    .map((a) => ({
+      s: a.streamId,
+      e: a.expectedVersion === 'no-stream' ? -1 : a.expectedVersion === 'any' ? null : a.expectedVersion,
+      n: a.events.length,
+    }))
+    .sort((a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : 0)); // one lock order for every writer
+  if (streams.length === 0) return { position: 0, positions: [], duplicate: false, streamVersions: {}, followUp: null };
+  const events: { s: string; i: string; t: string; d: unknown }[] = [];
+  for (const a of appends) for (const e of a.events) events.push({ s: a.streamId, i: e.eventId, t: e.type, d: e.data });
+  const result = await sql<{ r: AppendReply }>`${PREPARED}SELECT fl_append(${context.tenant}, ${context.commandId}, ${context.causationId}, ${context.correlationId}, ${context.batch},
         ${context.recordedAt.toISOString()}::timestamptz, ${JSON.stringify(streams)}::jsonb, ${JSON.stringify(events)}::jsonb,
         ${followUp?.fn ?? null}::regproc, ${followUp ? JSON.stringify(followUp.payload) : null}::jsonb) AS r
       -- The actor of this append's events (fl_events.actor's default, migrations/017) and the fingerprint its
       -- command id is claimed with (fl_append, migrations/027), for this transaction only.
-      FROM (SELECT set_config('factledger.actor', ${context.actor ?? ''}, true), set_config('factledger.command_fingerprint', ${context.commandFingerprint ?? ''}, true)) AS meta`.execute(executor).catch(refusedByFollowUp);
-    const reply = result.rows[0]!.r;
-    if (reply.conflict) {
-      const c = reply.conflict;
-      const current = c.events ? { version: c.actual, events: c.events.map((e) => toRecordedEvent({ ...e, recorded_at: new Date(e.recorded_at) })) } : undefined;
-      throw new ExpectedVersionConflict(c.stream, c.expected === -1 ? 'no stream' : String(c.expected), c.actual, current);
-    }
-    return {
-      position: Number(reply.position ?? 0),
-      positions: (reply.positions ?? []).map(Number),
-      duplicate: reply.duplicate,
-      ...(reply.duplicate ? { commandFingerprint: reply.fingerprint ?? null } : {}),
-      streamVersions: reply.versions,
-      followUp: reply.duplicate ? null : (reply.then ?? null),
-    };
+      FROM (SELECT set_config('factledger.actor', ${context.actor ?? ''}, true), set_config('factledger.command_fingerprint', ${context.commandFingerprint ?? ''}, true)) AS meta`
+    .execute(executor)
+    .catch(refusedByFollowUp);
+  const reply = result.rows[0]!.r;
+  if (reply.conflict) {
+    const c = reply.conflict;
+    const current = c.events ? { version: c.actual, events: c.events.map((e) => toRecordedEvent({ ...e, recorded_at: new Date(e.recorded_at) })) } : undefined;
+    throw new ExpectedVersionConflict(c.stream, c.expected === -1 ? 'no stream' : String(c.expected), c.actual, current);
   }
+  return {
+    position: Number(reply.position ?? 0),
+    positions: (reply.positions ?? []).map(Number),
+    duplicate: reply.duplicate,
+    ...(reply.duplicate ? { commandFingerprint: reply.fingerprint ?? null } : {}),
+    streamVersions: reply.versions,
+    followUp: reply.duplicate ? null : (reply.then ?? null),
+  };
+}
 
 /** A follow-up's refusal (SQLSTATE FL412, its reason as JSON in the DETAIL) as FollowUpRefused; any other error as it is. */
 function refusedByFollowUp(error: unknown): never {

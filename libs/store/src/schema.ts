@@ -128,7 +128,23 @@ export interface ProjectedStreamsTable {
 /** fl_memories' columns that hold a version's field as it is, under the same name (@factledger/domain VersionState). */
 type VersionColumns = Pick<
   VersionState,
-  'kind' | 'subject' | 'relation' | 'value' | 'text' | 'type' | 'speaker' | 'source' | 'authority' | 'cardinality' | 'core' | 'confirmations' | 'quarantined' | 'corrected' | 'withdrawn' | 'retracted' | 'overruled'
+  | 'kind'
+  | 'subject'
+  | 'relation'
+  | 'value'
+  | 'text'
+  | 'type'
+  | 'speaker'
+  | 'source'
+  | 'authority'
+  | 'cardinality'
+  | 'core'
+  | 'confirmations'
+  | 'quarantined'
+  | 'corrected'
+  | 'withdrawn'
+  | 'retracted'
+  | 'overruled'
 >;
 
 export interface MemoriesTable extends VersionColumns {

@@ -12,10 +12,8 @@ describe.each(testBackends())('refreshStatistics on %s', (backend) => {
   });
   afterAll(() => database.close());
 
-  const reltuples = async (table: string): Promise<number> =>
-    Number((await sql<{ n: number }>`SELECT reltuples::float8 AS n FROM pg_class WHERE relname = ${table}`.execute(database.db)).rows[0]!.n);
-  const fill = (from: number, to: number) =>
-    sql`INSERT INTO stats_probe SELECT g, 'acme', repeat('x', 200) FROM generate_series(${from}::int, ${to}::int) g`.execute(database.db);
+  const reltuples = async (table: string): Promise<number> => Number((await sql<{ n: number }>`SELECT reltuples::float8 AS n FROM pg_class WHERE relname = ${table}`.execute(database.db)).rows[0]!.n);
+  const fill = (from: number, to: number) => sql`INSERT INTO stats_probe SELECT g, 'acme', repeat('x', 200) FROM generate_series(${from}::int, ${to}::int) g`.execute(database.db);
 
   it('analyzes a table that has rows and no statistics, then again only once it has grown by a fifth', async () => {
     await refreshStatistics(database); // whatever the migrations left unanalyzed

@@ -111,11 +111,17 @@ export function eventStoreContract(name: string, open: () => Promise<ContractSub
       expect(await store.readStream(tenant, 'other')).toEqual({ version: -1, events: [] });
       // Claimed without one: none to answer with.
       await store.append(ctx({ commandId: 'cmd-none' }), [{ streamId: 's', expectedVersion: 1, events: [ev()] }]);
-      expect(await store.append(ctx({ commandId: 'cmd-none', commandFingerprint: 'later' }), [{ streamId: 's', expectedVersion: 2, events: [ev()] }])).toMatchObject({ duplicate: true, commandFingerprint: null });
+      expect(await store.append(ctx({ commandId: 'cmd-none', commandFingerprint: 'later' }), [{ streamId: 's', expectedVersion: 2, events: [ev()] }])).toMatchObject({
+        duplicate: true,
+        commandFingerprint: null,
+      });
       // A claim refused with its append keeps nothing: the one that lands is the one kept.
       await expect(store.append(ctx({ commandId: 'cmd-g', commandFingerprint: 'refused' }), [{ streamId: 's', expectedVersion: 0, events: [ev()] }])).rejects.toBeInstanceOf(ExpectedVersionConflict);
       await store.append(ctx({ commandId: 'cmd-g', commandFingerprint: 'landed' }), [{ streamId: 's', expectedVersion: 2, events: [ev()] }]);
-      expect(await store.append(ctx({ commandId: 'cmd-g', commandFingerprint: 'landed' }), [{ streamId: 's', expectedVersion: 3, events: [ev()] }])).toMatchObject({ duplicate: true, commandFingerprint: 'landed' });
+      expect(await store.append(ctx({ commandId: 'cmd-g', commandFingerprint: 'landed' }), [{ streamId: 's', expectedVersion: 3, events: [ev()] }])).toMatchObject({
+        duplicate: true,
+        commandFingerprint: 'landed',
+      });
       expect((await store.readStream(tenant, 's')).version).toBe(3);
       // Claimed by two appends at once: one lands, the other is its duplicate.
       const raced = await Promise.all(
@@ -147,7 +153,7 @@ export function eventStoreContract(name: string, open: () => Promise<ContractSub
       expect(positions).toEqual([...positions].sort((a, b) => a - b));
       expect(new Set(positions).size).toBe(positions.length);
       const paged: RecordedEvent[] = [];
-      for (let after = LOG_START; ; ) {
+      for (let after = LOG_START; ;) {
         const page = await store.readAll(after, 2);
         if (page.length === 0) break;
         paged.push(...page);
@@ -164,7 +170,7 @@ export function eventStoreContract(name: string, open: () => Promise<ContractSub
     describe('subscriptions', () => {
       /** Waits (up to 10 s) until `done` holds. */
       const until = async (done: () => boolean): Promise<void> => {
-        for (const started = Date.now(); !done(); ) {
+        for (const started = Date.now(); !done();) {
           if (Date.now() - started > 10_000) throw new Error('timed out waiting for the subscription');
           await sleep(10);
         }
@@ -176,10 +182,14 @@ export function eventStoreContract(name: string, open: () => Promise<ContractSub
         const second = (await mine())[1]!;
         const got: RecordedEvent[] = [];
         const pages: number[] = [];
-        const subscription = store.subscribe(second.logPosition, async (events) => {
-          pages.push(events.length);
-          got.push(...events);
-        }, { pageSize: 2 });
+        const subscription = store.subscribe(
+          second.logPosition,
+          async (events) => {
+            pages.push(events.length);
+            got.push(...events);
+          },
+          { pageSize: 2 },
+        );
         await until(() => numbers(got).length === 3);
         expect(numbers(got)).toEqual([2, 3, 4]);
         // Live: appended after it caught up, alone and as one batch over two streams.
@@ -219,13 +229,17 @@ export function eventStoreContract(name: string, open: () => Promise<ContractSub
         const got: RecordedEvent[] = [];
         let inFlight = 0;
         let overlapped = false;
-        const subscription = store.subscribe(start, async (events) => {
-          inFlight += 1;
-          overlapped ||= inFlight > 1;
-          await sleep(15);
-          got.push(...events);
-          inFlight -= 1;
-        }, { pageSize: 7 });
+        const subscription = store.subscribe(
+          start,
+          async (events) => {
+            inFlight += 1;
+            overlapped ||= inFlight > 1;
+            await sleep(15);
+            got.push(...events);
+            inFlight -= 1;
+          },
+          { pageSize: 7 },
+        );
         // 60 events in 12 appends, made while the consumer is still busy with the first pages.
         for (let b = 0; b < 12; b++) {
           await store.append(ctx(), [{ streamId: `s${b % 3}`, expectedVersion: 'any', events: Array.from({ length: 5 }, (_, k) => ev('N', { i: b * 5 + k })) }]);
@@ -253,7 +267,7 @@ export function eventStoreContract(name: string, open: () => Promise<ContractSub
       });
     });
 
-    it('says how much of the log lies past a checkpoint, bounded by a position, with the oldest event\'s time', async () => {
+    it("says how much of the log lies past a checkpoint, bounded by a position, with the oldest event's time", async () => {
       const at = (minute: number) => ctx({ recordedAt: new Date(Date.UTC(2026, 11, 1, 10, minute)) });
       await store.append(at(0), [{ streamId: 'lag', expectedVersion: 'no-stream', events: [ev('A')] }]);
       await store.append(at(1), [{ streamId: 'lag', expectedVersion: 0, events: [ev('B')] }]);
@@ -295,11 +309,17 @@ export function eventStoreContract(name: string, open: () => Promise<ContractSub
         ['A', 0, { erased: 'e1' }],
         ['B', 1, { n: 2 }],
       ]);
-      expect((await store.readStream(tenant, `erasure-${tenant}`)).events[0]).toMatchObject({ type: ERASURE_RECORDED, actor: 'admin', data: { redacted: [[first, expect.stringMatching(/^[0-9a-f]{64}$/)]] } });
+      expect((await store.readStream(tenant, `erasure-${tenant}`)).events[0]).toMatchObject({
+        type: ERASURE_RECORDED,
+        actor: 'admin',
+        data: { redacted: [[first, expect.stringMatching(/^[0-9a-f]{64}$/)]] },
+      });
       expect(await store.verify()).toMatchObject({ ok: true });
       // A refused record undoes the rewrite; another tenant's event is never rewritten.
       await expect(
-        store.redact(ctx(), [{ position: written.positions[1]!, data: { erased: 'e2' } }], () => [{ streamId: `erasure-${tenant}`, expectedVersion: 'no-stream', events: [ev(ERASURE_RECORDED, { redacted: [] })] }]),
+        store.redact(ctx(), [{ position: written.positions[1]!, data: { erased: 'e2' } }], () => [
+          { streamId: `erasure-${tenant}`, expectedVersion: 'no-stream', events: [ev(ERASURE_RECORDED, { redacted: [] })] },
+        ]),
       ).rejects.toBeInstanceOf(ExpectedVersionConflict);
       expect((await store.readStream(tenant, 's')).events[1]!.data).toEqual({ n: 2 });
       await expect(store.redact(ctx({ tenant: `${tenant}-x` }), [{ position: first!, data: {} }], () => [])).rejects.toThrow(/not in its tenant/);

@@ -39,10 +39,9 @@ export async function followedLog(database: Database, prefix: string, preloaded 
   const append = async (n: number): Promise<void> => {
     await log.append(ctx, [{ streamId: 's', expectedVersion: 'any', events: [{ eventId: randomUUID(), type: 'Tested', data: { n } }] }]);
   };
-  const applied = async (): Promise<number[]> =>
-    (await sql<{ n: number }>`SELECT n FROM followed_fixture WHERE consumer = ${name} ORDER BY position`.execute(db)).rows.map((r) => r.n);
+  const applied = async (): Promise<number[]> => (await sql<{ n: number }>`SELECT n FROM followed_fixture WHERE consumer = ${name} ORDER BY position`.execute(db)).rows.map((r) => r.n);
   const until = async (count: number): Promise<void> => {
-    for (const started = Date.now(); (await applied()).length < count; ) {
+    for (const started = Date.now(); (await applied()).length < count;) {
       if (Date.now() - started > 10_000) throw new Error(`timed out at ${(await applied()).length} of ${count}`);
       await sleep(10);
     }

@@ -29,7 +29,10 @@ export class HashingEmbedder implements Embedder {
 
   private embedOne(text: string): Embedding {
     const vector = new Float32Array(this.dimensions);
-    for (const token of text.toLowerCase().normalize('NFC').match(/[\p{L}\p{N}]+/gu) ?? []) {
+    for (const token of text
+      .toLowerCase()
+      .normalize('NFC')
+      .match(/[\p{L}\p{N}]+/gu) ?? []) {
       const h = fnv1a(token, 0);
       vector[h % this.dimensions] += fnv1a(token, 1) & 1 ? 1 : -1;
     }

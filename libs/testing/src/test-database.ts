@@ -18,7 +18,10 @@ export function testBackends(): Backend[] {
   return process.env.FL_PG_ADMIN_URL ? ['pglite', 'postgres'] : ['pglite'];
 }
 
-export async function createTestDatabase(backend: Backend, options: { migrate?: boolean; /** native only: the tablespace the new database lives in */ tablespace?: string } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  backend: Backend,
+  options: { migrate?: boolean; /** native only: the tablespace the new database lives in */ tablespace?: string } = {},
+): Promise<TestDatabase> {
   let database: Database;
   let name = 'memory';
   let connectionString: string | null = null;

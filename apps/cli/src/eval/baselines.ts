@@ -62,7 +62,11 @@ export function bm25Scores(docs: readonly string[][], query: readonly string[], 
 }
 
 /** Indices ordered by score, best first (ties keep insertion order). */
-const ranked = (scores: readonly number[]): number[] => scores.map((s, i) => [s, i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]).map(([, i]) => i);
+const ranked = (scores: readonly number[]): number[] =>
+  scores
+    .map((s, i) => [s, i] as const)
+    .sort((a, b) => b[0] - a[0] || a[1] - b[1])
+    .map(([, i]) => i);
 
 /** Σ 1 / (k + rank) over the rankings, best first. */
 export function reciprocalRankOrder(rankings: readonly number[][], k = 60): number[] {
@@ -118,39 +122,69 @@ function fillRaw(docs: Doc[], order: number[], budgetTokens: number, tokens: Tok
 
 class NaiveRag implements Baseline {
   readonly name = 'naive-rag';
-  constructor(private readonly store: FlatStore, private readonly tokens: TokenCounter, private readonly k = 5) {}
+  constructor(
+    private readonly store: FlatStore,
+    private readonly tokens: TokenCounter,
+    private readonly k = 5,
+  ) {}
   add(tenant: string, text: string, at: Date): Promise<void> {
     return this.store.add(tenant, text, at);
   }
   async query(tenant: string, message: string, budgetTokens = 400): Promise<BaselineContext> {
     const docs = this.store.of(tenant);
     const top = ranked(await this.store.cosines(tenant, message)).slice(0, this.k);
-    const cut = fitBudget(top.map((i) => asItem(docs[i]!, i)), budgetTokens, 0, (t) => this.tokens.count(t));
+    const cut = fitBudget(
+      top.map((i) => asItem(docs[i]!, i)),
+      budgetTokens,
+      0,
+      (t) => this.tokens.count(t),
+    );
     return { text: cut.text, tokens: cut.tokens, budgetTokens, items: cut.included };
   }
 }
 
 class Bm25Baseline implements Baseline {
   readonly name = 'bm25';
-  constructor(private readonly store: FlatStore, private readonly tokens: TokenCounter) {}
+  constructor(
+    private readonly store: FlatStore,
+    private readonly tokens: TokenCounter,
+  ) {}
   add(tenant: string, text: string, at: Date): Promise<void> {
     return this.store.add(tenant, text, at);
   }
   async query(tenant: string, message: string, budgetTokens = 400): Promise<BaselineContext> {
     const docs = this.store.of(tenant);
-    return fillRaw(docs, ranked(bm25Scores(docs.map((d) => d.words), wordsOf(message))), budgetTokens, this.tokens);
+    return fillRaw(
+      docs,
+      ranked(
+        bm25Scores(
+          docs.map((d) => d.words),
+          wordsOf(message),
+        ),
+      ),
+      budgetTokens,
+      this.tokens,
+    );
   }
 }
 
 class RrfBaseline implements Baseline {
   readonly name = 'rrf';
-  constructor(private readonly store: FlatStore, private readonly tokens: TokenCounter) {}
+  constructor(
+    private readonly store: FlatStore,
+    private readonly tokens: TokenCounter,
+  ) {}
   add(tenant: string, text: string, at: Date): Promise<void> {
     return this.store.add(tenant, text, at);
   }
   async query(tenant: string, message: string, budgetTokens = 400): Promise<BaselineContext> {
     const docs = this.store.of(tenant);
-    const lexical = ranked(bm25Scores(docs.map((d) => d.words), wordsOf(message)));
+    const lexical = ranked(
+      bm25Scores(
+        docs.map((d) => d.words),
+        wordsOf(message),
+      ),
+    );
     const semantic = ranked(await this.store.cosines(tenant, message));
     return fillRaw(docs, reciprocalRankOrder([lexical, semantic]), budgetTokens, this.tokens);
   }

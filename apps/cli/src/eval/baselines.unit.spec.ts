@@ -1,7 +1,11 @@
 import { bm25Scores, reciprocalRankOrder } from './baselines';
 
 describe('the BM25 and RRF baselines', () => {
-  const docs = [['the', 'cat', 'sat'], ['the', 'dog', 'sat', 'down'], ['the', 'kayak', 'club']];
+  const docs = [
+    ['the', 'cat', 'sat'],
+    ['the', 'dog', 'sat', 'down'],
+    ['the', 'kayak', 'club'],
+  ];
 
   it('scores by Okapi BM25: a rare word outweighs a common one, a word absent scores nothing', () => {
     const scores = bm25Scores(docs, ['the', 'kayak']);
@@ -13,7 +17,13 @@ describe('the BM25 and RRF baselines', () => {
   });
 
   it('fuses rankings by reciprocal rank: agreement beats one first place', () => {
-    expect(reciprocalRankOrder([[0, 1, 2], [2, 1, 0], [1, 2, 0]])).toEqual([1, 2, 0]);
+    expect(
+      reciprocalRankOrder([
+        [0, 1, 2],
+        [2, 1, 0],
+        [1, 2, 0],
+      ]),
+    ).toEqual([1, 2, 0]);
     expect(reciprocalRankOrder([[3, 1]], 60)).toEqual([3, 1]);
   });
 });

@@ -53,7 +53,19 @@ export async function evalFile(file: string, backend: EvalBackend, options: { ba
   const recall = recallOn(database, handle.runner, clock, { ...EVAL_RECALL, recallTuning: options.recallTuning }, embedder);
   const app = await NestFactory.createApplicationContext(FactLedgerModule.forRoot({ handle, recall }), { logger: false });
   try {
-    const bus = { commandBus: app.get(CommandBus), queryBus: app.get(QueryBus), clock, indexRecall: () => handle.cascade.catchUp().then(() => recall.indexer.catchUp()).then(() => refreshStatistics(database)), runSaga: () => handle.cascade.catchUp().then(() => handle.saga.catchUp()), runCascade: () => handle.cascade.catchUp(), withTraces: options.traces };
+    const bus = {
+      commandBus: app.get(CommandBus),
+      queryBus: app.get(QueryBus),
+      clock,
+      indexRecall: () =>
+        handle.cascade
+          .catchUp()
+          .then(() => recall.indexer.catchUp())
+          .then(() => refreshStatistics(database)),
+      runSaga: () => handle.cascade.catchUp().then(() => handle.saga.catchUp()),
+      runCascade: () => handle.cascade.catchUp(),
+      withTraces: options.traces,
+    };
     return await runScenario(basename(file), readFileSync(file, 'utf8'), bus);
   } finally {
     await recall.stop();
@@ -102,7 +114,15 @@ export function groupOf(note: string): string {
 export function compareRuns(runs: { name: string; reports: ScenarioReport[] }[]): string {
   const queries = (rs: ScenarioReport[]) => rs.flatMap((r) => r.steps.filter((s) => s.step === 'query'));
   const rows: { label: string; pick: (s: StepReport) => boolean }[] = [{ label: 'all query steps', pick: () => true }];
-  const notes = [...new Set(runs.flatMap((r) => queries(r.reports).map((s) => (s.note ? groupOf(s.note) : '')).filter((n) => n !== '')))].sort();
+  const notes = [
+    ...new Set(
+      runs.flatMap((r) =>
+        queries(r.reports)
+          .map((s) => (s.note ? groupOf(s.note) : ''))
+          .filter((n) => n !== ''),
+      ),
+    ),
+  ].sort();
   for (const note of notes) rows.push({ label: note, pick: (s) => s.note !== undefined && groupOf(s.note) === note });
   if (runs.some((r) => queries(r.reports).some((s) => (s.forbids ?? 0) > 0))) {
     rows.push({ label: 'a text must be absent (e.g. a replaced value)', pick: (s) => (s.forbids ?? 0) > 0 });

@@ -237,9 +237,7 @@ async function runWrite(step: Step, tenant: string, aliases: Map<string, string>
       if (step.as) aliases.set(step.as, result.memoryId);
       break;
     case 'retract':
-      result = await commandBus.execute(
-        new RetractMemoryCommand(tenant, step.ref ? { ...input, memoryId: resolve(aliases, step) } : input),
-      );
+      result = await commandBus.execute(new RetractMemoryCommand(tenant, step.ref ? { ...input, memoryId: resolve(aliases, step) } : input));
       break;
     case 'quarantine':
       result = await commandBus.execute(new QuarantineMemoryCommand(tenant, { ...input, memoryId: resolve(aliases, step) }));
@@ -283,7 +281,9 @@ async function checkFact(step: Step, tenant: string, bus: LedgerBus): Promise<[S
 async function checkMessage(step: Step, tenant: string, at: Date, aliases: Map<string, string>, bus: LedgerBus): Promise<[StepStatus, string]> {
   // An imported chat's message carries its own time (`saidAt`); the step's `at` stays the ledger's clock.
   const { saidAt, ...input } = inputOf(step);
-  const result: IngestResult = await bus.commandBus.execute(new IngestMessageCommand(tenant, parse(ingestMessageSchema, { ...input, at: saidAt === undefined ? at.toISOString() : parseAt(saidAt, 'saidAt').toISOString() })));
+  const result: IngestResult = await bus.commandBus.execute(
+    new IngestMessageCommand(tenant, parse(ingestMessageSchema, { ...input, at: saidAt === undefined ? at.toISOString() : parseAt(saidAt, 'saidAt').toISOString() })),
+  );
   if (step.as && result.stored[0]) aliases.set(step.as, result.stored[0]);
   const kept = result.candidates.filter((c) => c.memoryId !== null && result.stored.includes(c.memoryId));
   const types = [...new Set(kept.map((c) => c.type!))].sort();
@@ -294,7 +294,8 @@ async function checkMessage(step: Step, tenant: string, at: Date, aliases: Map<s
   const problems: string[] = [];
   if (expect.kind !== undefined && expect.kind !== result.kind) problems.push(`kind ${result.kind}, expected ${expect.kind}`);
   if (expect.stored !== undefined && expect.stored !== result.stored.length > 0) problems.push(expect.stored ? 'nothing was stored' : `${result.stored.length} memories were stored`);
-  if (expect.types !== undefined && JSON.stringify([...(expect.types as string[])].sort()) !== JSON.stringify(types)) problems.push(`stored types ${JSON.stringify(types)}, expected ${JSON.stringify(expect.types)}`);
+  if (expect.types !== undefined && JSON.stringify([...(expect.types as string[])].sort()) !== JSON.stringify(types))
+    problems.push(`stored types ${JSON.stringify(types)}, expected ${JSON.stringify(expect.types)}`);
   for (const v of (expect.values ?? []) as string[]) if (!values.includes(v)) problems.push(`no extracted fact has the value ${JSON.stringify(v)} (values: ${JSON.stringify(values)})`);
   return problems.length ? ['failed', `${problems.join('; ')} — ${seen}`] : ['passed', seen];
 }

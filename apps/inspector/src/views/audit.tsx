@@ -88,7 +88,9 @@ export function DiffPage({ tenant }: { tenant: string }) {
   const from = search.get('from');
   const to = search.get('to');
   const ready = from && to ? `${tenant}?${search.toString()}` : null;
-  const [read] = useRead(ready, (signal) => api<BeliefDiff>(tenantPath(tenant, 'audit/diff', { from: from!, to: to!, validAt: search.get('validAt') ?? undefined, subject: search.get('subject') ?? undefined }), { signal }));
+  const [read] = useRead(ready, (signal) =>
+    api<BeliefDiff>(tenantPath(tenant, 'audit/diff', { from: from!, to: to!, validAt: search.get('validAt') ?? undefined, subject: search.get('subject') ?? undefined }), { signal }),
+  );
   return (
     <section>
       <h2>What changed in what the agent believed</h2>
@@ -124,15 +126,31 @@ export function DiffPage({ tenant }: { tenant: string }) {
                     {d.changes.map((c, i) => (
                       <tr key={i}>
                         <td>{c.subject ? `${c.subject} · ${c.relation}` : 'prose'}</td>
-                        <td class="before">{c.before.map((m) => <div key={m.memoryId}>{m.value ?? m.text}</div>)}</td>
-                        <td class="after">{c.after.map((m) => <div key={m.memoryId}>{m.value ?? m.text}</div>)}</td>
+                        <td class="before">
+                          {c.before.map((m) => (
+                            <div key={m.memoryId}>{m.value ?? m.text}</div>
+                          ))}
+                        </td>
+                        <td class="after">
+                          {c.after.map((m) => (
+                            <div key={m.memoryId}>{m.value ?? m.text}</div>
+                          ))}
+                        </td>
                         <td>
                           {c.events.length === 0 ? (
                             <span class="muted">valid time only</span>
                           ) : (
                             c.events.map((e) => (
                               <div key={e.position}>
-                                <EventRef type={e.type} position={e.position} batch={e.batch} actor={e.actor} tenant={tenant} href={e.memoryId ? tenantHref(tenant, `/memories/${encodeURIComponent(e.memoryId)}`) : undefined} /> <Time iso={e.recordedAt} />
+                                <EventRef
+                                  type={e.type}
+                                  position={e.position}
+                                  batch={e.batch}
+                                  actor={e.actor}
+                                  tenant={tenant}
+                                  href={e.memoryId ? tenantHref(tenant, `/memories/${encodeURIComponent(e.memoryId)}`) : undefined}
+                                />{' '}
+                                <Time iso={e.recordedAt} />
                               </div>
                             ))
                           )}

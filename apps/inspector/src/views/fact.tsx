@@ -24,7 +24,10 @@ function look(e: HistoryEntry): string {
 }
 
 const holds = (e: HistoryEntry, validAt: number, knownAt: number): boolean =>
-  Date.parse(e.validFrom) <= validAt && (e.validTo === null || validAt < Date.parse(e.validTo)) && Date.parse(e.knownFrom ?? e.validFrom) <= knownAt && (e.knownTo === null || knownAt < Date.parse(e.knownTo));
+  Date.parse(e.validFrom) <= validAt &&
+  (e.validTo === null || validAt < Date.parse(e.validTo)) &&
+  Date.parse(e.knownFrom ?? e.validFrom) <= knownAt &&
+  (e.knownTo === null || knownAt < Date.parse(e.knownTo));
 
 function Chart({ entries, at }: { entries: HistoryEntry[]; at: { validAt: number; knownAt: number; marked: Set<HistoryEntry> } }) {
   const { validAt, knownAt } = at;
@@ -37,7 +40,14 @@ function Chart({ entries, at }: { entries: HistoryEntry[]; at: { validAt: number
   const x = (t: number) => PAD.left + ((t - lo) / span) * (right - PAD.left);
   // Transaction time up, one step per moment the ledger learned something (changes come in bursts:
   // in proportion, a correction a second after a write would be a hairline); a still-believed row runs to the top.
-  const known = [...new Set(entries.flatMap((e) => [e.knownFrom, e.knownTo]).filter((t): t is string => t !== null).map(Date.parse))].sort((a, b) => a - b);
+  const known = [
+    ...new Set(
+      entries
+        .flatMap((e) => [e.knownFrom, e.knownTo])
+        .filter((t): t is string => t !== null)
+        .map(Date.parse),
+    ),
+  ].sort((a, b) => a - b);
   const step = (bottom - PAD.top) / Math.max(known.length, 1);
   const rank = (t: number): number => {
     const i = known.findIndex((k) => k > t);
@@ -87,7 +97,10 @@ export function FactPage({ tenant }: { tenant: string }) {
   const key = subject && relation ? `${tenant}|${subject}|${relation}|${scope ?? ''}` : null;
   const [history] = useRead(key, (signal) => api<{ entries: HistoryEntry[] }>(tenantPath(tenant, 'history', { subject, relation, scope }), { signal }));
   const [told] = useRead(key ? `${key}|${validAtText}|${knownAtText}` : null, (signal) =>
-    api<{ value: string | null; values: string[]; validAt: string; knownAt: string }>(tenantPath(tenant, 'facts', { subject, relation, scope, validAt: validAtText || undefined, knownAt: knownAtText || undefined }), { signal }),
+    api<{ value: string | null; values: string[]; validAt: string; knownAt: string }>(
+      tenantPath(tenant, 'facts', { subject, relation, scope, validAt: validAtText || undefined, knownAt: knownAtText || undefined }),
+      { signal },
+    ),
   );
   if (!key) return <p class="state">Name a key: open it from a memory, or add ?subject=…&amp;relation=… to the URL.</p>;
   return (
@@ -107,8 +120,7 @@ export function FactPage({ tenant }: { tenant: string }) {
       <Loaded read={told}>
         {(t) => (
           <p class="told" role="status">
-            Valid at <Time iso={t.validAt} />, as known at <Time iso={t.knownAt} />, the agent would have been told:{' '}
-            <strong>{t.values.length ? t.values.join(', ') : 'nothing'}</strong>
+            Valid at <Time iso={t.validAt} />, as known at <Time iso={t.knownAt} />, the agent would have been told: <strong>{t.values.length ? t.values.join(', ') : 'nothing'}</strong>
           </p>
         )}
       </Loaded>
@@ -121,7 +133,8 @@ export function FactPage({ tenant }: { tenant: string }) {
                 <Chart entries={h.entries} at={at} />
               </div>
               <p class="legend muted">
-                <span class="swatch plain" /> a version <span class="swatch corrected" /> corrected <span class="swatch quarantined" /> quarantined <span class="swatch overruled" /> overruled · the dot is the as-of point
+                <span class="swatch plain" /> a version <span class="swatch corrected" /> corrected <span class="swatch quarantined" /> quarantined <span class="swatch overruled" /> overruled · the
+                dot is the as-of point
               </p>
               <HistoryTable tenant={tenant} entries={h.entries} marked={at.marked} />
             </>

@@ -40,7 +40,12 @@ export function Memories({ tenant }: { tenant: string }) {
           </select>
         </label>
       </form>
-      <Loaded read={read} empty={(all) => (all.length === 0 ? (status === 'active' ? 'No memories in this tenant yet. Write one with POST /v1/tenants/{tenant}/memories or a message.' : `No ${status} memories.`) : null)}>
+      <Loaded
+        read={read}
+        empty={(all) =>
+          all.length === 0 ? (status === 'active' ? 'No memories in this tenant yet. Write one with POST /v1/tenants/{tenant}/memories or a message.' : `No ${status} memories.`) : null
+        }
+      >
         {(all) => <MemoryTable all={all} tenant={tenant} q={q} filters={filters} set={set} />}
       </Loaded>
     </section>

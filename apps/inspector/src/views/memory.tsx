@@ -35,7 +35,8 @@ export function MemoryPage({ tenant, memoryId }: { tenant: string; memoryId: str
                 {m.unconfirmed && (
                   <>
                     {' '}
-                    <span class="status unconfirmed">unconfirmed</span>: <a href={tenantHref(tenant, `/memories/${encodeURIComponent(m.unconfirmed.premise)}`)}>what it hangs on</a> changed ({m.unconfirmed.event}
+                    <span class="status unconfirmed">unconfirmed</span>: <a href={tenantHref(tenant, `/memories/${encodeURIComponent(m.unconfirmed.premise)}`)}>what it hangs on</a> changed (
+                    {m.unconfirmed.event}
                     {m.unconfirmed.by && (
                       <>
                         , now <a href={tenantHref(tenant, `/memories/${encodeURIComponent(m.unconfirmed.by)}`)}>{m.unconfirmed.by}</a>

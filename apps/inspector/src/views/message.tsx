@@ -17,8 +17,7 @@ export function MessagePage({ tenant, messageId }: { tenant: string; messageId: 
             <dl class="facts">
               <dt>triage</dt>
               <dd>
-                <strong>{m.kind}</strong> · topic {m.topic} · {m.language} · {m.speaker} ({m.source})
-                {m.triage.length > 0 && <div class="muted">{m.triage.join('; ')}</div>}
+                <strong>{m.kind}</strong> · topic {m.topic} · {m.language} · {m.speaker} ({m.source}){m.triage.length > 0 && <div class="muted">{m.triage.join('; ')}</div>}
               </dd>
               <dt>stored</dt>
               <dd>{m.stored.length ? m.stored.map((id) => <div key={id}>{memory(id, id)}</div>) : <span class="muted">nothing</span>}</dd>

@@ -114,7 +114,8 @@ function Funnel({ tenant, trace }: { tenant: string; trace: Trace }) {
         ))}
       </ol>
       <p class="muted">
-        Candidates by retriever: {by.semantic} by embedding (cosine similarity), {by.lexical} by words (BM25 rank score), {by.trigram} by spelling (trigram word similarity), {by.neighbours} as neighbouring turns. Thresholds:{' '}
+        Candidates by retriever: {by.semantic} by embedding (cosine similarity), {by.lexical} by words (BM25 rank score), {by.trigram} by spelling (trigram word similarity), {by.neighbours} as
+        neighbouring turns. Thresholds:{' '}
         {Object.entries(trace.thresholds)
           .map(([k, v]) => `${k} ${v}`)
           .join(', ')}
@@ -150,7 +151,9 @@ function Funnel({ tenant, trace }: { tenant: string; trace: Trace }) {
                   <td>{num(p.scores.stemCoverage, 2)}</td>
                   <td>{num(p.scores.trigramWordSimilarity)}</td>
                   <td>{num(fused, 4)}</td>
-                  <td>{shown ? `shown (${shown.channel})` : cut ? `cut: ${cut.reason}` : out ? `excluded: ${out.reason}` : relevant.has(p.memoryId) ? 'relevant, not taken' : 'below the thresholds'}</td>
+                  <td>
+                    {shown ? `shown (${shown.channel})` : cut ? `cut: ${cut.reason}` : out ? `excluded: ${out.reason}` : relevant.has(p.memoryId) ? 'relevant, not taken' : 'below the thresholds'}
+                  </td>
                 </tr>
               );
             })}
@@ -171,7 +174,8 @@ function Funnel({ tenant, trace }: { tenant: string; trace: Trace }) {
       )}
       <h3>Budget</h3>
       <p>
-        {trace.budget.usedTokens} of {trace.budget.budgetTokens} tokens used ({trace.budget.tokenizer}); channels: {trace.channels.profile.length} profile, {trace.channels.fresh.length} fresh, {trace.channels.detail.length} detail.
+        {trace.budget.usedTokens} of {trace.budget.budgetTokens} tokens used ({trace.budget.tokenizer}); channels: {trace.channels.profile.length} profile, {trace.channels.fresh.length} fresh,{' '}
+        {trace.channels.detail.length} detail.
       </p>
     </div>
   );

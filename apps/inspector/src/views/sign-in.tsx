@@ -34,7 +34,9 @@ export function SignIn({ tenant, then }: { tenant: string | null; then: string |
   return (
     <main class="sign-in">
       <h1>factledger inspector</h1>
-      <p>Paste an API key made with <code>factledger keys create</code>. It is kept for this browser session only.</p>
+      <p>
+        Paste an API key made with <code>factledger keys create</code>. It is kept for this browser session only.
+      </p>
       <form onSubmit={submit}>
         {tenant === null && (
           <label>

@@ -143,7 +143,12 @@ export class AccessGuard implements CanActivate {
  */
 @Injectable()
 export class KeyThrottlerGuard extends ThrottlerGuard {
-  constructor(@InjectThrottlerOptions() options: ThrottlerModuleOptions, @InjectThrottlerStorage() storage: ThrottlerStorage, reflector: Reflector, private readonly gate: AccessGate) {
+  constructor(
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @InjectThrottlerStorage() storage: ThrottlerStorage,
+    reflector: Reflector,
+    private readonly gate: AccessGate,
+  ) {
     super(options, storage, reflector);
   }
 

@@ -26,7 +26,16 @@ describe('the language home', () => {
   });
 
   it('lists every word of a list once', () => {
-    const lists: (readonly string[])[] = [en.stopwords, en.functionWords, en.statementFillerWords, en.queryFillerWords, en.chatFillerWords, en.changeWords, ko.stopwords, ...Object.values(ko.particles)];
+    const lists: (readonly string[])[] = [
+      en.stopwords,
+      en.functionWords,
+      en.statementFillerWords,
+      en.queryFillerWords,
+      en.chatFillerWords,
+      en.changeWords,
+      ko.stopwords,
+      ...Object.values(ko.particles),
+    ];
     for (const list of lists) expect(new Set(list).size).toBe(list.length);
     const particles = Object.values(ko.particles).flat();
     expect(new Set(particles).size).toBe(particles.length);

@@ -67,9 +67,7 @@ const STOPWORDS: ReadonlySet<string> = new Set([...en.stopwords, ...en.chatFille
 
 /** Words that carry content; a word's trailing dot or quote is punctuation ("is." is "is"). */
 export function contentWords(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}@._'-]*/gu) ?? [])
-    .map((w) => w.replace(/[._'-]+$/, ''))
-    .filter((w) => !STOPWORDS.has(w) && (w.length > 1 || /\p{N}/u.test(w)));
+  return (text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}@._'-]*/gu) ?? []).map((w) => w.replace(/[._'-]+$/, '')).filter((w) => !STOPWORDS.has(w) && (w.length > 1 || /\p{N}/u.test(w)));
 }
 
 function roleplayGuard(c: Candidate): GateFinding {

@@ -169,7 +169,7 @@ describe('admission: type gates (keywords, then similarity)', () => {
     expect(d).toMatchObject({ verdict: 'rejected', type: null, reason: 'failed the gates of milestone, whose policy rejects rather than retypes' });
   });
 
-  it('a label the policy does not know is taken as it is (a triple\'s type)', () => {
+  it("a label the policy does not know is taken as it is (a triple's type)", () => {
     expect(decide('I live in Seoul.')[0]).toMatchObject({ verdict: 'admitted', type: 'profile', gates: [{ gate: 'role-play guard', passed: true }] });
     expect(decide('I like dark chocolate.')[0]).toMatchObject({ verdict: 'admitted', type: 'preference' });
     expect(decide('The payment service port is set to 8080.')[0]).toMatchObject({ verdict: 'admitted', type: 'fact' });
@@ -235,7 +235,7 @@ describe('admission: the dev scenarios, end to end without the ledger', () => {
     expect(stored(text)).toEqual(types);
   });
 
-  it('the assistant\'s guess about the user is stored as about the user', () => {
+  it("the assistant's guess about the user is stored as about the user", () => {
     const [d] = decide('Your favourite colour is probably blue.', { speaker: 'assistant' });
     expect(d).toMatchObject({ type: 'preference', candidate: { subject: 'user', relation: 'favourite colour', value: 'blue' } });
   });
@@ -272,8 +272,12 @@ describe('admission: long input', () => {
     ['long prose with cue words', 'I finally got the job offer today and we got engaged, which was special. '.repeat(70)],
     ['asterisks', '*a* '.repeat(1300)],
     ['one open asterisk', `*${'smiles '.repeat(750)}`],
-  ])('%s (5,000+ characters): triage, extraction and admission finish', (_, text) => {
-    expect(text.length).toBeGreaterThanOrEqual(5000);
-    expect(decide(text)).toEqual(decide(text));
-  }, 2_000);
+  ])(
+    '%s (5,000+ characters): triage, extraction and admission finish',
+    (_, text) => {
+      expect(text.length).toBeGreaterThanOrEqual(5000);
+      expect(decide(text)).toEqual(decide(text));
+    },
+    2_000,
+  );
 });

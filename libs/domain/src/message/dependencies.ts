@@ -38,7 +38,38 @@ export interface Dependency {
   cue: string;
 }
 
-const FUNCTION_WORDS = new Set(['the', 'a', 'an', 'our', 'my', 'your', 'their', 'his', 'her', 'its', 'this', 'that', 'of', 'for', 'to', 'in', 'on', 'we', 'us', 'i', 'me', 'new', 'current', 'whoever', 'who', '우리', '내', '제', '나의', '저의']);
+const FUNCTION_WORDS = new Set([
+  'the',
+  'a',
+  'an',
+  'our',
+  'my',
+  'your',
+  'their',
+  'his',
+  'her',
+  'its',
+  'this',
+  'that',
+  'of',
+  'for',
+  'to',
+  'in',
+  'on',
+  'we',
+  'us',
+  'i',
+  'me',
+  'new',
+  'current',
+  'whoever',
+  'who',
+  '우리',
+  '내',
+  '제',
+  '나의',
+  '저의',
+]);
 const { particles: P } = ko;
 const KO_PARTICLE = endingPattern([...P.topic, ...P.subject, ...P.object, ...P.possessive, ...P.also, ...P.dative, ...P.direction]);
 
@@ -71,8 +102,10 @@ const EN_WE_WILL = /^(?:we|i)\s*(?:'ll|\s+will|\s+would|\s+shall)\s+(?:switch|ch
 
 const KO_RULE = new RegExp(String.raw`^(.+?)(?:${oneOf(P.subject, P.topic)})?\s*바뀌면\s*,?\s*(.+?)[.!]*$`, 'u');
 /** "보고서는 라스가 받게 될 거야", "담당자는 민지가 될 거야", "X는 Y로 바뀔 거야". */
-const KO_CONSEQUENCE =
-  new RegExp(String.raw`^(.+?)(?:${oneOf(P.topic, P.subject)})\s+(.+?)(?:${oneOf(P.subject, P.direction, P.dative)})?\s*(?:될\s*거야|될\s*거예요|될\s*겁니다|바뀔\s*거야|바뀔\s*거예요|맡게\s*될\s*거야|맡을\s*거야|받게\s*될\s*거야|받을\s*거야|갈\s*거야|갈\s*거예요|갈\s*겁니다|가게\s*될\s*거야|넘어갈\s*거야)$`, 'u');
+const KO_CONSEQUENCE = new RegExp(
+  String.raw`^(.+?)(?:${oneOf(P.topic, P.subject)})\s+(.+?)(?:${oneOf(P.subject, P.direction, P.dative)})?\s*(?:될\s*거야|될\s*거예요|될\s*겁니다|바뀔\s*거야|바뀔\s*거예요|맡게\s*될\s*거야|맡을\s*거야|받게\s*될\s*거야|받을\s*거야|갈\s*거야|갈\s*거예요|갈\s*겁니다|가게\s*될\s*거야|넘어갈\s*거야)$`,
+  'u',
+);
 
 /** The rule for later a sentence states, or null. */
 export function ruleOf(text: string, language: Language): RuleForLater | null {
@@ -93,7 +126,10 @@ export function ruleOf(text: string, language: Language): RuleForLater | null {
 }
 
 function rule(premise: string, frame: string, value: string, whenever: boolean): RuleForLater | null {
-  const cleanValue = value.replace(/\s*(?:instead|then|from then on|again)\s*$/i, '').replace(/[.!?。]+$/u, '').trim();
+  const cleanValue = value
+    .replace(/\s*(?:instead|then|from then on|again)\s*$/i, '')
+    .replace(/[.!?。]+$/u, '')
+    .trim();
   const [premiseWords, frameWords] = [phraseWords(premise), phraseWords(frame)];
   if (premiseWords.length === 0 || frameWords.length === 0 || !cleanValue) return null;
   return { premise: premise.trim(), premiseWords, frame: frame.replace(/^(?:the|our|my)\s+/i, '').trim(), frameWords, value: cleanValue, whenever };
@@ -101,7 +137,10 @@ function rule(premise: string, frame: string, value: string, whenever: boolean):
 
 /** "if the team lead changes, this (assignment) would change", "a new team lead would pick again", "on Omar's say-so", "while Omar is team lead". */
 const EN_DEPENDS: [RegExp, number][] = [
-  [/\b(?:if|when|once|should)\s+(.+?)\s+(?:changes?|changed|leaves|steps down|is replaced)\b[^,;.]*,?\s*(?:this|that|it|the assignment|this assignment|that assignment|the choice|this choice|the decision|this decision)\s+(?:would|will|might|could|may)\s+(?:change|be revisited|be reconsidered|be picked again|need(?:s)? to change)/i, 1],
+  [
+    /\b(?:if|when|once|should)\s+(.+?)\s+(?:changes?|changed|leaves|steps down|is replaced)\b[^,;.]*,?\s*(?:this|that|it|the assignment|this assignment|that assignment|the choice|this choice|the decision|this decision)\s+(?:would|will|might|could|may)\s+(?:change|be revisited|be reconsidered|be picked again|need(?:s)? to change)/i,
+    1,
+  ],
   [/\ba\s+new\s+(.+?)\s+(?:would|will|might|could|may)\s+(?:pick|choose|decide|assign|appoint|name)\s+(?:again|someone else|anew|afresh)/i, 1],
   [/\b(?:another|the next)\s+(.+?)\s+(?:would|will|might|could|may)\s+(?:pick|choose|decide|assign|appoint)\s+(?:again|someone else|differently)/i, 1],
   [/\bon\s+([\p{Lu}][\p{L}'-]*(?:\s+[\p{Lu}][\p{L}'-]*)?)['’]s\s+say-?so\b/iu, 1],

@@ -67,14 +67,14 @@ const KO_LIVES = new RegExp(String.raw`(\S+?)(?:${oneOf(P.placeOfAction, P.place
 const KO_WORKS = new RegExp(
   String.raw`(\S+?)(?:에서\s*(?:일해(?!야|보|도)|일하고\s*있|일합니다|일한다|근무(?:해|하고\s*있|합니다|한다|\s*중))|에\s*(?:다녀(?!왔|오|올|갔|야|보)|다니고\s*있|다닙니다|다닌다|(?:입사|취직)했${KO_DONE}))`,
 );
-const KO_LIKES = new RegExp(String.raw`(\S+?)(?:${oneOf(P.object)})\s*(?:(?:정말|진짜|너무|제일|가장|많이|엄청|완전|아주|좀)\s*)*(안\s*좋아해|좋아해|좋아합니다|좋아한다|좋아하거든|사랑해|싫어해|싫어합니다|싫어한다|싫어하거든)(?!야|보|도)`);
+const KO_LIKES = new RegExp(
+  String.raw`(\S+?)(?:${oneOf(P.object)})\s*(?:(?:정말|진짜|너무|제일|가장|많이|엄청|완전|아주|좀)\s*)*(안\s*좋아해|좋아해|좋아합니다|좋아한다|좋아하거든|사랑해|싫어해|싫어합니다|싫어한다|싫어하거든)(?!야|보|도)`,
+);
 /** "X를 Y로 바꿨어": a change the speaker made to a thing. */
 const KO_CHANGED = new RegExp(String.raw`^(.+?)(?:${oneOf(P.object)})\s+(\S+?)(?:${oneOf(P.direction)})\s*(?:바꿨|변경했|설정했|올렸|내렸)${KO_DONE}`);
 /** The endings of "X는 Y이야": the copula, and "Y로 바뀌었어" (it changed to Y). */
 const { copula: C } = ko;
-const KO_COPULA = new RegExp(
-  String.raw`\s*(?:${[...C.pastPlain, ...C.present, ...C.joining, ...C.short].join('|')}|(?:${ko.particles.direction.join('|')})\s*(?:${ko.changedTo.join('|')}))$`,
-);
+const KO_COPULA = new RegExp(String.raw`\s*(?:${[...C.pastPlain, ...C.present, ...C.joining, ...C.short].join('|')}|(?:${ko.particles.direction.join('|')})\s*(?:${ko.changedTo.join('|')}))$`);
 /**
  * "X는 Y", and "X가 Y" where X names its attribute ("포트가", "내 이메일이"). The topic is the
  * longest: "는" also ends a verb inside it ("제일 좋아하는 색은 파랑이야").

@@ -49,7 +49,6 @@ export interface ExtractionInput {
 
 // ---- things and their attributes --------------------------------------------------------------
 
-
 /** People (and pets) of the speaker's: "my friend …" tells about them, not about the speaker. */
 const PERSON_NOUN = new RegExp(String.raw`\b(?:${en.personNouns.join('|')})s?$`, 'i');
 /** A pronoun in a thing's name means it is not a thing: "the reason my port…", "it". */
@@ -92,8 +91,7 @@ function thingOf(phrase: string, who: Persons, plainIs: 'any' | 'named' | 'attri
 // ---- values -----------------------------------------------------------------------------------
 
 /** Not a value: a pronoun, an infinitive, a clause ("that…", "when…"). */
-const PRONOUN_VALUE =
-  /^(?:you|it|that|this|them|him|her|me|us|those|these|myself|yourself|ourselves|to|when|where|what|how|why|if|because|whether)(?![\p{L}\p{N}@.-])/iu;
+const PRONOUN_VALUE = /^(?:you|it|that|this|them|him|her|me|us|those|these|myself|yourself|ourselves|to|when|where|what|how|why|if|because|whether)(?![\p{L}\p{N}@.-])/iu;
 /** A value that says what is not, or will be: "not 8080", "no longer…", "going to be…", "moving to…". */
 const NOT_NOW_VALUE = /^(?:not|no longer|never|going to|gonna|about to|supposed to|planning|hoping)\b|^\w+ing\s+(?:to|in|at|for|from|with|on|into)\b/i;
 
@@ -154,7 +152,10 @@ const EN_WORKS = enRule(
   String.raw`${SUBJECT}(?:${ADVERBS}\s+work\s+(?:at|for)|${BE}${ADVERBS}\s+working\s+(?:at|for)|${HAVE}${ADVERBS}\s+(?:been\s+working|worked)\s+(?:at|for)|${ADVERBS}\s+(?:started|began)\s+working\s+(?:at|for)|${BE}${ADVERBS}\s+employed\s+(?:at|by))\s+(.+)$`,
 );
 const EN_WORKS_AS = enRule(String.raw`${SUBJECT}(?:${ADVERBS}\s+work|${BE}${ADVERBS}\s+working)\s+as\s+(?:an?\s+)?(.+)$`);
-const EN_CALL_ME = enRule(String.raw`(?:(?:you\s+can|please|just)\s+)?(?:call me|i'm called|i am called|people call me|everyone calls me|my friends call me|i go by)\s+(\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*)?)`, 'iu');
+const EN_CALL_ME = enRule(
+  String.raw`(?:(?:you\s+can|please|just)\s+)?(?:call me|i'm called|i am called|people call me|everyone calls me|my friends call me|i go by)\s+(\p{L}[\p{L}'-]*(?:\s+\p{L}[\p{L}'-]*)?)`,
+  'iu',
+);
 /** Capitalised words that follow "call me" without being a name: "Call me tomorrow". */
 const NOT_A_NAME = /^(?:tomorrow|today|tonight|later|maybe|when|if|anytime|back|now|please|sometime|soon|whenever|asap|again|crazy|old|a|an|the)$/i;
 /** "my X is Y": the relation is X. "has changed to" and "is set to" say the same of now. */
@@ -178,10 +179,7 @@ const EN_ATTRIBUTE_IS = enRule(String.raw`(.+?)\s+(?:is|are)\s+(.+)$`);
 /** "The payment service (now) runs on port 9090", "… uses port 9090", "… is on port 9090": the value names its attribute. */
 const EN_RUNS_ON = enRule(String.raw`(.+?)\s+(?:now\s+)?(?:runs|listens|is running|is listening|is served|is hosted|uses|is using|is now|is|are)\s+(?:on\s+|at\s+)?(?:now\s+)?(.+)$`);
 /** A clause that leaves out "I", as chat does: "Just moved to Busan!", "Working at Kakao now". */
-const IMPLIED_I = new RegExp(
-  `${LEAD}(?=(?:(?:just|recently|finally|now|currently|still)\\s+)*(?:moved|relocated|started working|(living in|working at|working for|based in))\\b)`,
-  'i',
-);
+const IMPLIED_I = new RegExp(`${LEAD}(?=(?:(?:just|recently|finally|now|currently|still)\\s+)*(?:moved|relocated|started working|(living in|working at|working for|based in))\\b)`, 'i');
 
 const person = (word: string, who: Persons): string => (word.toLowerCase() === 'you' ? who.other : who.self);
 
@@ -194,7 +192,10 @@ function attributeValue(value: string): { relation: string; value: string } | nu
 /** Everyday facts about oneself that take a set-phrase frame: where one is from, allergies, pets, diet, languages, age. */
 const EN_FROM = enRule(String.raw`${SUBJECT}${BE}${ADVERBS}\s+(?:originally\s+)?from\s+(.+)$`);
 const EN_ALLERGIC = enRule(String.raw`${SUBJECT}${BE}${ADVERBS}\s+(?:very\s+|severely\s+|mildly\s+)?allergic\s+to\s+(.+)$`);
-const EN_PET = enRule(String.raw`${SUBJECT}${HAVE}?(?:\s+got)?\s+(?:a|an|one|two|three)\s+(?:\w+\s+)?(dog|cat|puppy|kitten|rabbit|hamster|parrot|turtle|pet)\s+(?:named|called)\s+(\p{Lu}[\p{L}'-]*)`, 'iu');
+const EN_PET = enRule(
+  String.raw`${SUBJECT}${HAVE}?(?:\s+got)?\s+(?:a|an|one|two|three)\s+(?:\w+\s+)?(dog|cat|puppy|kitten|rabbit|hamster|parrot|turtle|pet)\s+(?:named|called)\s+(\p{Lu}[\p{L}'-]*)`,
+  'iu',
+);
 const EN_DIET = enRule(String.raw`${SUBJECT}${BE}${ADVERBS}\s+(?:a\s+)?(vegetarian|vegan|pescatarian|lactose intolerant|gluten[- ]free|on a keto diet|keto|halal|kosher)\b`);
 const EN_SPEAKS = enRule(String.raw`${SUBJECT}${ADVERBS}\s+speaks?\s+(?:fluent\s+|some\s+|a little\s+)?(\p{Lu}\p{L}+)`, 'iu');
 const EN_AGE = enRule(String.raw`${SUBJECT}${BE}${ADVERBS}\s+(\d{1,3})(?:\s+years?\s+old)?$`);
@@ -351,7 +352,11 @@ const KO_NOT_X_BEFORE = new RegExp(String.raw`\S+?(?:${oneOf(ko.particles.subjec
 /** A clause this long is no stated fact; leaving it to prose also keeps every rule's work small. */
 const MAX_CLAUSE_CHARS = 300;
 
-const stripStage = (s: string): string => s.replace(/\*[^*]*\*/g, ' ').replace(/\s+/g, ' ').trim();
+const stripStage = (s: string): string =>
+  s
+    .replace(/\*[^*]*\*/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /**
  * Whole-word patterns by cue, compiled once: the gates test the same few hundred cues on every
@@ -395,7 +400,10 @@ export function extractCandidates(input: ExtractionInput): Candidate[] {
     const fix = fixOf(plain, triage.language);
     for (const clause of plain ? plain.split(ko ? KO_CLAUSE_BREAK : EN_CLAUSE_BREAK) : []) {
       // A fix's wrong value set beside the right one is no part of the fact: "not in Seattle but in Tacoma", "서울이 아니라 부산에".
-      const said = clause.replace(/[.!。！~]+$/u, '').replace(ko ? KO_NOT_X_BEFORE : EN_NOT_X_BEFORE, '').trim();
+      const said = clause
+        .replace(/[.!。！~]+$/u, '')
+        .replace(ko ? KO_NOT_X_BEFORE : EN_NOT_X_BEFORE, '')
+        .trim();
       const bare = ko ? said : said.replace(IMPLIED_I, (lead: string, ing?: string) => `${lead}${ing ? "I'm" : 'I'} `);
       const stated = timeOf(clause, at, triage.language);
       const when = stated?.time ?? null;

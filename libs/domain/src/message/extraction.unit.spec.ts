@@ -382,16 +382,12 @@ describe('extraction: who a fact is about (provenance)', () => {
 });
 
 describe('extraction: what must not become a fact', () => {
-  it.each([
-    'Where do I live?',
-    'Do you remember my email?',
-    'remind me where I work',
-    'Can you tell me where I live',
-    '내 이메일 주소 뭐였지?',
-    '어디 살아',
-  ])('a question (%s) gives nothing at all', (text) => {
-    expect(extract(text)).toEqual([]);
-  });
+  it.each(['Where do I live?', 'Do you remember my email?', 'remind me where I work', 'Can you tell me where I live', '내 이메일 주소 뭐였지?', '어디 살아'])(
+    'a question (%s) gives nothing at all',
+    (text) => {
+      expect(extract(text)).toEqual([]);
+    },
+  );
 
   it('"I love you" is prose, labelled by its cue words', () => {
     const [c] = extract('I love you.');
@@ -592,10 +588,14 @@ describe('extraction: long input', () => {
     ['Korean without spaces', '서울로이사에서살아를좋아해는은'.repeat(360)],
     ['Korean words', '결제 서비스 포트는 친구가 서울에 '.repeat(280)],
     ['one long token', 'a'.repeat(6000)],
-  ])('%s (5,000+ characters) finishes', (_, text) => {
-    expect(text.length).toBeGreaterThanOrEqual(5000);
-    expect(extract(text)).toEqual(extract(text));
-  }, 2_000);
+  ])(
+    '%s (5,000+ characters) finishes',
+    (_, text) => {
+      expect(text.length).toBeGreaterThanOrEqual(5000);
+      expect(extract(text)).toEqual(extract(text));
+    },
+    2_000,
+  );
 });
 
 describe('extraction: everyday set phrases about oneself', () => {

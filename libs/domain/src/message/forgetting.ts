@@ -82,7 +82,11 @@ function englishClause(clause: string, asked: boolean): { cue: string; object: s
   let c = clause.replace(/[’‘]/gu, "'").replace(EN_LEAD, '');
   const polite = c.match(EN_POLITE)?.[0] ?? '';
   c = c.slice(polite.length);
-  c = c.replace(/[\s.!?]+$/u, '').replace(EN_TRAIL, '').replace(/[\s.!?,]+$/u, '').trim();
+  c = c
+    .replace(/[\s.!?]+$/u, '')
+    .replace(EN_TRAIL, '')
+    .replace(/[\s.!?,]+$/u, '')
+    .trim();
   // A question asks to forget only in a request's frame: "could you forget that?", not "did you forget that?".
   if (asked && !/(?:can|could|would|will)\s+you/i.test(polite)) return null;
   for (const pattern of [EN_FORGET, EN_REMOVE, EN_WIPE_OF, EN_KEEP_NOT]) {
@@ -100,7 +104,10 @@ function englishClause(clause: string, asked: boolean): { cue: string; object: s
 }
 
 function englishTarget(object: string, remembered: boolean): ForgetTarget | null {
-  const o = object.replace(/^about\s+/i, '').replace(/[\s.!?,]+$/u, '').trim();
+  const o = object
+    .replace(/^about\s+/i, '')
+    .replace(/[\s.!?,]+$/u, '')
+    .trim();
   if (!o || EN_EVERYTHING.test(o)) return null;
   if (EN_SAID.test(o)) return { kind: 'said' };
   for (const about of EN_ABOUT) {
@@ -125,9 +132,14 @@ const KO_ASKING_ENDING = /(?:줄래(?:요)?|주세요|주라|줄\s*수\s*있어(
 const KO_FILLER = new RegExp(String.raw`(?:^|\s)(?:${ko.forgetting.fillers.join('|')}|기억\s*속에서)(?=\s|$)`, 'gu');
 /** The particles a thing named may carry ("그거는", "주소를", "그것도"). */
 const THING_PARTICLES = [...ko.particles.topic, ...ko.particles.object, ...ko.particles.also].join('|');
-const KO_SAID =
-  new RegExp(String.raw`^(?:그거|그것|그건|그걸|이거|이것|이건|이걸|저거|그\s*(?:말|얘기|이야기|내용)|(?:방금|아까)?\s*(?:내가\s*)?(?:방금\s*)?(?:한|말한|얘기한)\s*(?:거|것|말|얘기|이야기|내용))(?:${THING_PARTICLES})?$`, 'u');
-const KO_ABOUT = new RegExp(String.raw`^(.+?)\s*(?:에\s*대해서?|에\s*대한|관련(?:해서|된|한)?)\s*(?:내가\s*)?(?:한|말한|얘기한|알려준|알려\s*준)?\s*(?:거|것|말|얘기|이야기|내용|건|기억)?(?:${THING_PARTICLES})?$`, 'u');
+const KO_SAID = new RegExp(
+  String.raw`^(?:그거|그것|그건|그걸|이거|이것|이건|이걸|저거|그\s*(?:말|얘기|이야기|내용)|(?:방금|아까)?\s*(?:내가\s*)?(?:방금\s*)?(?:한|말한|얘기한)\s*(?:거|것|말|얘기|이야기|내용))(?:${THING_PARTICLES})?$`,
+  'u',
+);
+const KO_ABOUT = new RegExp(
+  String.raw`^(.+?)\s*(?:에\s*대해서?|에\s*대한|관련(?:해서|된|한)?)\s*(?:내가\s*)?(?:한|말한|얘기한|알려준|알려\s*준)?\s*(?:거|것|말|얘기|이야기|내용|건|기억)?(?:${THING_PARTICLES})?$`,
+  'u',
+);
 const KO_EVERYTHING = new RegExp(String.raw`^(?:다|전부|모두|모든\s*(?:거|것|기억)|나에\s*대한\s*(?:거|것|모든\s*것))(?:${oneOf(ko.particles.object)})?$`, 'u');
 /** One who forgets ("나는 자주 잊어"): a statement about oneself, not a request. */
 const KO_SUBJECT = /(?:^|\s)(?:나는|내가|저는|제가|난)(?=\s|$)/u;
@@ -254,7 +266,10 @@ const HANGUL = /[\uac00-\ud7a3]/u;
 export function distinctiveValues(text: string): string[] {
   const out = new Set<string>();
   for (const raw of text.split(/\s+/u)) {
-    const token = raw.replace(/^[("'“‘[<]+/u, '').replace(/[)"'”’\]>,;:!?]+$/u, '').replace(/\.+$/u, '');
+    const token = raw
+      .replace(/^[("'“‘[<]+/u, '')
+      .replace(/[)"'”’\]>,;:!?]+$/u, '')
+      .replace(/\.+$/u, '');
     if (token.length < 4) continue;
     const shaped = /\d/u.test(token) || /[\p{L}\p{N}][.@/][\p{L}\p{N}]/u.test(token);
     // A year or a time of day is said of many things: no value of one.
@@ -309,7 +324,11 @@ export function namesThing(text: string, thing: { words: string[]; value: string
   return { qualifier: qualifies ? stem(before) : null };
 }
 
-const normal = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const normal = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 
 /** The values of a statement, compared: its distinctive tokens and the values resolution reads in it. */
 function valuesOf(text: string, language: Language): Set<string> {

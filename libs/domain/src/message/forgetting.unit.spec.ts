@@ -20,12 +20,12 @@ describe('forgetting asked for in a chat', () => {
     }
   });
 
-  it('reads a thing named: the speaker\'s, a value, or one said to be in memory', () => {
+  it("reads a thing named: the speaker's, a value, or one said to be in memory", () => {
     expect(targets('Forget what I told you about my old gym locker.')).toEqual([{ kind: 'named', thing: 'my old gym locker' }]);
     expect(targets("Please don't keep my passport number.")).toEqual([{ kind: 'named', thing: 'my passport number' }]);
     expect(targets('Remove the wifi password from your memory.')).toEqual([{ kind: 'named', thing: 'the wifi password' }]);
     expect(targets('Wipe your memory of the alarm code.')).toEqual([{ kind: 'named', thing: 'the alarm code' }]);
-    expect(targets('Stop remembering my sister\'s address.')).toEqual([{ kind: 'named', thing: "my sister's address" }]);
+    expect(targets("Stop remembering my sister's address.")).toEqual([{ kind: 'named', thing: "my sister's address" }]);
     // One sentence, two clauses: the thing and its value.
     expect(targets('Forget everything I said about the storage bucket — and do not keep s3://vault-91 either.')).toEqual([
       { kind: 'named', thing: 'the storage bucket' },
@@ -135,7 +135,16 @@ describe('forgetting asked for in a chat', () => {
     expect(chooseByThing([...two, { memoryId: 'plain', text: 'My address is 1 Elm Lane.', saidAt: at(1) }], 'my address', 'en')).toEqual({ chosen: ['plain'] });
     // A value is meant wherever it is held.
     expect(chooseByThing([...memories, { memoryId: 'note', text: 'Locker 31 sticks.', saidAt: at(6) }], '31', 'en')).toBeNull();
-    expect(chooseByThing([{ memoryId: 'a', text: 'Call 555-0142 after six.', saidAt: at(1) }, { memoryId: 'b', text: 'My number is 555-0142.', saidAt: at(2) }], '555-0142', 'en')).toEqual({ chosen: ['a', 'b'] });
+    expect(
+      chooseByThing(
+        [
+          { memoryId: 'a', text: 'Call 555-0142 after six.', saidAt: at(1) },
+          { memoryId: 'b', text: 'My number is 555-0142.', saidAt: at(2) },
+        ],
+        '555-0142',
+        'en',
+      ),
+    ).toEqual({ chosen: ['a', 'b'] });
     expect(chooseByThing(memories, 'my bicycle', 'en')).toBeNull();
   });
 });

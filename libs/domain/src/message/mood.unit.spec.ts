@@ -10,12 +10,15 @@ describe('what only might be', () => {
       "There's talk that Marco will take over the rotation.",
       'We are planning to switch to pnpm.',
       'Should the budget grow, Dev will own it.',
-    ]) expect({ text, hypothetical: isHypothetical(text, 'en') }).toEqual({ text, hypothetical: true });
-    for (const text of ['팀장이 바뀌면 보고서는 라스에게 가.', '내년에 부산으로 이사할지도 몰라.', '회사를 옮길까 고민 중이야.']) expect({ text, hypothetical: isHypothetical(text, 'ko') }).toEqual({ text, hypothetical: true });
+    ])
+      expect({ text, hypothetical: isHypothetical(text, 'en') }).toEqual({ text, hypothetical: true });
+    for (const text of ['팀장이 바뀌면 보고서는 라스에게 가.', '내년에 부산으로 이사할지도 몰라.', '회사를 옮길까 고민 중이야.'])
+      expect({ text, hypothetical: isHypothetical(text, 'ko') }).toEqual({ text, hypothetical: true });
   });
 
   it('leaves statements of what holds alone', () => {
-    for (const text of ['We moved to Denver last week.', 'Marco took over the rotation.', 'My email is dana@newco.example.']) expect({ text, hypothetical: isHypothetical(text, 'en') }).toEqual({ text, hypothetical: false });
+    for (const text of ['We moved to Denver last week.', 'Marco took over the rotation.', 'My email is dana@newco.example.'])
+      expect({ text, hypothetical: isHypothetical(text, 'en') }).toEqual({ text, hypothetical: false });
     for (const text of ['나는 라면을 좋아해.', '부산으로 이사했어.']) expect({ text, hypothetical: isHypothetical(text, 'ko') }).toEqual({ text, hypothetical: false });
   });
 

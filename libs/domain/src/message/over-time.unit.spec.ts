@@ -23,7 +23,8 @@ describe('a question over time', () => {
       'Which database did we pick originally?',
       'What changed in the deploy process?',
       'What coaches have I had so far?',
-    ]) expect({ question, overTime: asksOverTime(question) }).toEqual({ question, overTime: true });
+    ])
+      expect({ question, overTime: asksOverTime(question) }).toEqual({ question, overTime: true });
   });
 
   it('finds a value asked for over time, in Korean', () => {
@@ -37,7 +38,8 @@ describe('a question over time', () => {
       '달리기 기록이 어떻게 변했어?',
       '내가 썼던 노트북 전부 알려줘.',
       '모든 도시 중에 내가 살았던 곳을 알려줘.',
-    ]) expect({ question, overTime: asksOverTime(question) }).toEqual({ question, overTime: true });
+    ])
+      expect({ question, overTime: asksOverTime(question) }).toEqual({ question, overTime: true });
   });
 
   it('leaves a question of what holds now alone, and words that only look like a cue', () => {
@@ -56,7 +58,8 @@ describe('a question over time', () => {
       'What did Dana do the week before May 3?',
       'I love reading history books.',
       'What are all the tools we use?',
-    ]) expect({ question, overTime: asksOverTime(question) }).toEqual({ question, overTime: false });
+    ])
+      expect({ question, overTime: asksOverTime(question) }).toEqual({ question, overTime: false });
     for (const question of ['지금 빌드 도구가 뭐야?', '팀장이 누구야?', '사무실 이전 날짜가 언제야?', '우리 다 같이 점심 먹을까?']) {
       expect({ question, overTime: asksOverTime(question) }).toEqual({ question, overTime: false });
     }

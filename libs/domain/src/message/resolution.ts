@@ -144,7 +144,16 @@ function cues(text: string, language: Language): Pick<Statement, 'change' | 'add
   const c = text.match(correction);
   const r = text.match(retraction);
   const u = text.match(update);
-  const change = c && negated ? { kind: 'correction' as const, cue: c[0] } : r ? { kind: 'retraction' as const, cue: r[0] } : u ? { kind: 'update' as const, cue: u[0] } : c ? { kind: 'correction' as const, cue: c[0] } : null;
+  const change =
+    c && negated
+      ? { kind: 'correction' as const, cue: c[0] }
+      : r
+        ? { kind: 'retraction' as const, cue: r[0] }
+        : u
+          ? { kind: 'update' as const, cue: u[0] }
+          : c
+            ? { kind: 'correction' as const, cue: c[0] }
+            : null;
   return { change, additive: text.match(additive)?.[0] ?? null, negated };
 }
 
@@ -262,7 +271,12 @@ export function compareStatements(next: Statement, earlierMemory: EarlierMemory,
   if (isHypothetical(next.text, next.language)) return null;
   // A change is said in a sentence or two; a long account is not one statement of one slot.
   if (!statementSized(next.text) || !statementSized(earlier.text)) return null;
-  const relationWords = earlierMemory.relation ? earlierMemory.relation.split(/\s+/).map(stem).filter((w) => !STOPWORDS.has(w)) : [];
+  const relationWords = earlierMemory.relation
+    ? earlierMemory.relation
+        .split(/\s+/)
+        .map(stem)
+        .filter((w) => !STOPWORDS.has(w))
+    : [];
   const earlierSlot = new Set([...earlier.slot, ...relationWords]);
   const earlierClasses = new Set([...earlier.classes, ...classesOf(relationWords)]);
   const sharedClasses = [...next.classes].filter((c) => earlierClasses.has(c));
@@ -283,13 +297,23 @@ export function compareStatements(next: Statement, earlierMemory: EarlierMemory,
   // moved to Denver last week"): a later state or a claim of every time ("I've never skipped a
   // standup") at most contradicts it. Both stay, and the decision says so.
   if (tellsAnEvent(earlier.text, next.language) && !earlier.change && (!tellsAnEvent(next.text, next.language) || generalClaim(next.text, next.language))) {
-    return { memoryId: earlierMemory.memoryId, action: 'keep-both', rule: 'contradicts an event, which stays true: both kept', scores: { slotOverlap: overlap, sharedClasses, valueKind: null, oldValue: null, newValue: null } };
+    return {
+      memoryId: earlierMemory.memoryId,
+      action: 'keep-both',
+      rule: 'contradicts an event, which stays true: both kept',
+      scores: { slotOverlap: overlap, sharedClasses, valueKind: null, oldValue: null, newValue: null },
+    };
   }
   // A thing passed from one holder to another ("Ines handed the on-call rotation to Marco"): it
   // changes what the earlier statement says of who holds that thing, when it names the giver.
   const passed = transferOf(next.text, next.language);
   if (passed && passed.from.some((w) => earlier.words.has(w)) && passed.thing.some((w) => earlierSlot.has(w))) {
-    return { memoryId: earlierMemory.memoryId, action: 'supersede', rule: `passes ${passed.thing.join(' ')} from ${passed.from.join(' ')} to ${passed.to}`, scores: { slotOverlap: overlap, sharedClasses, valueKind: 'name', oldValue: null, newValue: passed.to } };
+    return {
+      memoryId: earlierMemory.memoryId,
+      action: 'supersede',
+      rule: `passes ${passed.thing.join(' ')} from ${passed.from.join(' ')} to ${passed.to}`,
+      scores: { slotOverlap: overlap, sharedClasses, valueKind: 'name', oldValue: null, newValue: passed.to },
+    };
   }
 
   // The values that differ: typed ones of one kind (and unit), or words of a shared class ("vegetarian" / "vegan").

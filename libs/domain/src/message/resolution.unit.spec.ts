@@ -1,8 +1,7 @@
 import { detectLanguage } from './triage';
 import { analyzeStatement, compareStatements, resolveStatement, searchTermsOf, slotTermsOf, statementSized, stem } from './resolution';
 
-const compare = (earlier: string, next: string) =>
-  compareStatements(analyzeStatement(next, detectLanguage(next)), { memoryId: 'm', text: earlier, relation: null, validFrom: new Date(0) });
+const compare = (earlier: string, next: string) => compareStatements(analyzeStatement(next, detectLanguage(next)), { memoryId: 'm', text: earlier, relation: null, validFrom: new Date(0) });
 const replaces = (earlier: string, next: string): boolean => {
   const r = compare(earlier, next);
   return r !== null && r.action !== 'keep-both';
@@ -109,7 +108,7 @@ describe('the words a memory is found by', () => {
     expect(stem('회의')).toBe('회의');
   });
 
-  it("names the slots a statement speaks of as a question asks for them, and a Korean word without its particle", () => {
+  it('names the slots a statement speaks of as a question asks for them, and a Korean word without its particle', () => {
     expect(searchTermsOf('These days I teach high-school biology.', 'en')).toEqual(expect.arrayContaining(['job']));
     expect(searchTermsOf('점심시간이 12시 30분으로 바뀌었어.', 'ko')).toEqual(expect.arrayContaining(['점심시간']));
     expect(searchTermsOf('The weather was lovely.', 'en')).toEqual([]);
@@ -144,7 +143,10 @@ describe('resolution: percentages and dates are values of their own shape', () =
 
 describe('resolution: names', () => {
   it('reads the speaker\u2019s "I", "I\u2019d", "I\u2019m" mid-sentence as no name, and keeps the name after it', () => {
-    const names = (t: string) => analyzeStatement(t, 'en').values.filter((v) => v.kind === 'name').map((v) => v.text);
+    const names = (t: string) =>
+      analyzeStatement(t, 'en')
+        .values.filter((v) => v.kind === 'name')
+        .map((v) => v.text);
     expect(names("The disk filled up, so now I'd like to move the archive to Glacier.")).toEqual(['Glacier']);
     expect(names("Hello there, I'm Priya and I've joined the Lisbon office.")).toEqual(['Priya', 'Lisbon']);
   });
@@ -159,7 +161,7 @@ describe('resolution: slots that one class of words covers, and titles before na
     expect(replaces('My manager is Priya.', 'I report to Tomas now.')).toBe(true);
   });
 
-  it('reads a title\'s period as no sentence end: the name stops at the real one, and a two-sentence root is compared', () => {
+  it("reads a title's period as no sentence end: the name stops at the real one, and a two-sentence root is compared", () => {
     expect(statementSized('The landlord is Mrs. Ito. She decides everything.')).toBe(true);
     const r = compare('Our landlord is Mrs. Ito. She decides everything.', 'Mr. Ueda is our new landlord.');
     expect(r).toMatchObject({ action: 'supersede', scores: { oldValue: 'Mrs. Ito', newValue: 'Mr. Ueda' } });

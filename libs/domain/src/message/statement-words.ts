@@ -35,8 +35,21 @@ export const ADDITIVE_WORDS: ReadonlySet<string> = new Set(en.additiveWords);
 /** Korean particles and endings that stay on a word ("집은", "광주로", "바뀌었어"). */
 const { particles: P, copula: C } = ko;
 const KO_ENDINGS = endingPattern([
-  ...P.direction, ...P.placeOfAction, ...P.place, ...P.dative, ...P.until, ...P.from, ...C.present, ...C.pastPlain,
-  ...P.topic, ...P.subject, ...P.object, ...P.also, ...P.possessive, ...C.short, ko.politeEnding,
+  ...P.direction,
+  ...P.placeOfAction,
+  ...P.place,
+  ...P.dative,
+  ...P.until,
+  ...P.from,
+  ...C.present,
+  ...C.pastPlain,
+  ...P.topic,
+  ...P.subject,
+  ...P.object,
+  ...P.also,
+  ...P.possessive,
+  ...C.short,
+  ko.politeEnding,
 ]);
 
 /** Whether a word (lower-cased, as written) says what a statement is about: not a function word, a word of change or time, or a number. */
@@ -136,19 +149,30 @@ export function typedValues(text: string): Found[] {
   // Dates: "April 5, 2024", "5 April", "2024-04-05" (a day, not three numbers).
   add(
     /\b(?:(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?|\d{1,2}(?:st|nd|rd|th)?\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*(?:,?\s+\d{4})?|May\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?|\d{4}-\d{2}-\d{2})\b/u,
-    (m) => ({ kind: 'date', text: m[0], norm: m[0].toLowerCase().replace(/(\d)(?:st|nd|rd|th)/u, '$1').replace(/[.,]/gu, '').replace(/\s+/gu, ' ') }),
+    (m) => ({
+      kind: 'date',
+      text: m[0],
+      norm: m[0]
+        .toLowerCase()
+        .replace(/(\d)(?:st|nd|rd|th)/u, '$1')
+        .replace(/[.,]/gu, '')
+        .replace(/\s+/gu, ' '),
+    }),
   );
   // Ordinals with what they count: "5th floor", "4th grade".
   add(/\b(\d+)(?:st|nd|rd|th)\s+([A-Za-z]+)/u, (m) => ({ kind: 'ordinal', text: m[0], norm: m[1]!, unit: stem(m[2]!) }));
   add(/(\d+)\s*(층|학년)/u, (m) => ({ kind: 'ordinal', text: m[0], norm: m[1]!, unit: m[2]! }));
   // Quantities: "300 seconds", "60s", "2 GB", "10%".
   // (The end is not a word boundary: none follows "%".)
-  add(/\b(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|days?|kb|mb|gb|tb|%|percent|km|kilomet(?:er|re)s?|mi|miles?|kg|kilograms?|kilos?|lbs?|pounds?|cm|mm|px)(?![\p{L}\p{N}_])/iu, (m) => ({
-    kind: 'quantity',
-    text: m[0],
-    norm: m[1]!,
-    unit: unitOf(m[2]!),
-  }));
+  add(
+    /\b(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|days?|kb|mb|gb|tb|%|percent|km|kilomet(?:er|re)s?|mi|miles?|kg|kilograms?|kilos?|lbs?|pounds?|cm|mm|px)(?![\p{L}\p{N}_])/iu,
+    (m) => ({
+      kind: 'quantity',
+      text: m[0],
+      norm: m[1]!,
+      unit: unitOf(m[2]!),
+    }),
+  );
   add(/(\d+(?:\.\d+)?)\s*(초|분|시간|일)(?![\p{L}])/u, (m) => ({ kind: 'quantity', text: m[0], norm: m[1]!, unit: unitOf(m[2]!) }));
   // Counts: "one kid", "two kids", "3 cats".
   add(COUNT, (m) => ({

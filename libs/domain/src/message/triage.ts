@@ -117,10 +117,7 @@ export function isQuestion(sentence: string, language: Language): boolean {
 }
 
 /** Topics in the order they are tried; the first whose words appear names the message's topic. */
-const TOPICS: [string, RegExp][] = Object.entries(en.topicWords).map(([topic, words]) => [
-  topic,
-  new RegExp(String.raw`\b(?:${words.join('|')})\b|${(ko.topicWords[topic] ?? []).join('|')}`, 'i'),
-]);
+const TOPICS: [string, RegExp][] = Object.entries(en.topicWords).map(([topic, words]) => [topic, new RegExp(String.raw`\b(?:${words.join('|')})\b|${(ko.topicWords[topic] ?? []).join('|')}`, 'i')]);
 
 export function topicOf(text: string): string {
   for (const [topic, pattern] of TOPICS) if (pattern.test(text)) return topic;

@@ -238,7 +238,10 @@ function changedFrom(part: AnalysedPart, to: StatedValue): StatedValue | undefin
  */
 export function changedParts(changing: readonly AnalysedPart[], earlier: readonly { memoryId: string; text: string }[], language: Language): PartChange[] {
   if (changing.length === 0) return [];
-  return changesAmong(changing, earlier.filter((m) => !agentTurn(m.text)).map((m) => ({ memoryId: m.memoryId, parts: statedParts(m.text, language) })));
+  return changesAmong(
+    changing,
+    earlier.filter((m) => !agentTurn(m.text)).map((m) => ({ memoryId: m.memoryId, parts: statedParts(m.text, language) })),
+  );
 }
 
 /** A text's parts that state a value as holding (of a changeable shape, or a bare number); `worth`: which parts to analyse at all. */
@@ -315,7 +318,10 @@ function objects(text: string, shared: ReadonlySet<string>): Map<string, Set<str
     if (!shared.has(s) || !/^(?:on|for|of|in)$/u.test(words[i + 1]!)) continue;
     let j = i + 2;
     while (j < words.length && DETERMINER.test(words[j]!)) j++;
-    const object = words.slice(j, j + 2).filter((w) => isContentWord(w) && !UNIT_WORDS.test(w) && !/^\d/u.test(w)).map(stem);
+    const object = words
+      .slice(j, j + 2)
+      .filter((w) => isContentWord(w) && !UNIT_WORDS.test(w) && !/^\d/u.test(w))
+      .map(stem);
     if (object.length) out.set(s, new Set([...(out.get(s) ?? []), ...object]));
   }
   return out;
@@ -329,7 +335,9 @@ function compareParts(old: AnalysedPart, next: AnalysedPart, anchor?: ReadonlySe
   const pair =
     next.held.flatMap((n) => old.held.filter((o) => sameShape(o, n) && (changedFrom(next, n)?.norm ?? o.norm) === o.norm).map((o) => ({ n, o })))[0] ??
     // "…commits merged into the main branch, which has now reached 165" after "…150 commits": a count of what this part names.
-    next.bare.flatMap((n) => old.held.filter((o) => o.kind === 'count' && o.unit && next.statement.words.has(stem(o.unit)) && o.norm.split(/\s/u)[0] !== n.norm).map((o) => ({ n: { ...n, kind: o.kind, unit: o.unit }, o })))[0];
+    next.bare.flatMap((n) =>
+      old.held.filter((o) => o.kind === 'count' && o.unit && next.statement.words.has(stem(o.unit)) && o.norm.split(/\s/u)[0] !== n.norm).map((o) => ({ n: { ...n, kind: o.kind, unit: o.unit }, o })),
+    )[0];
   if (!pair) return null;
   // A count adopted by a bare number: what it counts is a word of the topic both parts share.
   const counted = pair.n.kind === 'count' && !next.held.includes(pair.n) && pair.o.unit ? [stem(pair.o.unit)] : [];
@@ -340,7 +348,8 @@ function compareParts(old: AnalysedPart, next: AnalysedPart, anchor?: ReadonlySe
   if (anchor ? shared.filter((w) => anchor.has(w)).length < MIN_SHARED : shared.length < MIN_SHARED || shared.length < MIN_SHARE * Math.min(next.topic.size, old.topic.size)) return null;
   // Another thing named on each side: two things, each with its value.
   const named = (a: AnalysedPart, b: AnalysedPart) =>
-    a.statement.values.filter((v) => (v.kind === 'name' || v.kind === 'identifier' || v.kind === 'path') && !b.statement.values.some((w) => w.norm === v.norm) && !b.statement.words.has(stem(v.norm))).length;
+    a.statement.values.filter((v) => (v.kind === 'name' || v.kind === 'identifier' || v.kind === 'path') && !b.statement.values.some((w) => w.norm === v.norm) && !b.statement.words.has(stem(v.norm)))
+      .length;
   if (named(old, next) > 0 && named(next, old) > 0) return null;
   // Another qualifier or object of a word both share (of the question's words, when one asks): two things.
   const told = anchor ? shared.filter((w) => anchor.has(w)) : shared;

@@ -112,9 +112,17 @@ describe('changedParts: a statement inside an earlier turn that a new one change
     ['a value it came from', 'The search index had 2 million documents in March.', 'We trimmed the search index from 3 million documents to 2.5 million, now lighter.'],
     ['a change from another value', 'The p95 latency of the login page was 480ms in the last sprint.', 'The p95 latency of the login page improved from 520ms to 410ms.'],
     ['the same word said of another thing', 'The error rate for the checkout service is 2% this week.', 'The error rate on the search cluster is now 5% after the reindex.'],
-    ['a number without a unit that counts nothing the earlier part counted', 'I tagged a release of my repository, which has 150 commits and 12 branches merged.', 'I keep an eye on the stars of my repository, which have now reached 165.'],
-    ['a count of things done, which adds up', 'Its integration suite has 120 tests and takes 9 minutes on CI.', 'Quick update: for the integration suite I recently wrote 180 tests on the refund cases.'],
-    ["the agent's own turn, before", "assistant: Here is a plan. Day 3 (May 4) is for load testing, then the review.", 'The load testing for the release now starts on May 9.'],
+    [
+      'a number without a unit that counts nothing the earlier part counted',
+      'I tagged a release of my repository, which has 150 commits and 12 branches merged.',
+      'I keep an eye on the stars of my repository, which have now reached 165.',
+    ],
+    [
+      'a count of things done, which adds up',
+      'Its integration suite has 120 tests and takes 9 minutes on CI.',
+      'Quick update: for the integration suite I recently wrote 180 tests on the refund cases.',
+    ],
+    ["the agent's own turn, before", 'assistant: Here is a plan. Day 3 (May 4) is for load testing, then the review.', 'The load testing for the release now starts on May 9.'],
     ["the agent's own turn, after", 'The load testing for the release starts on May 4.', 'assistant: Noted! With the new date, load testing for the release now starts on May 9.'],
   ])('keeps both: %s', (_why, before, after) => {
     expect(changes(before, after)).toEqual([]);
@@ -138,7 +146,7 @@ describe('changedForQuestion: a value the question asks for, said again later', 
   const later = turn(
     'm2',
     20,
-    "user: Quick update while I wire up analytics events for the funnel: the checkout page load has now dropped to 420ms after we split the vendor bundle and deferred the chat widget script.",
+    'user: Quick update while I wire up analytics events for the funnel: the checkout page load has now dropped to 420ms after we split the vendor bundle and deferred the chat widget script.',
   );
 
   it('leaves out the older statement of the value the question names, for the newer one', () => {

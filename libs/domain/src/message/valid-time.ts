@@ -36,10 +36,13 @@ const TIME_PHRASES: [RegExp, (m: RegExpMatchArray, at: Date) => Date][] = [
   [/\blast\s+year\b|작년|지난\s*해/i, (_, at) => daysBack(365)(at)],
   [/\b(?:yesterday|last night)\b|어제|어젯밤/i, (_, at) => daysBack(1)(at)],
   // "in 2019": from the start of that year, when it is not in the future.
-  [/\bin\s+((?:19|20)\d{2})\b|((?:19|20)\d{2})년에/i, (m, at) => {
-    const year = Number(m[1] ?? m[2]);
-    return year <= at.getUTCFullYear() ? new Date(Date.UTC(year, 0, 1)) : at;
-  }],
+  [
+    /\bin\s+((?:19|20)\d{2})\b|((?:19|20)\d{2})년에/i,
+    (m, at) => {
+      const year = Number(m[1] ?? m[2]);
+      return year <= at.getUTCFullYear() ? new Date(Date.UTC(year, 0, 1)) : at;
+    },
+  ],
   [/\b(?<!earlier\s)(?:today|this\s+(?:week|morning|afternoon|evening|month|year)|tonight|just now)\b|오늘|이번\s*주|이번\s*달|올해/i, (_, at) => at],
 ];
 

@@ -25,7 +25,11 @@ const policyOverrideSchema = z
   .object({
     defaultType: typeName.optional(),
     roleplayGuard: z.boolean().optional(),
-    chitchat: z.object({ enabled: z.boolean(), phrases: z.array(word), maxWords: z.number().int().min(0) }).partial().strict().optional(),
+    chitchat: z
+      .object({ enabled: z.boolean(), phrases: z.array(word), maxWords: z.number().int().min(0) })
+      .partial()
+      .strict()
+      .optional(),
     minContentWords: z.number().int().min(0).optional(),
     maxHighImportanceLabels: z.number().int().min(0).optional(),
     types: z.record(typeName, typePolicySchema.partial().nullable()).optional(),
@@ -52,9 +56,52 @@ export const DEFAULT_ADMISSION_POLICY: AdmissionPolicy = {
   chitchat: {
     enabled: true,
     phrases: [
-      'thanks', 'thank you', 'thx', 'ty', 'ok', 'okay', 'k', 'haha', 'hahaha', 'lol', 'lmao', 'hi', 'hello', 'hey', 'bye', 'good night',
-      'good morning', 'cool', 'nice', 'great', 'awesome', 'sure', 'yes', 'no', 'yep', 'nope', 'yeah', 'hmm', 'wow', 'got it', 'sounds good',
-      'never mind', 'oops', 'sorry', '고마워', '고마워요', '감사', '감사합니다', 'ㅋㅋ', 'ㅎㅎ', '안녕', '응', '그래', '알겠어', '좋아', '오케이',
+      'thanks',
+      'thank you',
+      'thx',
+      'ty',
+      'ok',
+      'okay',
+      'k',
+      'haha',
+      'hahaha',
+      'lol',
+      'lmao',
+      'hi',
+      'hello',
+      'hey',
+      'bye',
+      'good night',
+      'good morning',
+      'cool',
+      'nice',
+      'great',
+      'awesome',
+      'sure',
+      'yes',
+      'no',
+      'yep',
+      'nope',
+      'yeah',
+      'hmm',
+      'wow',
+      'got it',
+      'sounds good',
+      'never mind',
+      'oops',
+      'sorry',
+      '고마워',
+      '고마워요',
+      '감사',
+      '감사합니다',
+      'ㅋㅋ',
+      'ㅎㅎ',
+      '안녕',
+      '응',
+      '그래',
+      '알겠어',
+      '좋아',
+      '오케이',
     ],
     maxWords: 6,
   },
@@ -63,17 +110,20 @@ export const DEFAULT_ADMISSION_POLICY: AdmissionPolicy = {
   types: {
     milestone: {
       importance: 'high',
+      // prettier-ignore
       cues: [
         'love', 'trust', 'today', 'finally', 'got', 'always', 'forever', 'promise', 'together', 'offer', 'promoted', 'promotion', 'engaged',
         'married', 'wedding', 'graduated', 'baby', 'born', 'anniversary', 'first', 'special', 'miss you', '사랑', '믿어', '오늘', '드디어',
         '합격', '승진', '결혼', '약혼', '졸업', '취업', '입사', '출산', '기념일', '처음',
       ],
+      // prettier-ignore
       requiredKeywords: [
         'job offer', 'got the job', 'got a job', 'new job', 'hired', 'promoted', 'promotion', 'engaged', 'married', 'wedding', 'graduated',
         'graduation', 'pregnant', 'baby was born', 'was born', 'bought a house', 'bought our first', 'retired', 'retirement', 'passed the',
         'got accepted', 'got into', 'anniversary', 'i love you', 'i trust you', 'proposed', '합격', '승진', '결혼', '약혼', '졸업', '취업',
         '입사', '출산', '임신', '사랑해', '기념일', '은퇴',
       ],
+      // prettier-ignore
       examples: [
         'I got the job offer today!',
         'I just got promoted at work.',
@@ -132,7 +182,10 @@ export class AdmissionPolicies {
   private readonly base: AdmissionPolicy;
   private readonly tenants: Record<string, z.output<typeof policyOverrideSchema>>;
 
-  constructor(file: unknown = {}, readonly source = 'built-in defaults') {
+  constructor(
+    file: unknown = {},
+    readonly source = 'built-in defaults',
+  ) {
     const parsed = admissionPolicyFileSchema.safeParse(file);
     if (!parsed.success) {
       throw new InvalidInputError(parsed.error.issues.map((i) => ({ path: `admissionPolicy.${i.path.join('.')}`, message: i.message })));

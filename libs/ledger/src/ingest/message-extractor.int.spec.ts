@@ -40,7 +40,14 @@ describe('LlmExtractor (scripted chat-completions server, PGlite)', () => {
     expect(chat.sent.at(-1)).toMatchObject({ temperature: 0, response_format: { type: 'json_object' } });
     expect(chat.sent.at(-1)!.messages[1]!.content).toBe('I ride a scooter to work.');
     expect(chat.sent.at(-1)!.messages[0]!.content).toContain('(none yet)');
-    expect(r.candidates[0]).toMatchObject({ memoryKind: 'fact', subject: 'user', relation: 'commutes by', value: 'scooter', text: 'I ride a scooter to work.', rule: 'llm:scripted: user / commutes by' });
+    expect(r.candidates[0]).toMatchObject({
+      memoryKind: 'fact',
+      subject: 'user',
+      relation: 'commutes by',
+      value: 'scooter',
+      text: 'I ride a scooter to work.',
+      rule: 'llm:scripted: user / commutes by',
+    });
   });
 
   it("offers the tenant's keys for reuse, and a reply that reuses one supersedes the old value", async () => {

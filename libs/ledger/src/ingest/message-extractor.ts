@@ -25,9 +25,7 @@ export const ruleExtractor: MessageExtractor = { name: 'rules', extract: async (
 
 const term = z.string().trim().min(1).max(200);
 const replySchema = z.object({
-  facts: z
-    .array(z.object({ subject: term, relation: term, value: term, sentence: z.string().trim().min(1).max(2000), many: z.boolean().optional() }).strict())
-    .max(20),
+  facts: z.array(z.object({ subject: term, relation: term, value: term, sentence: z.string().trim().min(1).max(2000), many: z.boolean().optional() }).strict()).max(20),
 });
 
 const PROMPT = [
@@ -42,7 +40,10 @@ const PROMPT = [
 export class LlmExtractor implements MessageExtractor {
   readonly name: string;
 
-  constructor(private readonly model: ChatModel, private readonly maxKnownKeys = 50) {
+  constructor(
+    private readonly model: ChatModel,
+    private readonly maxKnownKeys = 50,
+  ) {
     this.name = `llm:${model.model}`;
   }
 

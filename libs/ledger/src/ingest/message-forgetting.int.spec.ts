@@ -49,7 +49,10 @@ describe.each(testBackends())('forgetting asked for in a chat on %s', (backend) 
   /** The tenant's rows of the recall index and its term counts, lower-cased. */
   const index = async (tenant: string) => {
     const rows = await sql<{ r: string }>`SELECT x::text AS r FROM fl_recall_index x WHERE tenant = ${tenant}`.execute(database.db);
-    return rows.rows.map((r) => r.r).join('\n').toLowerCase();
+    return rows.rows
+      .map((r) => r.r)
+      .join('\n')
+      .toLowerCase();
   };
   const context = async (tenant: string, query: string) => {
     await indexer.catchUp();
@@ -57,7 +60,7 @@ describe.each(testBackends())('forgetting asked for in a chat on %s', (backend) 
   };
   const recordOf = async (tenant: string, messageId: string) => (await handle.store.readStream(tenant, `message:${messageId}`)).events[0]!.data as MessageIngested['data'];
 
-  it('erases a value asked to be forgotten in a later turn, by its name and its value, with the assistant\'s repeat of it', async () => {
+  it("erases a value asked to be forgotten in a later turn, by its name and its value, with the assistant's repeat of it", async () => {
     const stated = await say('later', 'The boiler service code is BX-4410-Q, keep it somewhere safe.');
     const echo = await say('later', 'Noted — BX-4410-Q it is, for the boiler.', 'assistant');
     expect(echo.stored).toHaveLength(1);

@@ -172,7 +172,14 @@ export class MessageIngestor {
     // Memories that hang on memories (R32, cascade.saga.ts): a rule for later is a rule, never a
     // value; a statement that says what it hangs on is linked to the speaker's memory of that.
     const hanging = await Promise.all(admitted.map(({ candidate: c }) => this.hangsOn(t, m.speaker, c.text, triage.language, at)));
-    const resolved = await this.resolve(t, m.speaker, triage.language, at, admitted.map((d) => d.candidate), hanging);
+    const resolved = await this.resolve(
+      t,
+      m.speaker,
+      triage.language,
+      at,
+      admitted.map((d) => d.candidate),
+      hanging,
+    );
     // A memory being quarantined as forgotten is no earlier memory to compare with.
     const resolutions = resolved.map((r) => r.memories.filter((x) => !forgotten.has(x.memoryId)));
     const batch = resolutions.some((r) => r.some((x) => x.effect !== 'kept')) ? `${RESOLUTION_BATCH}${messageId}` : undefined;
@@ -225,15 +232,28 @@ export class MessageIngestor {
       }
     }
     for (const [memoryId, r] of retiring) ops.push({ retract: { memoryId, validFrom: r.validFrom, reason: r.reason } });
-    for (const memoryId of forgetting?.quarantine ?? []) ops.push({ quarantine: { memoryId, reason: `forgotten at the user's request (message ${messageId}); this log cannot be rewritten, so its words stay there` } });
+    for (const memoryId of forgetting?.quarantine ?? [])
+      ops.push({ quarantine: { memoryId, reason: `forgotten at the user's request (message ${messageId}); this log cannot be rewritten, so its words stay there` } });
     const recordOf = (results: OpResult[], written: string | null): MessageIngested['data'] => {
       let next = 0;
       let admittedIndex = 0;
       // What frame alignment did beside resolution (a value restated in the same words), per admitted candidate.
       // A forgotten memory's words stay out of the record, even where alignment met it.
-      const framed = results.slice(0, admitted.length).map((r) => (r.restated ?? []).map(asResolved).map((x) => (forgotten.has(x.memoryId) ? { ...x, text: '', scores: { ...x.scores, oldValue: null } } : x)));
-      const frameRetired = new Set(framed.flat().filter((r) => r.effect !== 'kept').map((r) => r.memoryId));
-      const frameUnsure = new Set(framed.flat().filter((r) => r.frame?.holds === 'unsure').map((r) => r.memoryId));
+      const framed = results
+        .slice(0, admitted.length)
+        .map((r) => (r.restated ?? []).map(asResolved).map((x) => (forgotten.has(x.memoryId) ? { ...x, text: '', scores: { ...x.scores, oldValue: null } } : x)));
+      const frameRetired = new Set(
+        framed
+          .flat()
+          .filter((r) => r.effect !== 'kept')
+          .map((r) => r.memoryId),
+      );
+      const frameUnsure = new Set(
+        framed
+          .flat()
+          .filter((r) => r.frame?.holds === 'unsure')
+          .map((r) => r.memoryId),
+      );
       return {
         messageId,
         text,
@@ -265,7 +285,13 @@ export class MessageIngestor {
         }),
         resolved: {
           retired: new Set([...retiring.keys(), ...frameRetired]).size,
-          keptUnsure: new Set([...resolutions.flat().filter((r) => r.effect === 'kept').map((r) => r.memoryId), ...frameUnsure]).size,
+          keptUnsure: new Set([
+            ...resolutions
+              .flat()
+              .filter((r) => r.effect === 'kept')
+              .map((r) => r.memoryId),
+            ...frameUnsure,
+          ]).size,
           batch: retiring.size || frameRetired.size ? written : null,
         },
         ...(forgetting ? { forgotten: forgetting.forgotten } : {}),
@@ -330,7 +356,13 @@ export class MessageIngestor {
           e.type !== RULE_TYPE &&
           !premises.has(e.memoryId) &&
           dependencyOf(e.text, language) === null &&
-          !(c.memoryKind === 'fact' && e.kind === 'fact' && normalizeTerm(e.subject ?? '') === normalizeTerm(c.subject ?? '') && normalizeTerm(e.relation ?? '') === normalizeTerm(c.relation ?? '') && Object.keys(e.scope).length === 0);
+          !(
+            c.memoryKind === 'fact' &&
+            e.kind === 'fact' &&
+            normalizeTerm(e.subject ?? '') === normalizeTerm(c.subject ?? '') &&
+            normalizeTerm(e.relation ?? '') === normalizeTerm(c.relation ?? '') &&
+            Object.keys(e.scope).length === 0
+          );
         const earlier = (await this.deps.ledger.resembling(tenant, { ...lookup, now: at })).filter(comparable);
         const byId = new Map(earlier.map((e) => [e.memoryId, e]));
         // When each was said, not when it was recorded: an imported chat's messages all arrive now.
@@ -361,7 +393,9 @@ export class MessageIngestor {
     for (const e of later) {
       const [saidAt, validFrom] = [new Date(e.saidAt), new Date(e.validFrom)];
       if (saidAt <= at) continue;
-      const [r] = resolveStatement(e.text, language, { validFrom, saidAt }, [{ memoryId: e.memoryId, text: c.text, relation: c.relation, validFrom: c.validFrom, saidAt: at }], (text, lang) => this.analyze(text, lang));
+      const [r] = resolveStatement(e.text, language, { validFrom, saidAt }, [{ memoryId: e.memoryId, text: c.text, relation: c.relation, validFrom: c.validFrom, saidAt: at }], (text, lang) =>
+        this.analyze(text, lang),
+      );
       if (!r || r.action === 'keep-both') continue;
       // Where the later memory would have retired it: from its own start, or from when it was said.
       const until = validFrom > c.validFrom ? validFrom : saidAt;
@@ -409,8 +443,16 @@ export class MessageIngestor {
         } else {
           const thing = thingOf(target.thing);
           if (thing.value) heard.add(thing.value);
-          const found = thing.value ? await this.holding(tenant, speaker, thing.value, at) : thing.words.length ? await this.deps.ledger.resembling(tenant, { speaker, words: thing.words, every: true, now: at, limit: 50 }) : [];
-          const choice = chooseByThing(found.map((e) => ({ memoryId: e.memoryId, text: e.text, saidAt: new Date(e.saidAt) })), target.thing, language);
+          const found = thing.value
+            ? await this.holding(tenant, speaker, thing.value, at)
+            : thing.words.length
+              ? await this.deps.ledger.resembling(tenant, { speaker, words: thing.words, every: true, now: at, limit: 50 })
+              : [];
+          const choice = chooseByThing(
+            found.map((e) => ({ memoryId: e.memoryId, text: e.text, saidAt: new Date(e.saidAt) })),
+            target.thing,
+            language,
+          );
           if (choice && 'ambiguous' in choice) unsure.push(choice.ambiguous);
           else for (const id of choice?.chosen ?? []) picks.set(id, found.find((e) => e.memoryId === id)!.text);
         }

@@ -23,7 +23,6 @@ export const ingestMessageSchema = z
 
 export type IngestMessageInput = z.input<typeof ingestMessageSchema>;
 
-
 export function resultOf(record: MessageIngested['data'], position: number, replayed: boolean, actor: string | null): IngestResult {
   return {
     messageId: record.messageId,

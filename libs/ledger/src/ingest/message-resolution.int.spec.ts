@@ -36,7 +36,13 @@ describe.each(testBackends())('resolution in MessageIngestor on %s', (backend) =
     expect(after.resolved).toEqual({ retired: 1, keptUnsure: 0, batch: `resolution:${after.messageId}` });
     const decided = after.candidates[0]!.resolution!;
     expect(decided).toEqual([
-      expect.objectContaining({ memoryId: oldId, action: 'supersede', effect: 'retracted', text: 'We build our services with Gradle.', scores: expect.objectContaining({ oldValue: 'Gradle', newValue: 'Bazel' }) }),
+      expect.objectContaining({
+        memoryId: oldId,
+        action: 'supersede',
+        effect: 'retracted',
+        text: 'We build our services with Gradle.',
+        scores: expect.objectContaining({ oldValue: 'Gradle', newValue: 'Bazel' }),
+      }),
     ]);
     expect(await status('a', oldId)).toBe('retired');
     expect(await status('a', after.stored[0]!)).toBe('active');

@@ -50,11 +50,7 @@ export class LlmTriager implements MessageTriager {
     // questions makes them statements; an asking verdict makes every sentence a question.
     const rulesInform = rules.sentences.some((s) => s.act === 'statement');
     const sentences =
-      verdict.kind === 'ask'
-        ? rules.sentences.map((s) => ({ ...s, act: 'question' as const }))
-        : rulesInform
-          ? rules.sentences
-          : rules.sentences.map((s) => ({ ...s, act: 'statement' as const }));
+      verdict.kind === 'ask' ? rules.sentences.map((s) => ({ ...s, act: 'question' as const })) : rulesInform ? rules.sentences : rules.sentences.map((s) => ({ ...s, act: 'statement' as const }));
     return { ...rules, kind: verdict.kind, topic: verdict.topic, sentences, reasons: [`${verdict.kind} (${this.name}${verdict.reason ? `: ${verdict.reason}` : ''}); the rules said ${rules.kind}`] };
   }
 }

@@ -20,7 +20,10 @@ export class TriageControlsFailedError extends LedgerError {
 /** Memories changed since the verdicts were frozen; applying them now would act on a state nobody judged. */
 export class TriageStaleError extends LedgerError {
   readonly code = 'triage_stale';
-  constructor(readonly changed: number, examples: string[]) {
+  constructor(
+    readonly changed: number,
+    examples: string[],
+  ) {
     super(`${changed} memories changed since the verdicts were frozen (${examples.join('; ')}); judge again, or apply with --skip-changed to leave them out`);
   }
 }
@@ -28,7 +31,10 @@ export class TriageStaleError extends LedgerError {
 /** After the apply, the store does not show what the frozen file says it should. */
 export class TriageCountMismatchError extends LedgerError {
   readonly code = 'triage_count_mismatch';
-  constructor(readonly batch: string, detail: string) {
+  constructor(
+    readonly batch: string,
+    detail: string,
+  ) {
     super(`the store does not match the frozen verdicts after the apply (${detail}); roll it back with \`factledger triage rollback ${batch}\``);
   }
 }

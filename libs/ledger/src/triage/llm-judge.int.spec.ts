@@ -61,12 +61,21 @@ describe('LlmJudge (scripted chat-completions server, PGlite)', () => {
 
   it('judges a population in batches at temperature 0, in JSON mode, without the stored labels', async () => {
     const texts = ['[MILESTONE:love] We got engaged!', 'haha ok', 'I moved to Busan.', 'I got the job offer today', '*smiles*'];
-    await handle.ledger.writeMany('t', texts.map((text) => ({ assert: { text, type: 'milestone' } })));
+    await handle.ledger.writeMany(
+      't',
+      texts.map((text) => ({ assert: { text, type: 'milestone' } })),
+    );
     const policies = new AdmissionPolicies();
     const triage = new PopulationTriage({ ledger: handle.ledger, reader: handle.reader, store: handle.store, clock, policyFor: (t) => policies.for(t) });
     const frozen = await triage.judge(
       't',
-      { population: { type: 'milestone' }, controls: [{ text: 'We got engaged in May', expect: 'keep' }, { text: 'lol', expect: 'quarantine' }] },
+      {
+        population: { type: 'milestone' },
+        controls: [
+          { text: 'We got engaged in May', expect: 'keep' },
+          { text: 'lol', expect: 'quarantine' },
+        ],
+      },
       new LlmJudge(model, 2),
     );
     expect(frozen.judge).toBe('llm:scripted');
@@ -84,7 +93,12 @@ describe('LlmJudge (scripted chat-completions server, PGlite)', () => {
     const triage = new LlmJudge(model);
     answer = (items) => ({ verdicts: items.slice(1).map((i) => ({ ref: i.ref, verdict: 'keep' })) });
     const task = { type: 'milestone', description: 'relationship milestone', retypeTo: ['fact'] };
-    await expect(triage.judge(task, [{ ref: 'a', text: 'x', speaker: 'user', saidAt: '' }, { ref: 'b', text: 'y', speaker: 'user', saidAt: '' }])).rejects.toBeInstanceOf(LlmBadResponseError);
+    await expect(
+      triage.judge(task, [
+        { ref: 'a', text: 'x', speaker: 'user', saidAt: '' },
+        { ref: 'b', text: 'y', speaker: 'user', saidAt: '' },
+      ]),
+    ).rejects.toBeInstanceOf(LlmBadResponseError);
     answer = (items) => ({ verdicts: items.map((i) => ({ ref: i.ref, verdict: 'retype', type: 'gossip' })) });
     await expect(triage.judge(task, [{ ref: 'a', text: 'x', speaker: 'user', saidAt: '' }])).rejects.toThrow(/gossip/);
     answer = () => 'not an object';

@@ -97,9 +97,7 @@ const verdictFileSchema = z
     logPosition: z.number(),
     controls: z.object({ total: z.number(), missRate: z.number(), maxMissRate: z.number(), missed: z.array(z.unknown()) }).passthrough(),
     counts: z.object({ total: z.number(), keep: z.number(), quarantine: z.number(), retype: z.record(z.string(), z.number()) }),
-    verdicts: z.array(
-      z.object({ memoryId: z.string(), text: z.string(), action: z.enum(['keep', 'quarantine', 'retype']), type: z.string().optional(), label: z.string(), reason: z.string() }),
-    ),
+    verdicts: z.array(z.object({ memoryId: z.string(), text: z.string(), action: z.enum(['keep', 'quarantine', 'retype']), type: z.string().optional(), label: z.string(), reason: z.string() })),
     checksum: z.string(),
   })
   .strict();
@@ -170,13 +168,23 @@ export class PopulationTriage {
     const labels = [p.type, ...task.retypeTo];
     const now = this.deps.clock.now().toISOString();
 
-    const controlVerdicts = await this.run(judge, task, controls.map((c, i): JudgeInput => ({ ref: `c${i}`, text: stripLabels(c.text, labels), speaker: c.speaker, saidAt: now })));
+    const controlVerdicts = await this.run(
+      judge,
+      task,
+      controls.map((c, i): JudgeInput => ({ ref: `c${i}`, text: stripLabels(c.text, labels), speaker: c.speaker, saidAt: now })),
+    );
     const missed = controls.flatMap((c, i) => {
       const got = controlVerdicts.get(`c${i}`)!;
       return sameVerdict(got, c.expect) ? [] : [{ text: c.text, expected: describe(c.expect), got: describe(got), reason: got.reason }];
     });
     const missRate = missed.length / controls.length;
-    if (missRate > maxMissRate) throw new TriageControlsFailedError(missed.length, controls.length, maxMissRate, missed.slice(0, 3).map((m) => `"${m.text}" expected ${m.expected}, got ${m.got}`));
+    if (missRate > maxMissRate)
+      throw new TriageControlsFailedError(
+        missed.length,
+        controls.length,
+        maxMissRate,
+        missed.slice(0, 3).map((m) => `"${m.text}" expected ${m.expected}, got ${m.got}`),
+      );
 
     const logPosition = await this.deps.store.head();
     const members = await this.deps.reader.population(t, { type: p.type, status: p.status === 'any' ? null : p.status, from: p.from, to: p.to });
@@ -184,7 +192,11 @@ export class PopulationTriage {
     const step = 200;
     for (let i = 0; i < members.length; i += step) {
       const chunk = members.slice(i, i + step);
-      const got = await this.run(judge, task, chunk.map((m, j): JudgeInput => ({ ref: String(i + j), text: stripLabels(m.text, labels), speaker: m.speaker, saidAt: new Date(m.saidAt).toISOString() })));
+      const got = await this.run(
+        judge,
+        task,
+        chunk.map((m, j): JudgeInput => ({ ref: String(i + j), text: stripLabels(m.text, labels), speaker: m.speaker, saidAt: new Date(m.saidAt).toISOString() })),
+      );
       chunk.forEach((m, j) => {
         const v = got.get(String(i + j))!;
         verdicts.push({ memoryId: m.memoryId, text: m.text, action: v.action, ...(v.action === 'retype' ? { type: v.type } : {}), label: v.label, reason: v.reason });
@@ -210,7 +222,14 @@ export class PopulationTriage {
   }
 
   private async planFrozen(f: FrozenVerdicts, options: { batch?: string }): Promise<TriagePlan> {
-    const members = new Map((await this.deps.reader.memories(f.tenant, f.verdicts.map((v) => v.memoryId))).map((m) => [m.memoryId, m]));
+    const members = new Map(
+      (
+        await this.deps.reader.memories(
+          f.tenant,
+          f.verdicts.map((v) => v.memoryId),
+        )
+      ).map((m) => [m.memoryId, m]),
+    );
     const changed: TriagePlan['changed'] = [];
     const ops: TriagePlan['ops'] = [];
     for (const v of f.verdicts) {
@@ -239,7 +258,11 @@ export class PopulationTriage {
     // would call them stale. It is answered from its batch in the log instead, and checked.
     const landed = (await this.deps.store.readBatch(f.tenant, batch)).filter((e) => e.commandId === commandId);
     const plan = landed.length ? planApplied(f, batch, landed) : await this.planFrozen(f, options);
-    if (!landed.length && plan.changed.length && !options.skipChanged) throw new TriageStaleError(plan.changed.length, plan.changed.slice(0, 3).map((c) => `${c.memoryId}: ${c.why}`));
+    if (!landed.length && plan.changed.length && !options.skipChanged)
+      throw new TriageStaleError(
+        plan.changed.length,
+        plan.changed.slice(0, 3).map((c) => `${c.memoryId}: ${c.why}`),
+      );
     const ops: LedgerOp[] = plan.ops.map((o) =>
       o.action === 'quarantine' ? { quarantine: { memoryId: o.memoryId, reason: `triage ${plan.batch}: judged by ${f.judge}` } } : { retype: { memoryId: o.memoryId, type: o.type! } },
     );
@@ -247,7 +270,14 @@ export class PopulationTriage {
     const written = landed.length
       ? { position: Math.max(...landed.map((e) => e.globalPosition)), replayed: true }
       : await this.deps.ledger.writeMany(f.tenant, ops, { batch: plan.batch, commandId, fingerprint: commandFingerprint('triage-apply', { batch, checksum: f.checksum }) });
-    const after = new Map((await this.deps.reader.memories(f.tenant, plan.ops.map((o) => o.memoryId))).map((m) => [m.memoryId, m]));
+    const after = new Map(
+      (
+        await this.deps.reader.memories(
+          f.tenant,
+          plan.ops.map((o) => o.memoryId),
+        )
+      ).map((m) => [m.memoryId, m]),
+    );
     const observed: TriageApplied['observed'] = { quarantined: 0, retyped: {} };
     for (const o of plan.ops) {
       const m = after.get(o.memoryId);

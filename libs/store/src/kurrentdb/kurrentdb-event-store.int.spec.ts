@@ -61,7 +61,10 @@ describe('the KurrentDB event store, several processes on one server', () => {
     for (let i = 0; i < 6; i++) await b.append(ctx(`b-${i}`), [{ streamId: 's', expectedVersion: 'any', events: [ev('B', { i })] }]);
     await Promise.all(Array.from({ length: 6 }, (_, i) => a.commandClaim(tenant, `b-${i}`)));
     await a.append(ctx('a-0'), [{ streamId: 's', expectedVersion: 5, events: [ev('A')] }]);
-    await Promise.all([...Array.from({ length: 4 }, (_, i) => a.append(ctx(`a-${i + 1}`), [{ streamId: 's', expectedVersion: 'any', events: [ev('A', { i })] }])), ...Array.from({ length: 4 }, () => a.commandClaim(tenant, 'a-0'))]);
+    await Promise.all([
+      ...Array.from({ length: 4 }, (_, i) => a.append(ctx(`a-${i + 1}`), [{ streamId: 's', expectedVersion: 'any', events: [ev('A', { i })] }])),
+      ...Array.from({ length: 4 }, () => a.commandClaim(tenant, 'a-0')),
+    ]);
     const stream = await open().readStream(tenant, 's');
     expect(stream.events.map((e) => e.streamVersion)).toEqual(Array.from({ length: 11 }, (_, i) => i));
     expect(await a.commandClaim(tenant, 'b-3')).toMatchObject({ position: expect.any(Number) });
@@ -86,7 +89,7 @@ describe('the KurrentDB event store, several processes on one server', () => {
   // Two processes that both found a command id unclaimed append under it at once: the server takes
   // the second append (its event ids derived from the same command id, after the same revision) as a
   // retry of the first and writes nothing. That one is a duplicate, not a write that landed.
-  it('answers the loser of a race for a command id as a duplicate, with the winner\'s fingerprint', async () => {
+  it("answers the loser of a race for a command id as a duplicate, with the winner's fingerprint", async () => {
     const tenant = `claim-${randomUUID().slice(0, 8)}`;
     const [a, b] = [open(), open()];
     const ctx = testAppendContext({ tenant });

@@ -377,10 +377,30 @@ export class KurrentDbEventStore implements EventStore {
         const key = `${e.tenant}\u0000${e.streamId}`;
         const expected = (versions.get(key) ?? -1) + 1;
         if (e.streamVersion !== expected) {
-          return { ok: false, events, position: e.globalPosition, problem: 'missing', message: `stream ${e.streamId} of ${e.tenant} jumps from version ${expected - 1} to ${e.streamVersion} at ${e.globalPosition}: events are missing` };
+          return {
+            ok: false,
+            events,
+            position: e.globalPosition,
+            problem: 'missing',
+            message: `stream ${e.streamId} of ${e.tenant} jumps from version ${expected - 1} to ${e.streamVersion} at ${e.globalPosition}: events are missing`,
+          };
         }
         versions.set(key, expected);
-        const content = JSON.stringify([e.globalPosition, e.tenant, e.streamId, e.streamVersion, e.eventId, e.type, e.data, e.commandId, e.causationId, e.correlationId, e.batch, e.recordedAt.getTime(), e.actor]);
+        const content = JSON.stringify([
+          e.globalPosition,
+          e.tenant,
+          e.streamId,
+          e.streamVersion,
+          e.eventId,
+          e.type,
+          e.data,
+          e.commandId,
+          e.causationId,
+          e.correlationId,
+          e.batch,
+          e.recordedAt.getTime(),
+          e.actor,
+        ]);
         previous = createHash('sha256').update(previous).update(createHash('sha256').update(content).digest()).digest();
         events++;
         headPosition = e.globalPosition;

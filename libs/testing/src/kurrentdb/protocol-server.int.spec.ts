@@ -124,8 +124,7 @@ function rawRead(url: string, options: ReadReq.Options): Promise<ReadResp[]> {
 function structuredToUuid(uuid: NonNullable<ReturnType<ReadResp.ReadEvent.RecordedEvent['getId']>>): string {
   const structured = uuid.getStructured()!;
   const hex =
-    BigInt.asUintN(64, BigInt(structured.getMostSignificantBits())).toString(16).padStart(16, '0') +
-    BigInt.asUintN(64, BigInt(structured.getLeastSignificantBits())).toString(16).padStart(16, '0');
+    BigInt.asUintN(64, BigInt(structured.getMostSignificantBits())).toString(16).padStart(16, '0') + BigInt.asUintN(64, BigInt(structured.getLeastSignificantBits())).toString(16).padStart(16, '0');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
@@ -208,8 +207,7 @@ describe.each(targets)('KurrentDB gRPC protocol: $name', (target) => {
       const stream = `account-${randomUUID()}`;
       const missing = `account-${randomUUID()}`;
       await client.appendToStream(stream, numbered('Opened', 0, 2), { expectedRevision: NO_STREAM, ...via });
-      const attempt = (name: string, expectedRevision: AppendExpectedRevision) =>
-        client.appendToStream(name, numbered('Late', 100, 1), { expectedRevision, ...via });
+      const attempt = (name: string, expectedRevision: AppendExpectedRevision) => client.appendToStream(name, numbered('Late', 100, 1), { expectedRevision, ...via });
 
       await expect(attempt(stream, 5n)).rejects.toThrow(WrongExpectedVersionError);
       await expect(attempt(stream, 5n)).rejects.toMatchObject({ streamName: stream, expectedVersion: 5n, actualVersion: 1n });
@@ -264,7 +262,13 @@ describe.each(targets)('KurrentDB gRPC protocol: $name', (target) => {
     const token = randomUUID().slice(0, 8);
     const a = `acct-${token}-a`;
     const b = `acct-${token}-b`;
-    const plan: Array<[string, number]> = [[a, 0], [b, 1], [a, 2], [b, 3], [a, 4]];
+    const plan: Array<[string, number]> = [
+      [a, 0],
+      [b, 1],
+      [a, 2],
+      [b, 3],
+      [a, 4],
+    ];
     for (const [stream, n] of plan) await client.appendToStream(stream, numbered(stream === a ? 'Credited' : 'Debited', n, 1));
     const ours = (await toArray(client.readStream(a))).concat(await toArray(client.readStream(b))).sort((x, y) => dataN(x) - dataN(y));
     const ids = ours.map((r) => r.event!.id);
@@ -329,7 +333,10 @@ describe.each(targets)('KurrentDB gRPC protocol: $name', (target) => {
     const regexFilter = filter(new ReadReq.Options.FilterOptions.Expression().setRegex(`^Voided${token}$`), false);
     const fromEnd = new ReadReq.Options.AllOptions().setEnd(new Empty());
     const byRegex = events(await rawRead(url, base().setReadDirection(ReadReq.Options.ReadDirection.BACKWARDS).setAll(fromEnd).setCount('2').setFilter(regexFilter)));
-    expect(byRegex.map((e) => [name(e), e.getStreamRevision()])).toEqual([[kept, '3'], [`invoice-${token}x-other`, '1']]);
+    expect(byRegex.map((e) => [name(e), e.getStreamRevision()])).toEqual([
+      [kept, '3'],
+      [`invoice-${token}x-other`, '1'],
+    ]);
   });
 
   it('reads a stream backwards and forwards from a revision; a missing stream throws StreamNotFoundError', async () => {
@@ -447,7 +454,12 @@ describe.each(targets)('KurrentDB gRPC protocol: $name', (target) => {
     await until(() => named.events.length >= 4 && typed.events.length >= 4, 'kept events');
     await delay(30);
     for (const c of [named, typed]) {
-      expect(c.events.map((r) => [r.event!.streamId, dataN(r)])).toEqual([[keep, 0], [keep, 1], [keep, 2], [keep, 3]]);
+      expect(c.events.map((r) => [r.event!.streamId, dataN(r)])).toEqual([
+        [keep, 0],
+        [keep, 1],
+        [keep, 2],
+        [keep, 3],
+      ]);
     }
     expect(checkpoints.length).toBeGreaterThanOrEqual(1);
     expectStrictlyIncreasing([...new Set(checkpoints.map((p) => p.commit))]);

@@ -105,8 +105,7 @@ type ExpectedRevision = { kind: 'any' } | { kind: 'no_stream' } | { kind: 'strea
 
 type AppendOutcome =
   /** `currentRevision` -1 means the stream still does not exist (empty write); `position` is absent for empty writes. */
-  | { kind: 'success'; currentRevision: number; position?: number }
-  | { kind: 'wrong_expected_version'; currentRevision: number; expected: ExpectedRevision };
+  { kind: 'success'; currentRevision: number; position?: number } | { kind: 'wrong_expected_version'; currentRevision: number; expected: ExpectedRevision };
 
 class InMemoryLog {
   /** Every event in commit order: the `$all` stream. */
@@ -727,14 +726,7 @@ class ProtocolServer {
     }
   }
 
-  private async readAll(
-    writer: CallWriter,
-    options: ReadReq.Options.AllOptions,
-    count: bigint,
-    backwards: boolean,
-    predicate: EventPredicate | undefined,
-    structuredIds: boolean,
-  ) {
+  private async readAll(writer: CallWriter, options: ReadReq.Options.AllOptions, count: bigint, backwards: boolean, predicate: EventPredicate | undefined, structuredIds: boolean) {
     const log = this.log.all;
     let from: number;
     if (options.hasStart()) from = backwards ? -1 : 0;
@@ -769,13 +761,7 @@ class ProtocolServer {
     return this.runSubscription(writer, source, next, structuredIds);
   }
 
-  private subscribeToAll(
-    writer: CallWriter,
-    options: ReadReq.Options.AllOptions,
-    predicate: EventPredicate | undefined,
-    filter: ReadReq.Options.FilterOptions | undefined,
-    structuredIds: boolean,
-  ) {
+  private subscribeToAll(writer: CallWriter, options: ReadReq.Options.AllOptions, predicate: EventPredicate | undefined, filter: ReadReq.Options.FilterOptions | undefined, structuredIds: boolean) {
     const log = this.log.all;
     const source: SubscriptionSource = { at: (index) => log[index], length: () => log.length };
     let next: number;
