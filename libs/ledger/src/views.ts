@@ -28,6 +28,7 @@ export const restatementDecisionSchema = z
     effect: z.enum(['retracted', 'withdrawn', 'filled-history', 'kept']),
   })
   .openapi('RestatementDecision');
+export type RestatementDecisionView = z.infer<typeof restatementDecisionSchema>;
 
 export const partDecisionSchema = z
   .object({
@@ -41,6 +42,7 @@ export const partDecisionSchema = z
     rule: z.string(),
   })
   .openapi('PartDecision');
+export type PartDecision = z.infer<typeof partDecisionSchema>;
 
 export const writeResultSchema = z
   .object({
@@ -57,6 +59,7 @@ export const writeResultSchema = z
     }),
   })
   .openapi('WriteResult');
+export type WriteResult = z.infer<typeof writeResultSchema>;
 
 export const rollbackResultSchema = z
   .object({
@@ -73,6 +76,7 @@ export const rollbackResultSchema = z
     ),
   })
   .openapi('RollbackResult');
+export type RollbackResult = z.infer<typeof rollbackResultSchema>;
 
 export const memoryViewSchema = z
   .object({
@@ -107,6 +111,7 @@ export const memoryViewSchema = z
     }),
   })
   .openapi('Memory');
+export type MemoryView = z.infer<typeof memoryViewSchema>;
 
 export const versionFields = {
   memoryId: z.string(),
@@ -120,6 +125,7 @@ export const versionFields = {
   recordedAt: instantSchema,
 };
 export const versionViewSchema = z.object(versionFields).openapi('FactVersion');
+export type VersionView = z.infer<typeof versionViewSchema>;
 
 export const factViewSchema = z
   .object({
@@ -134,9 +140,11 @@ export const factViewSchema = z
     knownAt: instantSchema,
   })
   .openapi('Fact');
+export type FactView = z.infer<typeof factViewSchema>;
 
 export const subjectFactSchema = z.object({ ...versionFields, relation: z.string().nullable(), scope: scopeSchema });
 export const subjectViewSchema = z.object({ subject: z.string(), facts: z.array(subjectFactSchema), validAt: instantSchema, knownAt: instantSchema }).openapi('Subject');
+export type SubjectView = z.infer<typeof subjectViewSchema>;
 
 const causedBy = z.object({
   position: z.number().int(),
@@ -169,8 +177,12 @@ export const historyEntrySchema = z.object({
   openedBy: causedBy,
   closedBy: closedBy.nullable(),
 });
+/** One row of a bitemporal history: a version over its valid period while it was known. */
+export type HistoryView = z.infer<typeof historyEntrySchema>;
 export const historyViewSchema = z.object({ subject: z.string(), relation: z.string(), scope: scopeSchema, entries: z.array(historyEntrySchema) }).openapi('History');
+export type KeyHistoryView = z.infer<typeof historyViewSchema>;
 export const memoryHistorySchema = z.object({ memoryId: z.string(), entries: z.array(historyEntrySchema) }).openapi('MemoryHistory');
+export type MemoryHistoryView = z.infer<typeof memoryHistorySchema>;
 
 export const batchViewSchema = z
   .object({
@@ -188,19 +200,6 @@ export const batchViewSchema = z
     memories: z.array(memoryViewSchema).openapi({ description: 'Each memory the events touched, as it stands now.' }),
   })
   .openapi('Batch');
-
-export type RestatementDecisionView = z.infer<typeof restatementDecisionSchema>;
-export type PartDecision = z.infer<typeof partDecisionSchema>;
-export type WriteResult = z.infer<typeof writeResultSchema>;
-export type RollbackResult = z.infer<typeof rollbackResultSchema>;
-export type MemoryView = z.infer<typeof memoryViewSchema>;
-export type VersionView = z.infer<typeof versionViewSchema>;
-export type FactView = z.infer<typeof factViewSchema>;
-export type SubjectView = z.infer<typeof subjectViewSchema>;
-/** One row of a bitemporal history: a version over its valid period while it was known. */
-export type HistoryView = z.infer<typeof historyEntrySchema>;
-export type KeyHistoryView = z.infer<typeof historyViewSchema>;
-export type MemoryHistoryView = z.infer<typeof memoryHistorySchema>;
 export type BatchView = z.infer<typeof batchViewSchema>;
 
 // ---- the audit, messages, erasures, answers and their verification --------------------------------------
@@ -219,6 +218,7 @@ export const believedSchema = z.object({
   relation: z.string().nullable(),
   scope: scopeSchema,
 });
+export type BelievedView = z.infer<typeof believedSchema>;
 export const beliefViewSchema = z
   .object({
     knownAt: instantSchema,
@@ -228,6 +228,7 @@ export const beliefViewSchema = z
     truncated: z.boolean().openapi({ description: 'True when there were more than `limit`.' }),
   })
   .openapi('Belief');
+export type BeliefView = z.infer<typeof beliefViewSchema>;
 export const changeEventSchema = z.object({
   position: z.number().int(),
   type: z.string(),
@@ -236,6 +237,7 @@ export const changeEventSchema = z.object({
   batch: z.string().nullable().openapi({ description: 'Its batch label: what `rollback` takes to undo it.' }),
   actor: z.string().nullable().openapi({ description: 'The id of the API key that wrote it (never its secret), or the actor id a host passed; null when nobody was named.' }),
 });
+export type ChangeEventView = z.infer<typeof changeEventSchema>;
 export const beliefChangeSchema = z.object({
   kind: z.string(),
   subject: z.string().nullable(),
@@ -245,6 +247,7 @@ export const beliefChangeSchema = z.object({
   after: z.array(believedSchema),
   events: z.array(changeEventSchema).openapi({ description: 'The events recorded on this key between the two moments; none when only valid time moved (a value that began or ended).' }),
 });
+export type BeliefChangeView = z.infer<typeof beliefChangeSchema>;
 export const beliefDiffSchema = z
   .object({
     from: instantSchema,
@@ -255,6 +258,7 @@ export const beliefDiffSchema = z
     truncated: z.boolean(),
   })
   .openapi('BeliefDiff');
+export type BeliefDiffView = z.infer<typeof beliefDiffSchema>;
 
 // ---- messages --------------------------------------------------------------------------------
 
@@ -354,6 +358,7 @@ export const ingestResultSchema = z
       }),
   })
   .openapi('IngestResult');
+export type IngestResult = z.infer<typeof ingestResultSchema>;
 
 // ---- erasure ---------------------------------------------------------------------------------
 
@@ -370,6 +375,7 @@ export const erasureResultSchema = z
     alreadyErased: z.boolean(),
   })
   .openapi('ErasureResult');
+export type ErasureResult = z.infer<typeof erasureResultSchema>;
 
 export const citationSchema = z.object({
   memoryId: z.string(),
@@ -386,6 +392,7 @@ export const answerWriteResultSchema = z
     changed: z.boolean().openapi({ description: 'False when the command changed nothing (already open, not open, or a replayed command id).' }),
   })
   .openapi('AnswerWriteResult');
+export type AnswerWriteResult = z.infer<typeof answerWriteResultSchema>;
 
 export const answerSchema = z
   .object({
@@ -402,12 +409,16 @@ export const answerSchema = z
     position: z.number().int(),
   })
   .openapi('Answer');
+/** An answer as recorded, with its citations as they were. */
+export type Answer = z.infer<typeof answerSchema>;
 
 export const citationNowSchema = citationSchema.extend({
   now: z.object({ status: z.string(), supersededBy: z.string().nullable() }).nullable().openapi({ description: 'What became of the cited version; null when it is gone.' }),
 });
 
 export const answerViewSchema = answerSchema.extend({ citations: z.array(citationNowSchema) }).openapi('AnswerWithCitations');
+/** An answer with what became of each version it cited. */
+export type AnswerView = z.infer<typeof answerViewSchema>;
 
 export const claimVerdictSchema = z
   .object({
@@ -418,6 +429,7 @@ export const claimVerdictSchema = z
     reason: z.string(),
   })
   .openapi('ClaimVerdict');
+export type ClaimVerdict = z.infer<typeof claimVerdictSchema>;
 
 export const verificationSchema = z.object({ verdicts: z.array(claimVerdictSchema) }).openapi('Verification');
 
@@ -429,22 +441,9 @@ export const revisionSchema = z
     settled: z.boolean().openapi({ description: 'Every claim of the final answer is supported.' }),
   })
   .openapi('Revision');
-
-export type BelievedView = z.infer<typeof believedSchema>;
-export type BeliefView = z.infer<typeof beliefViewSchema>;
-export type ChangeEventView = z.infer<typeof changeEventSchema>;
-export type BeliefChangeView = z.infer<typeof beliefChangeSchema>;
-export type BeliefDiffView = z.infer<typeof beliefDiffSchema>;
-export type IngestResult = z.infer<typeof ingestResultSchema>;
-export type ErasureResult = z.infer<typeof erasureResultSchema>;
-export type AnswerWriteResult = z.infer<typeof answerWriteResultSchema>;
-/** An answer as recorded, with its citations as they were. */
-export type Answer = z.infer<typeof answerSchema>;
-/** An answer with what became of each version it cited. */
-export type AnswerView = z.infer<typeof answerViewSchema>;
-export type ClaimVerdict = z.infer<typeof claimVerdictSchema>;
-export type Verdict = ClaimVerdict['verdict'];
 export type Revision = z.infer<typeof revisionSchema>;
+
+export type Verdict = ClaimVerdict['verdict'];
 
 // ---- from the read model's rows ------------------------------------------------------------
 
