@@ -20,16 +20,8 @@ export interface AsOf {
  * `knownAt` (`alias` names the history's table in the statement, when it has one).
  */
 export function asOfSql(at: AsOf, alias?: string): RawBuilder<unknown> {
-  return sql`${periodColumns(alias)} @> ${at.validAt.toISOString()}::timestamptz AND ${periodColumns(alias, 'tx')} @> ${at.knownAt.toISOString()}::timestamptz`;
-}
-
-/** A history period's column (`valid` or `tx`), under `alias` when given: text made once, as the as-of read runs often. */
-const periods = new Map<string, RawBuilder<unknown>>();
-function periodColumns(alias: string | undefined, column: 'valid' | 'tx' = 'valid'): RawBuilder<unknown> {
-  const name = alias ? `${alias}.${column}` : column;
-  let text = periods.get(name);
-  if (!text) periods.set(name, (text = sql.raw(name)));
-  return text;
+  const column = (name: 'valid' | 'tx') => sql.raw(alias ? `${alias}.${name}` : name);
+  return sql`${column('valid')} @> ${at.validAt.toISOString()}::timestamptz AND ${column('tx')} @> ${at.knownAt.toISOString()}::timestamptz`;
 }
 
 /** An fl_memories row as read: by a statement, or as jsonb (to_jsonb, fl_restating, a refused follow-up's detail). */
