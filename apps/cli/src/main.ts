@@ -92,7 +92,7 @@ async function withBuses<T>(work: (buses: Buses) => Promise<T>, options: { index
   const settings = config();
   const handle = await createLedger(settings);
   // Recall's model loads only when something is embedded, so reading a trace stays cheap.
-  const recall = recallOn(handle.database, handle.runner, systemClock, settings);
+  const recall = recallOn(handle.database, handle.runner, systemClock, settings, undefined, handle.replicas);
   const app = await NestFactory.createApplicationContext(FactLedgerModule.forRoot({ handle, recall }), { logger: false });
   try {
     if (options.indexFirst) await recall.indexer.catchUp();

@@ -26,7 +26,7 @@ export function mcpCommand(config: () => LedgerConfig): Command {
       const tenant = parse(tenantSchema, o.tenant);
       const settings = config();
       const handle = await createLedger(settings);
-      const recall = recallOn(handle.database, handle.runner, systemClock, settings);
+      const recall = recallOn(handle.database, handle.runner, systemClock, settings, undefined, handle.replicas);
       if (settings.workers === 'internal') {
         recall.start((error) => console.error('factledger recall indexer:', error));
         handle.startWorkers(settings.indexIntervalMs, (error) => console.error('factledger workers:', error));

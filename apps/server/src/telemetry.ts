@@ -227,5 +227,28 @@ export function appMetrics(handle: LedgerHandle, recall: RecallHandle | null): R
       this.set(await handle.store.head());
     },
   });
+  const replicas = handle.replicas;
+  if (replicas) {
+    const status = () => replicas.status();
+    new Gauge({
+      name: 'factledger_replica_serving',
+      help: 'Whether a read replica (PostgreSQL standby) is in the rotation: 1 serving, 0 out (down, or behind past the wait)',
+      labelNames: ['replica', 'state'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const r of status()) this.set({ replica: r.name, state: r.state }, r.state === 'serving' ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'factledger_replica_reads',
+      help: 'Reads a read replica has served since the process started',
+      labelNames: ['replica'],
+      registers: [registry],
+      collect() {
+        for (const r of status()) this.set({ replica: r.name }, r.served);
+      },
+    });
+  }
   return registry;
 }

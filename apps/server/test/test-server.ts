@@ -9,7 +9,7 @@ import { systemClock } from '@factledger/domain';
 import { UseLiteEmbedder } from '@factledger/embeddings';
 import { type LedgerHandle, ledgerOn } from '@factledger/ledger';
 import { type RecallHandle, type RecallSettings, recallOn } from '@factledger/recall';
-import type { Backend } from '@factledger/store';
+import type { Backend, ReadReplicas } from '@factledger/store';
 import { createTestDatabase, type TestDatabase } from '@factledger/testing';
 import type { ServerOptions } from '../src/app.module';
 import { createServer } from '../src/create-server';
@@ -28,13 +28,20 @@ export interface TestServer {
 
 export async function startTestServer(
   backend: Backend,
-  options: { config?: ServerOptions['config']; prepare?: (handle: LedgerHandle) => Promise<void>; startRecall?: boolean } = {},
+  options: {
+    config?: ServerOptions['config'];
+    prepare?: (handle: LedgerHandle) => Promise<void>;
+    startRecall?: boolean;
+    /** Standbys of the new database for reads to be served from (closed with the server). */
+    replicas?: (database: TestDatabase) => Promise<ReadReplicas>;
+  } = {},
 ): Promise<TestServer> {
   const database = await createTestDatabase(backend);
-  const handle = ledgerOn(database);
+  const replicas = await options.replicas?.(database);
+  const handle = ledgerOn(database, { replicas });
   await options.prepare?.(handle);
   const settings: RecallSettings = { embeddings: 'use-lite', addressTerms: [], traceRetentionDays: 30, indexIntervalMs: 20 };
-  const recall = recallOn(database, handle.runner, systemClock, settings, (embedder ??= new UseLiteEmbedder()));
+  const recall = recallOn(database, handle.runner, systemClock, settings, (embedder ??= new UseLiteEmbedder()), handle.replicas);
   if (options.startRecall) recall.start();
   const app = await createServer({ handle, recall, config: { logLevel: 'silent', ...options.config } });
   await app.listen(0, '127.0.0.1');
@@ -48,6 +55,7 @@ export async function startTestServer(
     async close() {
       if (options.startRecall) await recall.stop();
       await app.close();
+      await replicas?.close();
       await database.close();
     },
   };

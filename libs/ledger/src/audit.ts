@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import { beliefChanges, type Clock, normalizeTerm } from '@factledger/domain';
-import type { FactReader, HistoryRow, ProjectionRunner } from '@factledger/projections';
+import { type FactReader, FactReads, type HistoryRow, type ProjectionRunner, type ReplicaRouting } from '@factledger/projections';
 import type { EventStore, RecordedEvent } from '@factledger/store';
 import { parse } from './ledger.schemas';
 import { type BeliefDiffView, type BelievedView, type BeliefView, type ChangeEventView, eventText, versionView } from './views';
@@ -19,18 +19,24 @@ const READ_AT_ONCE = 16;
 const believedView = (h: HistoryRow): BelievedView => ({ ...versionView(h), kind: h.kind, subject: h.subject, relation: h.relation, scope: h.scope });
 
 export class Audit {
-  constructor(private readonly deps: { reader: FactReader; store: EventStore; runner: ProjectionRunner; clock: Clock }) {}
+  /** The fact read model as each read is served: a standby's copy or the primary's (FactReads). */
+  private readonly reads: FactReads;
+
+  constructor(private readonly deps: { reader: FactReader; store: EventStore; runner: ProjectionRunner; clock: Clock; replicas?: ReplicaRouting }) {
+    this.reads = new FactReads(deps, deps.replicas);
+  }
 
   /** The tenant's memories (or one subject's) as the ledger knew them at `knownAt`, true at `validAt` (default: knownAt). */
   async believed(tenant: string, input: z.input<typeof auditQuerySchema>): Promise<BeliefView> {
     const t = parse(tenantSchema, tenant);
     const q = parse(auditQuerySchema, input);
-    await this.deps.runner.awaitPosition(q.minPosition, 'facts');
-    const knownAt = q.knownAt ?? this.deps.clock.now();
-    const validAt = q.validAt ?? knownAt;
-    const limit = q.limit ?? DEFAULT_LIMIT;
-    const rows = await this.deps.reader.believedAt(t, { knownAt, validAt }, { subjectNorm: q.subject ? normalizeTerm(q.subject) : null, limit: limit + 1 });
-    return { knownAt: knownAt.toISOString(), validAt: validAt.toISOString(), subject: q.subject ?? null, memories: rows.slice(0, limit).map(believedView), truncated: rows.length > limit };
+    return this.reads.read(t, q.minPosition, async (reader) => {
+      const knownAt = q.knownAt ?? this.deps.clock.now();
+      const validAt = q.validAt ?? knownAt;
+      const limit = q.limit ?? DEFAULT_LIMIT;
+      const rows = await reader.believedAt(t, { knownAt, validAt }, { subjectNorm: q.subject ? normalizeTerm(q.subject) : null, limit: limit + 1 });
+      return { knownAt: knownAt.toISOString(), validAt: validAt.toISOString(), subject: q.subject ?? null, memories: rows.slice(0, limit).map(believedView), truncated: rows.length > limit };
+    });
   }
 
   /**
@@ -41,15 +47,15 @@ export class Audit {
   async changes(tenant: string, input: z.input<typeof auditDiffQuerySchema>): Promise<BeliefDiffView> {
     const t = parse(tenantSchema, tenant);
     const q = parse(auditDiffQuerySchema, input);
-    await this.deps.runner.awaitPosition(q.minPosition, 'facts');
+    return this.reads.read(t, q.minPosition, (reader) => this.changesOn(reader, t, q));
+  }
+
+  private async changesOn(reader: FactReader, t: string, q: z.output<typeof auditDiffQuerySchema>): Promise<BeliefDiffView> {
     const limit = q.limit ?? DEFAULT_LIMIT;
     const subjectNorm = q.subject ? normalizeTerm(q.subject) : null;
     // Every row of each side: a change is found by comparing them whole.
     const all = { subjectNorm, limit: null };
-    const [before, after] = await Promise.all([
-      this.deps.reader.believedAt(t, { knownAt: q.from, validAt: q.validAt ?? q.from }, all),
-      this.deps.reader.believedAt(t, { knownAt: q.to, validAt: q.validAt ?? q.to }, all),
-    ]);
+    const [before, after] = await Promise.all([reader.believedAt(t, { knownAt: q.from, validAt: q.validAt ?? q.from }, all), reader.believedAt(t, { knownAt: q.to, validAt: q.validAt ?? q.to }, all)]);
     const changed = beliefChanges(before, after);
     const shown = changed.slice(0, limit);
     const events = new Map<string, ChangeEventView[]>();

@@ -1,6 +1,18 @@
 /** Wires a Ledger from configuration: database, migrations, store, projections, clock. */
 import { type Clock, type ReviewPolicy, systemClock } from '@factledger/domain';
-import { AnswerProjection, AnswerReader, FactReader, LocalWorker, namedJobs, PostgresFactProjection, ProjectionRunner, type WorkerJob } from '@factledger/projections';
+import {
+  AnswerProjection,
+  AnswerReader,
+  FactReader,
+  LocalWorker,
+  namedJobs,
+  notingWrites,
+  PostgresFactProjection,
+  ProjectionRunner,
+  ReplicaRouting,
+  type WorkerJob,
+  WritePositions,
+} from '@factledger/projections';
 import { Answers } from './answers';
 import { Erasures } from './erasures';
 import { Audit } from './audit';
@@ -13,7 +25,18 @@ import { ReReviewSaga } from './re-review.saga';
 import { type ChatModel, OpenAiChatModel } from '@factledger/llm';
 import { AnswerReviser } from './answer-revision';
 import { ClaimVerifier } from './verify-claims';
-import { ApiKeyStore, type Database, type EventStore, migrate, type OpenedKurrentDb, openDatabase, openKurrentDbEventStore, PostgresEventStore, refreshStatistics } from '@factledger/store';
+import {
+  ApiKeyStore,
+  type Database,
+  type EventStore,
+  migrate,
+  type OpenedKurrentDb,
+  openDatabase,
+  openKurrentDbEventStore,
+  PostgresEventStore,
+  ReadReplicas,
+  refreshStatistics,
+} from '@factledger/store';
 import { Ledger } from './ledger';
 import type { LedgerConfig } from './ledger.config';
 
@@ -36,6 +59,8 @@ export interface LedgerHandle {
   reader: FactReader;
   /** Model-backed answer revision; null when no language model is configured. */
   reviser: AnswerReviser | null;
+  /** Where reads may be served besides the primary (PostgreSQL standbys); null when none is configured. */
+  replicas: ReplicaRouting | null;
   /** API keys: made, listed, revoked, and checked for the HTTP routes. */
   keys: ApiKeys;
   /**
@@ -75,17 +100,23 @@ export function ledgerOn(
     restatement?: boolean;
     /** The copies of restatement's look-ups to keep (default: a new FrameCache). */
     frames?: FrameCache;
+    /** PostgreSQL standbys reads may be served from (read-your-writes by position); closed with the ledger. */
+    replicas?: ReadReplicas;
   } = {},
 ): LedgerHandle {
   const clock = options.clock ?? systemClock;
-  const store = options.store ?? new PostgresEventStore(database.db, { subscriptionPollMs: options.subscriptionPollMs });
+  const log = options.store ?? new PostgresEventStore(database.db, { subscriptionPollMs: options.subscriptionPollMs });
+  // With standbys, every write's position is noted for its tenant: a read that names none is still served its own writes.
+  const positions = options.replicas ? new WritePositions() : null;
+  const store = positions ? notingWrites(log, positions) : log;
+  const replicas = options.replicas && positions ? new ReplicaRouting(options.replicas, store, positions) : null;
   const facts = new PostgresFactProjection();
   // With workers elsewhere (FACTLEDGER_WORKERS=external) this process applies no projection itself.
   const runner = new ProjectionRunner(database.db, [facts, new AnswerProjection()], { waitTimeoutMs: options.waitTimeoutMs, sessions: database, log: store, passive: options.passive });
   const reader = new FactReader(database.db);
   const streams = new StreamCache();
   const frames = options.frames ?? new FrameCache();
-  const ledger = new Ledger({ store, runner, inline: facts, reader, clock, streams, frames, restatement: options.restatement });
+  const ledger = new Ledger({ store, runner, inline: facts, reader, clock, streams, frames, restatement: options.restatement, replicas: replicas ?? undefined });
   const answerReader = new AnswerReader(database.db);
   const answers = new Answers({ store, runner, facts: reader, answers: answerReader, clock });
   const saga = new ReReviewSaga(database.db, { answers, reader: answerReader, runner }, options.reviewPolicy);
@@ -116,11 +147,12 @@ export function ledgerOn(
     runner,
     answers,
     erasures,
-    audit: new Audit({ reader, store, runner, clock }),
+    audit: new Audit({ reader, store, runner, clock, replicas: replicas ?? undefined }),
     saga,
     cascade,
     verifier,
     reader,
+    replicas,
     reviser: options.llm ? new AnswerReviser({ model: options.llm, verifier }, options.maxRevisions) : null,
     keys: new ApiKeys(new ApiKeyStore(database.db), clock),
     jobs,
@@ -133,6 +165,7 @@ export function ledgerOn(
     },
     async close() {
       await stopWorkers();
+      await options.replicas?.close();
       await database.close();
     },
   };
@@ -142,7 +175,9 @@ export function ledgerOn(
 export async function createLedger(config: LedgerConfig, options: { clock?: Clock } = {}): Promise<LedgerHandle> {
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   let kurrent: OpenedKurrentDb | null = null;
+  let replicas: ReadReplicas | null = null;
   try {
+    if (config.readUrls.length > 0) replicas = await ReadReplicas.open(config.readUrls, { waitMs: config.replicaWaitMs });
     if (config.migrateOnStart) await migrate(database.db);
     // The log in KurrentDB (FACTLEDGER_EVENT_STORE=kurrentdb), the read models here.
     if (config.eventStore === 'kurrentdb') kurrent = await openKurrentDbEventStore(config.kurrentdbUrl!);
@@ -158,6 +193,7 @@ export async function createLedger(config: LedgerConfig, options: { clock?: Cloc
       // A subscription to the log finds what other processes wrote as often as the index looks.
       subscriptionPollMs: config.indexIntervalMs,
       restatement: config.restatement !== 'off',
+      replicas: replicas ?? undefined,
     });
     await handle.runner.catchUp();
     const log = kurrent;
@@ -170,6 +206,7 @@ export async function createLedger(config: LedgerConfig, options: { clock?: Cloc
     };
     return handle;
   } catch (error) {
+    await replicas?.close();
     await database.close();
     await kurrent?.close();
     throw error;

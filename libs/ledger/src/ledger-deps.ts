@@ -1,6 +1,6 @@
 /** What a ledger is built on: the log, the read models and their runner, the clock, and the copies it keeps. */
 import type { Clock } from '@factledger/domain';
-import type { FactReader, InlineProjection, ProjectionRunner } from '@factledger/projections';
+import type { FactReader, InlineProjection, ProjectionRunner, ReplicaRouting } from '@factledger/projections';
 import type { EventStore } from '@factledger/store';
 import type { FrameCache } from './frame-cache';
 import type { StreamCache } from './stream-cache';
@@ -19,4 +19,6 @@ export interface LedgerDeps {
   frames?: FrameCache;
   /** Whether a prose statement is aligned with the memories it may restate (default true; FACTLEDGER_RESTATEMENT=off). */
   restatement?: boolean;
+  /** Where reads may be served from besides the primary: PostgreSQL standbys (FACTLEDGER_READ_URLS). */
+  replicas?: ReplicaRouting;
 }

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { factStreamId, MemoryErasedError, type MemoryStatus, normalizeTerm, UnknownBatchError, UnknownMemoryError } from '@factledger/domain';
-import type { AsOf, MemoryRow } from '@factledger/projections';
+import { type AsOf, type FactReader, FactReads, type MemoryRow } from '@factledger/projections';
 import type { LedgerDeps } from './ledger-deps';
 import { batchQuerySchema, factQuerySchema, historyQuerySchema, memoryQuerySchema, parse, subjectQuerySchema, tenantSchema } from './ledger.schemas';
 import {
@@ -25,53 +25,65 @@ import {
 } from './views';
 
 export class LedgerReads {
-  constructor(protected readonly deps: LedgerDeps) {}
+  /** The fact read model as each read is served: a standby's copy or the primary's (FactReads). */
+  private readonly reads: FactReads;
+
+  constructor(protected readonly deps: LedgerDeps) {
+    this.reads = new FactReads(deps, deps.replicas);
+  }
+
+  /** Runs a read where it may be served (FactReads): `reader` is a standby's or the primary's. */
+  protected read<T>(tenant: string, minPosition: number | undefined, work: (reader: FactReader) => Promise<T>): Promise<T> {
+    return this.reads.read(tenant, minPosition, work);
+  }
 
   /** A batch's events (UnknownBatchError when none carried the label) and the memories they touched, as they stand. */
   async batch(tenant: string, input: z.input<typeof batchQuerySchema>): Promise<BatchView> {
     const t = parse(tenantSchema, tenant);
     const q = parse(batchQuerySchema, input);
-    await this.deps.runner.awaitPosition(q.minPosition, 'facts');
-    const labelled = await this.deps.store.readBatch(t, q.batch);
-    if (labelled.length === 0) throw new UnknownBatchError(q.batch);
-    const ids = [...new Set(labelled.map((e) => eventText(e, 'memoryId')).filter((id): id is string => id !== null))];
-    return {
-      batch: q.batch,
-      events: labelled.map((e) => ({
-        position: e.globalPosition,
-        type: e.type,
-        memoryId: eventText(e, 'memoryId'),
-        recordedAt: e.recordedAt.toISOString(),
-        actor: e.actor ?? null,
-        reason: eventText(e, 'reason'),
-      })),
-      memories: (await this.deps.reader.memories(t, ids)).map(memoryView),
-    };
+    return this.read(t, q.minPosition, async (reader) => {
+      const labelled = await this.deps.store.readBatch(t, q.batch);
+      if (labelled.length === 0) throw new UnknownBatchError(q.batch);
+      const ids = [...new Set(labelled.map((e) => eventText(e, 'memoryId')).filter((id): id is string => id !== null))];
+      return {
+        batch: q.batch,
+        events: labelled.map((e) => ({
+          position: e.globalPosition,
+          type: e.type,
+          memoryId: eventText(e, 'memoryId'),
+          recordedAt: e.recordedAt.toISOString(),
+          actor: e.actor ?? null,
+          reason: eventText(e, 'reason'),
+        })),
+        memories: (await reader.memories(t, ids)).map(memoryView),
+      };
+    });
   }
 
   async fact(tenant: string, input: z.input<typeof factQuerySchema>): Promise<FactView> {
     const t = parse(tenantSchema, tenant);
     const q = parse(factQuerySchema, input);
-    const at = await this.momentOf(q);
-    const streamId = factStreamId({ subject: q.subject, relation: q.relation, scope: q.scope ?? {} });
-    const rows = await this.deps.reader.valuesAt(t, streamId, at);
-    const card = rows[0]?.cardinality ?? null;
-    return {
-      subject: q.subject,
-      relation: q.relation,
-      scope: q.scope ?? {},
-      cardinality: card,
-      value: card === 'many' ? null : (rows[0]?.value ?? null),
-      values: rows.map((r) => r.value ?? ''),
-      versions: rows.map(versionView),
-      validAt: at.validAt.toISOString(),
-      knownAt: at.knownAt.toISOString(),
-    };
+    return this.read(t, q.minPosition, async (reader) => {
+      const at = this.momentOf(q);
+      const streamId = factStreamId({ subject: q.subject, relation: q.relation, scope: q.scope ?? {} });
+      const rows = await reader.valuesAt(t, streamId, at);
+      const card = rows[0]?.cardinality ?? null;
+      return {
+        subject: q.subject,
+        relation: q.relation,
+        scope: q.scope ?? {},
+        cardinality: card,
+        value: card === 'many' ? null : (rows[0]?.value ?? null),
+        values: rows.map((r) => r.value ?? ''),
+        versions: rows.map(versionView),
+        validAt: at.validAt.toISOString(),
+        knownAt: at.knownAt.toISOString(),
+      };
+    });
   }
 
-  /** A query's moment: its valid and known times (now where it names none), once the read model has reached its minPosition. */
-  private async momentOf(q: { minPosition?: number; validAt?: Date; knownAt?: Date }): Promise<AsOf> {
-    await this.deps.runner.awaitPosition(q.minPosition, 'facts');
+  /** A query's moment: its valid and known times (now where it names none). */
+  private momentOf(q: { validAt?: Date; knownAt?: Date }): AsOf {
     const now = this.deps.clock.now();
     return { validAt: q.validAt ?? now, knownAt: q.knownAt ?? now };
   }
@@ -79,40 +91,42 @@ export class LedgerReads {
   async subject(tenant: string, input: z.input<typeof subjectQuerySchema>): Promise<SubjectView> {
     const t = parse(tenantSchema, tenant);
     const q = parse(subjectQuerySchema, input);
-    const at = await this.momentOf(q);
-    const rows = await this.deps.reader.subjectAt(t, normalizeTerm(q.subject), at);
-    return {
-      subject: q.subject,
-      facts: rows.map((r) => ({ ...versionView(r), relation: r.relation, scope: r.scope })),
-      validAt: at.validAt.toISOString(),
-      knownAt: at.knownAt.toISOString(),
-    };
+    return this.read(t, q.minPosition, async (reader) => {
+      const at = this.momentOf(q);
+      const rows = await reader.subjectAt(t, normalizeTerm(q.subject), at);
+      return {
+        subject: q.subject,
+        facts: rows.map((r) => ({ ...versionView(r), relation: r.relation, scope: r.scope })),
+        validAt: at.validAt.toISOString(),
+        knownAt: at.knownAt.toISOString(),
+      };
+    });
   }
 
   async history(tenant: string, input: z.input<typeof historyQuerySchema>): Promise<KeyHistoryView> {
     const t = parse(tenantSchema, tenant);
     const q = parse(historyQuerySchema, input);
-    await this.deps.runner.awaitPosition(q.minPosition, 'facts');
     const streamId = factStreamId({ subject: q.subject, relation: q.relation, scope: q.scope ?? {} });
-    return { subject: q.subject, relation: q.relation, scope: q.scope ?? {}, entries: await this.historyOf(t, streamId) };
+    return this.read(t, q.minPosition, async (reader) => ({ subject: q.subject, relation: q.relation, scope: q.scope ?? {}, entries: await this.historyOf(reader, t, streamId) }));
   }
 
   /** The bitemporal history of the stream a memory is in: its key's, or a prose memory's own. */
   async memoryHistory(tenant: string, input: z.input<typeof memoryQuerySchema>): Promise<MemoryHistoryView> {
     const t = parse(tenantSchema, tenant);
     const q = parse(memoryQuerySchema, input);
-    await this.deps.runner.awaitPosition(q.minPosition, 'facts');
-    const m = await this.locate(t, q.memoryId);
-    return { memoryId: q.memoryId, entries: await this.historyOf(t, m.streamId) };
+    return this.read(t, q.minPosition, async (reader) => {
+      const m = await this.locate(t, q.memoryId, reader);
+      return { memoryId: q.memoryId, entries: await this.historyOf(reader, t, m.streamId) };
+    });
   }
 
-  private async historyOf(tenant: string, streamId: string): Promise<HistoryView[]> {
+  private async historyOf(reader: FactReader, tenant: string, streamId: string): Promise<HistoryView[]> {
     // The rows from the projection; why each closed (reason, batch) and who opened and closed it
     // from the stream's own events, which opened and closed every row of it.
-    const [entries, stream] = await Promise.all([this.deps.reader.history(tenant, streamId), this.deps.store.readStream(tenant, streamId)]);
+    const [entries, stream] = await Promise.all([reader.history(tenant, streamId), this.deps.store.readStream(tenant, streamId)]);
     const at = new Map(stream.events.map((e) => [e.globalPosition, e]));
     // Each row carries its memory's status now, as GET /memories/{id} gives it, beside how the row shows it over its period.
-    const statusOf = new Map((await this.deps.reader.memories(tenant, [...new Set(entries.map((h) => h.memoryId))])).map((m) => [m.memoryId, m.status]));
+    const statusOf = new Map((await reader.memories(tenant, [...new Set(entries.map((h) => h.memoryId))])).map((m) => [m.memoryId, m.status]));
     return entries.map((h) => ({
       memoryId: h.memoryId,
       value: h.value,
@@ -149,10 +163,11 @@ export class LedgerReads {
   async memory(tenant: string, input: z.input<typeof memoryQuerySchema>): Promise<MemoryView> {
     const t = parse(tenantSchema, tenant);
     const q = parse(memoryQuerySchema, input);
-    await this.deps.runner.awaitPosition(q.minPosition, 'facts');
-    const m = await this.deps.reader.memory(t, q.memoryId);
-    if (!m) throw await this.missing(t, q.memoryId);
-    return memoryView(m);
+    return this.read(t, q.minPosition, async (reader) => {
+      const m = await reader.memory(t, q.memoryId);
+      if (!m) throw await this.missing(t, q.memoryId);
+      return memoryView(m);
+    });
   }
 
   /**
@@ -176,18 +191,17 @@ export class LedgerReads {
 
   async activeMemories(tenant: string, options: { limit?: number; minPosition?: number; status?: MemoryStatus } = {}): Promise<MemoryView[]> {
     const t = parse(tenantSchema, tenant);
-    await this.deps.runner.awaitPosition(options.minPosition, 'facts');
-    const rows =
-      !options.status || options.status === 'active'
-        ? await this.deps.reader.activeMemories(t, this.deps.clock.now(), options.limit)
-        : await this.deps.reader.withStatus(t, options.status, options.limit);
-    return rows.map(memoryView);
+    return this.read(t, options.minPosition, async (reader) => {
+      const rows = !options.status || options.status === 'active' ? await reader.activeMemories(t, this.deps.clock.now(), options.limit) : await reader.withStatus(t, options.status, options.limit);
+      return rows.map(memoryView);
+    });
   }
 
-  /** Finds a memory's stream within the tenant; another tenant's memory is simply unknown. */
-  async locate(tenant: string, memoryId: string): Promise<MemoryRow> {
-    let m = await this.deps.reader.memory(tenant, memoryId);
+  /** Finds a memory's stream within the tenant; another tenant's memory is simply unknown. `reader`: a standby's, for a read it serves. */
+  async locate(tenant: string, memoryId: string, reader: FactReader = this.deps.reader): Promise<MemoryRow> {
+    let m = await reader.memory(tenant, memoryId);
     if (!m) {
+      // Not in this read model yet: caught up on the primary, and looked for there.
       await this.deps.runner.catchUp();
       m = await this.deps.reader.memory(tenant, memoryId);
     }

@@ -28,6 +28,22 @@ const configSchema = z
       .transform((v) => v === 'true'),
     readWaitMs: z.coerce.number().int().min(0).max(60_000).default(2000),
     /**
+     * PostgreSQL hot standbys of DATABASE_URL (streaming replication), comma-separated: reads may be
+     * served there once a standby has applied the write the read must show (docs/operations.md, "Read replicas").
+     */
+    readUrls: z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((u) => u.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.string().url('must be a postgres:// connection string'))),
+    /** How long a read waits for a standby to reach the write it must show before the primary serves it. */
+    replicaWaitMs: z.coerce.number().int().min(0).max(10_000).default(200),
+    /**
      * Who runs the readers of the log (projections, recall indexer, re-review saga, sealer):
      * `internal`, this process in the background; `external`, `factledger worker` processes, so that
      * any number of servers can sit behind a load balancer.
@@ -105,6 +121,9 @@ const configSchema = z
     indexIntervalMs: z.coerce.number().int().min(10).max(600_000).default(500),
   })
   .superRefine((c, ctx) => {
+    if (c.readUrls.length > 0 && !c.databaseUrl) {
+      ctx.addIssue({ code: 'custom', path: ['readUrls'], message: 'read replicas need a PostgreSQL primary (DATABASE_URL): the embedded database has no standby' });
+    }
     if (c.eventStore === 'kurrentdb' && !c.kurrentdbUrl) {
       ctx.addIssue({ code: 'custom', path: ['kurrentdbUrl'], message: "required when the event store is 'kurrentdb' (KURRENTDB_URL)" });
     }
@@ -137,6 +156,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rateLimit: env.FACTLEDGER_RATE_LIMIT || undefined,
     migrateOnStart: env.FACTLEDGER_MIGRATE_ON_START || undefined,
     readWaitMs: env.FACTLEDGER_READ_WAIT_MS || undefined,
+    readUrls: env.FACTLEDGER_READ_URLS || undefined,
+    replicaWaitMs: env.FACTLEDGER_REPLICA_WAIT_MS || undefined,
     workers: env.FACTLEDGER_WORKERS || undefined,
     eventStore: env.FACTLEDGER_EVENT_STORE || undefined,
     kurrentdbUrl: env.KURRENTDB_URL || undefined,

@@ -51,4 +51,14 @@ describe('the event store setting', () => {
     expect(() => loadConfig({ FACTLEDGER_EVENT_STORE: 'kurrentdb', KURRENTDB_URL: 'http://localhost:2113' })).toThrow(/config\.kurrentdbUrl: must be a kurrentdb/);
     expect(() => loadConfig({ FACTLEDGER_EVENT_STORE: 'mongodb' })).toThrow(/config\.eventStore/);
   });
+
+  it('reads the standbys reads may be served from, only beside a PostgreSQL primary', () => {
+    expect(loadConfig({}).readUrls).toEqual([]);
+    const c = loadConfig({ DATABASE_URL: 'postgres://p@db1/fl', FACTLEDGER_READ_URLS: ' postgres://r@db2/fl, postgres://r@db3/fl ', FACTLEDGER_REPLICA_WAIT_MS: '50' });
+    expect(c.readUrls).toEqual(['postgres://r@db2/fl', 'postgres://r@db3/fl']);
+    expect(c.replicaWaitMs).toBe(50);
+    expect(loadConfig({ DATABASE_URL: 'postgres://p@db1/fl' }).replicaWaitMs).toBe(200);
+    expect(() => loadConfig({ FACTLEDGER_READ_URLS: 'postgres://r@db2/fl' })).toThrow(/config\.readUrls: read replicas need a PostgreSQL primary/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://p@db1/fl', FACTLEDGER_READ_URLS: 'db2' })).toThrow(/config\.readUrls/);
+  });
 });

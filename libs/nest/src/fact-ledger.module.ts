@@ -164,7 +164,7 @@ export class FactLedgerModule {
           useFactory: async () => {
             const config = loadConfig(process.env, options.config ?? {});
             const handle = await createLedger(config, { clock: options.clock });
-            const ownedRecall = options.recall ? undefined : recallOn(handle.database, handle.runner, options.clock ?? systemClock, config);
+            const ownedRecall = options.recall ? undefined : recallOn(handle.database, handle.runner, options.clock ?? systemClock, config, undefined, handle.replicas);
             // With external workers (`factledger worker`) this process runs none of the log's readers.
             if (config.workers === 'internal') {
               ownedRecall?.start((error) => console.error('factledger recall indexer:', error));

@@ -13,3 +13,4 @@ export * from './single-flight-drain';
 export * from './background-loop';
 export * from './leased-worker';
 export * from './local-worker';
+export * from './replica-routing';

@@ -5,7 +5,7 @@
  */
 import type { Clock } from '@factledger/domain';
 import { CachedEmbedder, type Embedder, OpenAiEmbedder, PostgresEmbeddingCache, UseLiteEmbedder } from '@factledger/embeddings';
-import { LocalWorker, namedJobs, type ProjectionRunner, type WorkerJob } from '@factledger/projections';
+import { LocalWorker, namedJobs, type ProjectionRunner, type ReplicaRouting, type WorkerJob } from '@factledger/projections';
 import type { Database } from '@factledger/store';
 import { Recall } from './recall';
 import { RecallIndexer } from './recall-indexer';
@@ -51,13 +51,27 @@ export function embedderFrom(settings: RecallSettings): Embedder {
   return new UseLiteEmbedder();
 }
 
-/** Recall over `database`: its retrievers on `database.search`, everything else on `database.db`. */
-export function recallOn(database: Pick<Database, 'db' | 'search'>, facts: ProjectionRunner, clock: Clock, settings: RecallSettings, embedder: Embedder = embedderFrom(settings)): RecallHandle {
+/**
+ * Recall over `database`: its retrievers on `database.search`, everything else on `database.db`;
+ * assemblies served by a standby where `replicas` finds one that has reached them (LedgerHandle.replicas).
+ */
+export function recallOn(
+  database: Pick<Database, 'db' | 'search'>,
+  facts: ProjectionRunner,
+  clock: Clock,
+  settings: RecallSettings,
+  embedder: Embedder = embedderFrom(settings),
+  replicas?: ReplicaRouting | null,
+): RecallHandle {
   const { db, search } = database;
   const cached = new CachedEmbedder(embedder, new PostgresEmbeddingCache(db));
   const indexer = new RecallIndexer(db, cached, facts);
   const tuning = parseRecallTuning(settings.recallTuning);
-  const recall = new Recall(db, { embedder: cached, facts, indexer, tokens: new O200kTokenCounter(), clock, search }, { ...tuning, addressTerms: settings.addressTerms });
+  const recall = new Recall(
+    db,
+    { embedder: cached, facts, indexer, tokens: new O200kTokenCounter(), clock, search, replicas: replicas ?? undefined },
+    { ...tuning, addressTerms: settings.addressTerms },
+  );
   let purged = 0;
   const jobs = namedJobs(RECALL_JOBS, {
     'recall-index': { run: () => indexer.catchUp(), follow: (onError) => indexer.follow({ onError }) },

@@ -11,22 +11,10 @@
  * fusion.ts for the ranking).
  */
 import { randomUUID } from 'node:crypto';
-import {
-  alignFrames,
-  changedForQuestion,
-  type Clock,
-  contradictionsAmong,
-  frameStatement,
-  InvalidInputError,
-  judgeFrame,
-  languageOf,
-  inputIssues,
-  overTimeCue,
-  withoutParts,
-} from '@factledger/domain';
+import { changedForQuestion, type Clock, contradictionsAmong, InvalidInputError, inputIssues, languageOf, overTimeCue, withoutParts } from '@factledger/domain';
 import { dotProduct, type Embedder, unitVector } from '@factledger/embeddings';
-import type { ProjectionRunner } from '@factledger/projections';
-import { type DatabaseSchema, PREPARED, type RecallSlice, slice, SPAN, traced } from '@factledger/store';
+import type { ProjectionRunner, ReplicaRouting } from '@factledger/projections';
+import { type Database, type DatabaseSchema, PREPARED, type RecallSlice, slice, SPAN, traced } from '@factledger/store';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
 import { type ContextItem, DEFAULT_RENDER, fitBudget, headingOf, type RenderOptions, renderContext } from './context-render';
@@ -47,6 +35,7 @@ import {
 } from './fusion';
 import { CandidatePool } from './candidate-pool';
 import { byBest, type Finds, type Found, type LexicalOptions, oneState, type QueryStem, type Replaced, settled, type Shown, vectorOf } from './candidates';
+import { keptTogether } from './kept-together';
 import { cleanQuery } from './query-hygiene';
 import { lagOf, type RecallIndexer } from './recall-indexer';
 import type { TokenCounter } from './token-counter';
@@ -98,25 +87,6 @@ interface Part {
 }
 
 /**
- * Pairs of shown memories that state one frame with two values and were both kept (a set, an
- * event, other holders' guards, or unsure): the same pure judgement as the write path, so the
- * trace says why both are in the context.
- */
-function keptTogether(items: readonly { memoryId?: string; text: string }[]): { memoryIds: [string, string]; frame: string; holds: string; rule: string }[] {
-  const framed = items.map((i) => ({ id: i.memoryId ?? '', f: frameStatement(i.text, languageOf(i.text)) })).filter((x) => x.id && x.f && x.f.predicate >= 0);
-  const out: { memoryIds: [string, string]; frame: string; holds: string; rule: string }[] = [];
-  for (let j = 1; j < framed.length; j++) {
-    for (let i = 0; i < j; i++) {
-      const a = alignFrames(framed[i]!.f!, framed[j]!.f!);
-      if (!a) continue;
-      const judged = judgeFrame(framed[i]!.f!, framed[j]!.f!, a);
-      out.push({ memoryIds: [framed[i]!.id, framed[j]!.id], frame: a.frame, holds: judged.holds, rule: judged.rule });
-    }
-  }
-  return out;
-}
-
-/**
  * The last tie-break of the profile's and the fresh channel's orders (which rank nothing among
  * equals): by memory id, which a copy of the data keeps, where the order rows come back in does
  * not (a restored backup, a rebuilt read model). The detailed finds keep their rank order instead.
@@ -152,6 +122,8 @@ export class Recall {
       traces?: TraceWriter;
       /** Where the retrievers' statements run (Database.search); `db` when absent. */
       search?: Kysely<DatabaseSchema>;
+      /** PostgreSQL standbys an assembly may be served from, once one has reached its position (ReplicaRouting). */
+      replicas?: ReplicaRouting;
     },
     private readonly options: RecallOptions = {},
   ) {
@@ -163,22 +135,43 @@ export class Recall {
     this.candidatePool = new CandidatePool(deps.search ?? db, deps.embedder, deps.indexer, options.poolSize, options.lexical);
   }
 
-  /** One context assembly in a SPAN.recall span, with a child span for each stage that waits on something. */
+  /** Recall on each standby that has served an assembly: the same settings, its database, this one's embedder and traces. */
+  private readonly standbys = new WeakMap<Database, Recall>();
+
+  private on(standby: Database): Recall {
+    let recall = this.standbys.get(standby);
+    if (!recall) {
+      recall = new Recall(standby.db, { ...this.deps, search: standby.search, traces: this.traces, replicas: undefined }, this.options);
+      this.standbys.set(standby, recall);
+    }
+    return recall;
+  }
+
+  /**
+   * One context assembly in a SPAN.recall span, with a child span for each stage that waits on
+   * something; on a standby that has reached the query's position (or the tenant's last write
+   * here) when standbys are configured, on the primary otherwise.
+   */
   assemble(tenant: string, input: z.input<typeof recallQuerySchema>): Promise<RecallResult> {
     return traced(SPAN.recall, { 'factledger.tenant': tenant }, async (span) => {
-      const result = await this.assembleContext(tenant, input);
+      const minPosition = (input as { minPosition?: unknown } | null | undefined)?.minPosition;
+      const replicas = this.deps.replicas;
+      const result = replicas
+        ? await replicas.run(tenant, minPosition, (standby) => (standby ? this.on(standby).assembleContext(tenant, input, 'reached') : this.assembleContext(tenant, input)))
+        : await this.assembleContext(tenant, input);
       span.setAttributes({ 'factledger.items': result.items.length, 'factledger.tokens': result.tokens, 'factledger.budget_tokens': result.budgetTokens });
       return result;
     });
   }
 
-  private async assembleContext(tenant: string, input: z.input<typeof recallQuerySchema>): Promise<RecallResult> {
+  /** `reached`: the standby serving it has applied the query's minPosition already (no wait on the primary). */
+  private async assembleContext(tenant: string, input: z.input<typeof recallQuerySchema>, reached?: 'reached'): Promise<RecallResult> {
     const unfit = inputIssues(input);
     if (unfit.length) throw new InvalidInputError(unfit);
     const parsed = recallQuerySchema.safeParse(input ?? {});
     if (!parsed.success) throw new InvalidInputError(parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })));
     const q = parsed.data;
-    if (q.minPosition) await stage('wait', () => this.deps.facts.awaitPosition(q.minPosition, 'facts'));
+    if (q.minPosition && !reached) await stage('wait', () => this.deps.facts.awaitPosition(q.minPosition, 'facts'));
     const now = this.deps.clock.now();
     const at = { validAt: q.validAt ?? now, knownAt: q.knownAt ?? now };
     const hygiene = cleanQuery(q.query, { addressTerms: this.options.addressTerms });

@@ -29,6 +29,8 @@ export interface DatabaseOptions {
   /** PGlite data folder; `memory://` (or absent) keeps everything in memory. */
   dataDir?: string;
   poolSize?: number;
+  /** How long a new connection may take (native PostgreSQL; default CONNECT_TIMEOUT_MS). */
+  connectTimeoutMs?: number;
 }
 
 export interface Database {
@@ -192,7 +194,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       connectionString: options.url,
       max: options.poolSize ?? 10,
       Client: MarkedClient,
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
       onConnect: settingsOnConnect(SESSION_SETTINGS),
     });
     // A connection the server ends (a restart, a forced drop, an idle timeout) must not crash the
@@ -206,7 +208,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       connectionString: options.url,
       max: options.poolSize ?? 10,
       Client: SearchClient,
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
       onConnect: settingsOnConnect({ ...SESSION_SETTINGS, ...SEARCH_SETTINGS }),
     });
     searchPool.on('error', () => undefined);

@@ -14,3 +14,4 @@ export * from './subscription';
 export * from './api-key-store';
 export * from './kurrentdb/open';
 export * from './tracing';
+export * from './replicas';

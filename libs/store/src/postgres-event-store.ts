@@ -42,7 +42,7 @@ import {
   type LogSubscription,
   type SubscribeOptions,
 } from './event-store.port';
-import { type EventsTable, type Executor, slice, type StoreTables } from './schema';
+import { type DatabaseSchema, type EventsTable, type Executor, slice, type StoreTables } from './schema';
 import { AppendSignal, subscriptionByReading } from './subscription';
 
 /** An event's row as read (ids as text). */
@@ -379,4 +379,13 @@ export function backlogStatement(after: RawBuilder<number>, upTo: number | null)
     FROM (SELECT ${after} AS prepare) c
     LEFT JOIN fl_events e ON e.global_position > c.prepare ${bound}
     GROUP BY c.prepare`;
+}
+
+/**
+ * Whether the log table on `executor` holds the event at `position`: on a standby, whether the
+ * write that recorded it has been replayed there yet (the read models' rows come in the same commit).
+ */
+export async function logHoldsPosition(executor: Executor<DatabaseSchema>, position: number): Promise<boolean> {
+  const row = await slice<StoreTables, DatabaseSchema>(executor).selectFrom('fl_events').select('global_position').where('global_position', '=', position).executeTakeFirst();
+  return row !== undefined;
 }

@@ -9,3 +9,4 @@ export * from './test-database';
 export * from './kurrentdb/local-kurrentdb';
 export * from './scripted-chat-server';
 export * from './hashing-embedder';
+export * from './standby';
