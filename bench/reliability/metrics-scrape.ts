@@ -22,3 +22,15 @@ export function heapGrowth(samples: number[]): { grew: boolean; warmMB: number; 
   const end = Math.min(...samples.slice(-quarter));
   return { grew: end > warm * 1.25 + 16 * 2 ** 20, warmMB: Math.round(warm / 2 ** 20), endMB: Math.round(end / 2 ** 20) };
 }
+
+/** The samples of one metric summed by the value of `label` (over its other labels), e.g. a histogram's `_sum` by route. */
+export function metricSums(text: string, name: string, label: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  const pattern = new RegExp(`${label}="([^"]*)"`);
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`)) continue;
+    const key = pattern.exec(line)?.[1] ?? '';
+    out[key] = (out[key] ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return out;
+}

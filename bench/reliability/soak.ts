@@ -17,6 +17,7 @@ import autocannon from 'autocannon';
 import { chromium } from 'playwright-core';
 import { startServer } from './server-process';
 import { heapGrowth, metricValues } from './metrics-scrape';
+import { mixedStreams, SOAK_RATES, seedMix } from './mixed-load';
 
 export interface SoakCellResult {
   cell: string;
@@ -40,7 +41,7 @@ interface Sample {
   lagSeconds: number;
 }
 
-const RATES = { writes: 20, messages: 5, recalls: 5, 'as-of reads': 20 } as const;
+const RATES = SOAK_RATES;
 
 /** The curves as an SVG: lag per consumer, and RSS and heap, against seconds. */
 function svgOf(samples: Sample[]): string {
@@ -107,41 +108,8 @@ export async function soakCell(seconds: number, plotPath: string | null): Promis
   const samples: Sample[] = [];
   try {
     // Something to read as of, and to recall.
-    for (let i = 0; i < 20; i++) {
-      await fetch(`${server.base}/v1/tenants/soak/memories`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ subject: `service ${i}`, relation: 'port', value: String(8000 + i), validFrom: '2026-01-01' }),
-      });
-    }
-    let n = 0;
-    const json = { 'content-type': 'application/json' };
-    const streams = {
-      writes: {
-        method: 'POST' as const,
-        path: '/v1/tenants/soak/memories',
-        setupRequest: (r: autocannon.Request) => ({ ...r, headers: json, body: JSON.stringify({ subject: `service ${n++ % 500}`, relation: 'port', value: String(9000 + n) }) }),
-      },
-      messages: {
-        method: 'POST' as const,
-        path: '/v1/tenants/soak/messages',
-        setupRequest: (r: autocannon.Request) => ({
-          ...r,
-          headers: json,
-          body: JSON.stringify({ speaker: 'user', text: `I moved build agent ${n++ % 200} to the ${['Frankfurt', 'Dublin', 'Oslo'][n % 3]} region this week.` }),
-        }),
-      },
-      recalls: {
-        method: 'POST' as const,
-        path: '/v1/tenants/soak/context',
-        setupRequest: (r: autocannon.Request) => ({ ...r, headers: json, body: JSON.stringify({ query: `Which port does service ${n++ % 500} listen on?`, budgetTokens: 300 }) }),
-      },
-      'as-of reads': {
-        method: 'GET' as const,
-        path: '/v1/tenants/soak/facts',
-        setupRequest: (r: autocannon.Request) => ({ ...r, path: `/v1/tenants/soak/facts?subject=${encodeURIComponent(`service ${n++ % 20}`)}&relation=port&validAt=2026-06-01` }),
-      },
-    };
+    await seedMix(server.base, 'soak');
+    const streams = mixedStreams('soak');
     const runs = Object.entries(streams).map(([name, request]) =>
       autocannon({ url: server.base, connections: 2, overallRate: RATES[name as keyof typeof RATES], duration: seconds, requests: [request] }).then((result) => [name, result] as const),
     );

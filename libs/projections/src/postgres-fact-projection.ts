@@ -127,7 +127,9 @@ export class PostgresFactProjection implements Projection, InlineProjection {
       rowsAfter: (positions) => steps.map(({ loaded, changes }) => (changes ? rowsAfter(loaded, changes, positions) : loaded)),
       framesAfter: (positions) => {
         const written = steps.flatMap(({ changes }) => changes?.memories ?? []).map((m) => ({ ...m, lastPosition: realPosition(m.lastPosition, positions) }));
-        return frames.map((f) => restatingAfter(f, written));
+        // Each written memory's frame text once for all the frames (a batch of prose writes many of both).
+        const writtenFrames = frames.length ? written.map((m) => frameText(m.text)) : [];
+        return frames.map((f) => restatingAfter(f, written, writtenFrames));
       },
     };
   }
@@ -190,14 +192,14 @@ function rowsOf(events: RecordedEvent[]): LoadedRows {
  * on it (FrameCache) without a look-up, and that plan's guard checks it: a wrong guess costs a
  * plan made again, never a wrong merge.
  */
-export function restatingAfter({ guard, rows }: PlannedFrame, written: readonly MemoryRow[]): MemoryRow[] | null {
+export function restatingAfter({ guard, rows }: PlannedFrame, written: readonly MemoryRow[], writtenFrames: readonly string[] = written.map((m) => frameText(m.text))): MemoryRow[] | null {
   if (guard.stem === null) return null;
   const now = Date.parse(guard.now);
   const prefix = `${frameText(guard.stem)} `;
   const byId = new Map(rows.map((m) => [m.memoryId, m]));
-  for (const m of written) {
-    if (m.tenant === guard.tenant && (byId.has(m.memoryId) || frameText(m.text).startsWith(prefix))) byId.set(m.memoryId, m);
-  }
+  written.forEach((m, i) => {
+    if (m.tenant === guard.tenant && (byId.has(m.memoryId) || writtenFrames[i]!.startsWith(prefix))) byId.set(m.memoryId, m);
+  });
   return [...byId.values()]
     .filter((m) => m.status === 'active' && (m.kind === 'prose' || isFrameKey(m.relation)) && (m.validTo === null || m.validTo > now))
     .sort((a, b) => b.saidAt - a.saidAt || (a.memoryId < b.memoryId ? -1 : a.memoryId > b.memoryId ? 1 : 0))
