@@ -72,7 +72,11 @@ function hostTicks(): { busy: number; total: number } {
 }
 
 const diff = (after: Record<string, number>, before: Record<string, number>): Record<string, number> =>
-  Object.fromEntries(Object.entries(after).map(([k, v]) => [k, round(v - (before[k] ?? 0), 2)]).filter(([, v]) => (v as number) > 0));
+  Object.fromEntries(
+    Object.entries(after)
+      .map(([k, v]) => [k, round(v - (before[k] ?? 0), 2)])
+      .filter(([, v]) => (v as number) > 0),
+  );
 
 async function scrape(server: ServerProcess): Promise<string> {
   return (await fetch(`${server.base}/metrics`)).text();
