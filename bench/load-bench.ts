@@ -140,7 +140,7 @@ async function onBackend(backend: 'pglite' | 'postgres'): Promise<BackendResult>
   const dataDir = mkdtempSync(join(tmpdir(), 'fl-load-'));
   const adminUrl = process.env.FL_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const dbName = `fl_load_${Date.now()}`;
-  let env: Record<string, string> = { FACTLEDGER_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  let env: Record<string, string> = { FACTLEDGER_DATA_DIR: dataDir };
   if (backend === 'postgres') {
     const admin = new Client({ connectionString: adminUrl });
     await admin.connect();
@@ -148,7 +148,7 @@ async function onBackend(backend: 'pglite' | 'postgres'): Promise<BackendResult>
     await admin.end();
     const url = new URL(adminUrl);
     url.pathname = `/${dbName}`;
-    env = { DATABASE_URL: url.toString(), LOG_LEVEL: 'warn' };
+    env = { DATABASE_URL: url.toString() };
   }
   const server = await startServer(env);
   const steps: Step[] = [];

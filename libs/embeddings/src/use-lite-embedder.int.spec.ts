@@ -1,7 +1,9 @@
 /**
  * The real Universal Sentence Encoder Lite, loaded once for this file from the installed package.
  * Network access is cut off for the whole file (fetch, http, https throw), so a load that tried to
- * reach TF Hub would fail here rather than pass quietly.
+ * reach TF Hub would fail here rather than pass quietly. That cut-off reaches this thread only, so
+ * the file's embedder computes here (`thread: 'main'`); the worker thread, what servers use, loads
+ * the same packaged weights and is compared with it.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -19,7 +21,7 @@ const refuse =
 const originals = { fetch: globalThis.fetch, httpRequest: http.request, httpGet: http.get, httpsRequest: https.request, httpsGet: https.get };
 
 describe('UseLiteEmbedder (offline Universal Sentence Encoder Lite)', () => {
-  const embedder = new UseLiteEmbedder();
+  const embedder = new UseLiteEmbedder({ thread: 'main' });
   let loadMs = 0;
 
   beforeAll(async () => {
@@ -102,4 +104,16 @@ describe('UseLiteEmbedder (offline Universal Sentence Encoder Lite)', () => {
     expect(vectors).toHaveLength(100);
     process.stdout.write(`[use-lite] model load ${loadMs.toFixed(0)} ms; 100 sentences batched in ${batchMs.toFixed(0)} ms ` + `(${(batchMs / 100).toFixed(2)} ms a sentence)\n`);
   });
+
+  it("computes in a worker thread by default, with the same vectors as in the caller's thread", async () => {
+    const threaded = new UseLiteEmbedder();
+    const texts = ['The billing database runs on db-7.', 'Minji moved to Busan last spring.', 'ok'];
+    const [here, there] = await Promise.all([embedder.embed(texts), threaded.embed(texts)]);
+    expect(there).toHaveLength(3);
+    there.forEach((v, i) => {
+      expect(v).toBeInstanceOf(Float32Array);
+      expect(v).toHaveLength(USE_LITE_DIMENSIONS);
+      expect(cosineSimilarity(v, here[i]!)).toBeGreaterThan(0.9999);
+    });
+  }, 60_000);
 });

