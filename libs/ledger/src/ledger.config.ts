@@ -7,6 +7,17 @@ import { DEFAULT_REVIEW_POLICY, InvalidInputError, type ReviewPolicy } from '@fa
 
 const reviewPolicySchema = z.object({ threshold: z.number().min(0).optional(), magnitudes: z.record(z.string(), z.number().min(0)).optional() }).strict();
 
+/** A comma-separated setting as its items, trimmed, empty ones dropped. */
+const commaList = z
+  .string()
+  .default('')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
+  );
+
 const configSchema = z
   .object({
     databaseUrl: z.string().url().optional(),
@@ -31,16 +42,7 @@ const configSchema = z
      * PostgreSQL hot standbys of DATABASE_URL (streaming replication), comma-separated: reads may be
      * served there once a standby has applied the write the read must show (docs/operations.md, "Read replicas").
      */
-    readUrls: z
-      .string()
-      .default('')
-      .transform((v) =>
-        v
-          .split(',')
-          .map((u) => u.trim())
-          .filter(Boolean),
-      )
-      .pipe(z.array(z.string().url('must be a postgres:// connection string'))),
+    readUrls: commaList.pipe(z.array(z.string().url('must be a postgres:// connection string'))),
     /** How long a read waits for a standby to reach the write it must show before the primary serves it. */
     replicaWaitMs: z.coerce.number().int().min(0).max(10_000).default(200),
     /**
@@ -66,15 +68,7 @@ const configSchema = z
     embeddingsDimensions: z.coerce.number().int().min(1).max(16_000).optional(),
     embeddingsApiKey: z.string().optional(),
     /** Names the user calls the assistant by, stripped from recall queries. */
-    addressTerms: z
-      .string()
-      .default('')
-      .transform((v) =>
-        v
-          .split(',')
-          .map((t) => t.trim())
-          .filter(Boolean),
-      ),
+    addressTerms: commaList,
     traceRetentionDays: z.coerce.number().min(0).max(3650).default(30),
     /** An OpenAI-compatible chat service for the optional model-backed parts (claim extraction, answer revision). */
     llmUrl: z.string().url().optional(),
