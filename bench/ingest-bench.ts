@@ -668,7 +668,7 @@ async function main(): Promise<void> {
   );
 
   // Embedding excluded: every text a similarity gate will ask for is embedded now, into the cache.
-  const counter = new CountingEmbedder(new UseLiteEmbedder({ maxBatchSize: 128 }));
+  const counter = new CountingEmbedder(new UseLiteEmbedder({ maxBatchSize: 128, backgroundChunk: 128 }));
   const cache = new InMemoryEmbeddingCache({ maxEntries: 100_000 });
   const embedder = new CachedEmbedder(counter, cache);
   const gatedPolicy = POLICIES.for(tenantOf('gated', 'seq', 0));

@@ -216,7 +216,7 @@ async function persistentCache(): Promise<{ embedder: Embedder; close(): Promise
   url.pathname = '/factledger_bench_cache';
   const db = await openDatabase({ url: url.toString() });
   await migrate(db.db);
-  return { embedder: new CachedEmbedder(new UseLiteEmbedder({ maxBatchSize: 256 }), new PostgresEmbeddingCache(db.db)), close: () => db.close() };
+  return { embedder: new CachedEmbedder(new UseLiteEmbedder({ maxBatchSize: 256, backgroundChunk: 256 }), new PostgresEmbeddingCache(db.db)), close: () => db.close() };
 }
 
 async function main(): Promise<void> {

@@ -116,4 +116,14 @@ describe('UseLiteEmbedder (offline Universal Sentence Encoder Lite)', () => {
       expect(cosineSimilarity(v, here[i]!)).toBeGreaterThan(0.9999);
     });
   }, 60_000);
+
+  it("answers a query's few texts before a large call queued ahead of them has finished", async () => {
+    const threaded = new UseLiteEmbedder();
+    await threaded.load();
+    const order: string[] = [];
+    const page = threaded.embed(Array.from({ length: 96 }, (_, i) => `Memory number ${i} of an indexer's page.`)).then(() => order.push('page'));
+    const query = threaded.embed(['Where does the billing database run?']).then(() => order.push('query'));
+    await Promise.all([page, query]);
+    expect(order).toEqual(['query', 'page']);
+  }, 60_000);
 });

@@ -24,6 +24,11 @@ export const USE_LITE_DIMENSIONS = 512;
 export interface UseLiteEmbedderOptions {
   /** Most texts in one model call (bounds the memory of one call). Default 128. */
   maxBatchSize?: number;
+  /**
+   * Most texts of large calls (an indexer's page) in one model call while calls of a few texts
+   * (a query) may be waiting. Default 16: a query waits for at most one such chunk (~0.1 s).
+   */
+  backgroundChunk?: number;
   /** Where the model computes: a worker thread of its own (default), or the caller's thread. */
   thread?: 'worker' | 'main';
 }
@@ -167,18 +172,26 @@ class ModelThread {
   }
 }
 
+/** Calls of this many texts or fewer take the quick lane (a recall query embeds one, a message a few). */
+const QUICK_CALL = 4;
+
 export class UseLiteEmbedder implements Embedder {
   readonly model = modelName();
   readonly dimensions = USE_LITE_DIMENSIONS;
   private readonly maxBatchSize: number;
   private readonly thread: 'worker' | 'main';
   private loading: Promise<{ embed(texts: string[]): Promise<ArrayLike<number>[]> }> | null = null;
+  /** Texts of calls of QUICK_CALL texts or fewer (a query): each model call takes these first. */
+  private readonly quick: QueuedText[] = [];
+  /** Texts of larger calls (an indexer's page), embedded in chunks of `backgroundChunk` so that quick ones need not wait long. */
   private readonly queue: QueuedText[] = [];
+  private readonly backgroundChunk: number;
   private draining = false;
 
   constructor(options: UseLiteEmbedderOptions = {}) {
     this.maxBatchSize = Math.max(1, Math.floor(options.maxBatchSize ?? 128));
     this.thread = options.thread ?? 'worker';
+    this.backgroundChunk = Math.max(1, Math.min(this.maxBatchSize, Math.floor(options.backgroundChunk ?? 16)));
   }
 
   /** Loads the model now instead of on the first `embed` (e.g. at start-up). Safe to call repeatedly. */
@@ -188,7 +201,8 @@ export class UseLiteEmbedder implements Embedder {
 
   embed(texts: string[]): Promise<Embedding[]> {
     if (texts.length === 0) return Promise.resolve([]);
-    const embeddings = texts.map((text) => new Promise<Embedding>((resolve, reject) => this.queue.push({ text, resolve, reject })));
+    const lane = texts.length <= QUICK_CALL ? this.quick : this.queue;
+    const embeddings = texts.map((text) => new Promise<Embedding>((resolve, reject) => lane.push({ text, resolve, reject })));
     void this.drain();
     return Promise.all(embeddings);
   }
@@ -218,8 +232,9 @@ export class UseLiteEmbedder implements Embedder {
     this.draining = true;
     try {
       const model = await this.loadModel();
-      while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, this.maxBatchSize);
+      while (this.quick.length > 0 || this.queue.length > 0) {
+        // The quick lane first, as many as a call takes; else a chunk of the large calls' texts.
+        const batch = this.quick.length > 0 ? this.quick.splice(0, this.maxBatchSize) : this.queue.splice(0, this.backgroundChunk);
         try {
           const vectors = await model.embed(batch.map((q) => q.text));
           const embeddings = vectors.map((v) => Float32Array.from(v));
@@ -232,7 +247,7 @@ export class UseLiteEmbedder implements Embedder {
         }
       }
     } catch (loadError) {
-      for (const q of this.queue.splice(0)) q.reject(loadError);
+      for (const q of [...this.quick.splice(0), ...this.queue.splice(0)]) q.reject(loadError);
     } finally {
       this.draining = false;
     }
