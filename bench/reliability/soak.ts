@@ -41,8 +41,6 @@ interface Sample {
   lagSeconds: number;
 }
 
-const RATES = SOAK_RATES;
-
 /** The curves as an SVG: lag per consumer, and RSS and heap, against seconds. */
 function svgOf(samples: Sample[]): string {
   const W = 900;
@@ -111,7 +109,7 @@ export async function soakCell(seconds: number, plotPath: string | null): Promis
     await seedMix(server.base, 'soak');
     const streams = mixedStreams('soak');
     const runs = Object.entries(streams).map(([name, request]) =>
-      autocannon({ url: server.base, connections: 2, overallRate: RATES[name as keyof typeof RATES], duration: seconds, requests: [request] }).then((result) => [name, result] as const),
+      autocannon({ url: server.base, connections: 2, overallRate: SOAK_RATES[name as keyof typeof SOAK_RATES], duration: seconds, requests: [request] }).then((result) => [name, result] as const),
     );
     const t0 = Date.now();
     let sampling = true;
@@ -148,7 +146,7 @@ export async function soakCell(seconds: number, plotPath: string | null): Promis
       cell: `soak: ${seconds} s of writes, messages, recalls and as-of reads`,
       backend: 'pglite (data folder)',
       seconds,
-      ratePerSecond: { ...RATES },
+      ratePerSecond: { ...SOAK_RATES },
       routes,
       maxLagEvents,
       maxLagSeconds: Math.round(maxLagSeconds * 10) / 10,

@@ -126,4 +126,12 @@ describe('UseLiteEmbedder (offline Universal Sentence Encoder Lite)', () => {
     await Promise.all([page, query]);
     expect(order).toEqual(['query', 'page']);
   }, 60_000);
+
+  it('starts another thread for the next call once its thread has ended', async () => {
+    const threaded = new UseLiteEmbedder();
+    const [before] = await threaded.embed(['The staging cluster moved to Oslo.']);
+    await threaded.close();
+    const [after] = await threaded.embed(['The staging cluster moved to Oslo.']);
+    expect(cosineSimilarity(before!, after!)).toBeGreaterThan(0.9999);
+  }, 60_000);
 });

